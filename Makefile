@@ -1,0 +1,31 @@
+GO          ?= go
+GOBIN       ?= $(shell $(GO) env GOPATH)/bin
+STATICCHECK := $(GOBIN)/staticcheck
+
+.PHONY: all build test vet staticcheck bench run clean
+
+all: build
+
+build:
+	$(GO) build -o bin/ ./cmd/...
+
+$(STATICCHECK):
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@latest
+
+vet:
+	$(GO) vet ./...
+
+staticcheck: $(STATICCHECK)
+	$(STATICCHECK) ./...
+
+## test: vet, staticcheck and every test under the race detector.
+test: vet staticcheck
+	test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
+	$(GO) test -race -count=1 -timeout 9m ./...
+
+## bench: package benchmarks (whole-system figures come with issue 5).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,78 @@
+// Package natsembed runs a NATS server with JetStream inside the process: the
+// tests' real server, cmd/api's single-machine mode and `make run`.
+package natsembed
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// Options configure an embedded server. Dir is required: JetStream keeps its
+// file storage there, so a restart with the same Dir finds the same stream.
+type Options struct {
+	Dir  string
+	Host string // default 127.0.0.1: never listen beyond loopback by accident
+	Port int    // 0 picks a free port
+}
+
+// Server is a running embedded server.
+type Server struct {
+	*server.Server
+	opts Options
+}
+
+// Start starts a server and waits until it accepts connections.
+func Start(o Options) (*Server, error) {
+	if o.Dir == "" {
+		return nil, fmt.Errorf("embedded nats: a storage directory is required")
+	}
+	if o.Host == "" {
+		o.Host = "127.0.0.1"
+	}
+	port := o.Port
+	if port == 0 {
+		port = server.RANDOM_PORT
+	}
+	ns, err := server.NewServer(&server.Options{
+		ServerName: "football-embedded",
+		Host:       o.Host,
+		Port:       port,
+		JetStream:  true,
+		StoreDir:   o.Dir,
+		NoSigs:     true,
+		NoLog:      true,
+		// Room for bulk imports of large messages batches.
+		MaxPayload: 8 << 20,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("embedded nats: %w", err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		ns.Shutdown()
+		return nil, fmt.Errorf("embedded nats on %s: not ready after 10s", net.JoinHostPort(o.Host, strconv.Itoa(o.Port)))
+	}
+	// Remember the port actually bound so that Restart comes back on it.
+	o.Port = ns.Addr().(*net.TCPAddr).Port
+	return &Server{Server: ns, opts: o}, nil
+}
+
+// URL is the client URL of the server.
+func (s *Server) URL() string { return s.ClientURL() }
+
+// Stop shuts the server down and waits until it is gone.
+func (s *Server) Stop() {
+	s.Shutdown()
+	s.WaitForShutdown()
+}
+
+// Restart stops the server and starts a new one on the same port and
+// directory: clients reconnect and find their stream.
+func (s *Server) Restart() (*Server, error) {
+	s.Stop()
+	return Start(s.opts)
+}

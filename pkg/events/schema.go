@@ -1,0 +1,38 @@
+package events
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// SchemaVersion is the version of the message body written today. Readers
+// accept every version up to it; a newer one means the reader is too old.
+const SchemaVersion = 1
+
+// envelope is the body of every message: the schema version and the full
+// state of one entity.
+type envelope[T any] struct {
+	V    int `json:"v"`
+	Data T   `json:"data"`
+}
+
+// Encode returns the message body for v.
+func Encode(v any) ([]byte, error) {
+	b, err := json.Marshal(envelope[any]{V: SchemaVersion, Data: v})
+	if err != nil {
+		return nil, fmt.Errorf("encode %T: %w", v, err)
+	}
+	return b, nil
+}
+
+// Decode reads a message body into a T.
+func Decode[T any](body []byte) (T, error) {
+	var e envelope[T]
+	if err := json.Unmarshal(body, &e); err != nil {
+		return e.Data, fmt.Errorf("decode %T: %w", e.Data, err)
+	}
+	if e.V < 1 || e.V > SchemaVersion {
+		return e.Data, fmt.Errorf("decode %T: schema version %d is not supported (this build reads up to %d)", e.Data, e.V, SchemaVersion)
+	}
+	return e.Data, nil
+}

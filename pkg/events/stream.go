@@ -1,0 +1,173 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// StreamConfig is the one place that says how the stream is kept.
+type StreamConfig struct {
+	// Name of the stream (default FOOTBALL).
+	Name string
+	// History is how many revisions of each entity are kept: the audit
+	// trail of edits (default 64).
+	History int64
+	// Replicas: 1 for a single server, 3 for a production cluster.
+	Replicas int
+	// DuplicateWindow is how long a message id is remembered, so that a
+	// retry after a lost ack is dropped (default 2 minutes).
+	DuplicateWindow time.Duration
+	// Memory keeps the stream in memory instead of files (benchmarks only).
+	Memory bool
+}
+
+func (c *StreamConfig) setDefaults() {
+	if c.Name == "" {
+		c.Name = "FOOTBALL"
+	}
+	if c.History == 0 {
+		c.History = 64
+	}
+	if c.Replicas == 0 {
+		c.Replicas = 1
+	}
+	if c.DuplicateWindow == 0 {
+		c.DuplicateWindow = 2 * time.Minute
+	}
+}
+
+// Validate checks the configuration.
+func (c *StreamConfig) Validate() error {
+	switch {
+	case c.History < 1:
+		return fmt.Errorf("stream history %d: must be at least 1", c.History)
+	case c.Replicas != 1 && c.Replicas != 3 && c.Replicas != 5:
+		return fmt.Errorf("stream replicas %d: must be 1, 3 or 5", c.Replicas)
+	case c.DuplicateWindow < time.Second:
+		return fmt.Errorf("stream duplicate window %s: must be at least 1s", c.DuplicateWindow)
+	}
+	return nil
+}
+
+func (c *StreamConfig) jetstream() jetstream.StreamConfig {
+	storage := jetstream.FileStorage
+	if c.Memory {
+		storage = jetstream.MemoryStorage
+	}
+	return jetstream.StreamConfig{
+		Name:              c.Name,
+		Description:       "football data: one subject per entity, each message its full state",
+		Subjects:          []string{Prefix + ".>"},
+		Retention:         jetstream.LimitsPolicy,
+		MaxMsgsPerSubject: c.History,
+		Discard:           jetstream.DiscardOld,
+		Storage:           storage,
+		Replicas:          c.Replicas,
+		Duplicates:        c.DuplicateWindow,
+		// Direct gets let any replica answer "last message of subject"
+		// reads, which every compare-and-set write starts with.
+		AllowDirect: true,
+	}
+}
+
+// Store is a connection to the event stream.
+type Store struct {
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	stream jetstream.Stream
+	cfg    StreamConfig
+}
+
+// Open creates the stream, or updates it to cfg, and returns a Store on it.
+// It is idempotent: every writer and reader calls it at start.
+func Open(ctx context.Context, nc *nats.Conn, cfg StreamConfig) (*Store, error) {
+	cfg.setDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	js, err := jetstream.New(nc, jetstream.WithPublishAsyncMaxPending(4*bulkWindow), jetstream.WithPublishAsyncTimeout(ackTimeout))
+	if err != nil {
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	stream, err := js.CreateOrUpdateStream(ctx, cfg.jetstream())
+	if err != nil {
+		return nil, fmt.Errorf("create or update stream %s: %w", cfg.Name, err)
+	}
+	return &Store{nc: nc, js: js, stream: stream, cfg: cfg}, nil
+}
+
+// Connect dials url and opens the store. The connection retries for ever
+// on its own after a server restart; Close closes it.
+func Connect(ctx context.Context, url, name string, cfg StreamConfig) (*Store, error) {
+	nc, err := nats.Connect(url, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond))
+	if err != nil {
+		return nil, fmt.Errorf("connect to nats at %s: %w", url, err)
+	}
+	s, err := Open(ctx, nc, cfg)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the store's connection.
+func (s *Store) Close() { s.nc.Close() }
+
+// Conn returns the store's NATS connection.
+func (s *Store) Conn() *nats.Conn { return s.nc }
+
+// LastSeq returns the stream's last sequence.
+func (s *Store) LastSeq(ctx context.Context) (uint64, error) {
+	info, err := s.stream.Info(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("stream info: %w", err)
+	}
+	return info.State.LastSeq, nil
+}
+
+// Revision is one stored state of an entity.
+type Revision struct {
+	Subject string
+	Seq     uint64
+	Time    time.Time
+	Editor  string
+	Source  string
+	Data    []byte
+}
+
+// Message headers.
+const (
+	HeaderEditor = "Fd-Editor"
+	HeaderSource = "Fd-Source"
+)
+
+// Get returns the current revision of subject, or an error with code
+// model.NotFound.
+func (s *Store) Get(ctx context.Context, subject string) (Revision, error) {
+	m, err := s.stream.GetLastMsgForSubject(ctx, subject)
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return Revision{}, notFound(subject)
+	}
+	if err != nil {
+		return Revision{}, fmt.Errorf("get %s: %w", subject, err)
+	}
+	return Revision{Subject: m.Subject, Seq: m.Sequence, Time: m.Time, Data: m.Data,
+		Editor: m.Header.Get(HeaderEditor), Source: m.Header.Get(HeaderSource)}, nil
+}
+
+// Load returns the current state of subject and its revision.
+func Load[T any](ctx context.Context, s *Store, subject string) (T, Revision, error) {
+	rev, err := s.Get(ctx, subject)
+	if err != nil {
+		var zero T
+		return zero, rev, err
+	}
+	v, err := Decode[T](rev.Data)
+	return v, rev, err
+}

@@ -1,0 +1,75 @@
+package model
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+)
+
+// Client is a registered API client. Only the SHA-256 of its token is
+// stored; the token itself is shown once, when the client is created.
+type Client struct {
+	Name      string `json:"name"`
+	Tier      Tier   `json:"tier"`
+	PerMinute int    `json:"perMinute"`
+	PerDay    int    `json:"perDay"`
+	TokenHash string `json:"tokenHash"`
+	Revoked   bool   `json:"revoked,omitempty"`
+}
+
+// Default limits of a registered client (spec part 8).
+const (
+	DefaultPerMinute = 50
+	DefaultPerDay    = 0 // no daily cap for registered clients
+)
+
+var (
+	clientNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`)
+	// TokenRE is the spec's token format.
+	TokenRE = regexp.MustCompile(`^[a-z1-9]+$`)
+)
+
+// tokenAlphabet is the spec's token alphabet: letters and digits 1-9.
+const tokenAlphabet = "abcdefghijklmnopqrstuvwxyz123456789"
+
+// NewToken returns a random 32-character token in the spec's format.
+func NewToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("new token: %w", err)
+	}
+	for i := range b {
+		// 35 symbols: the modulo bias over 256 values is negligible for
+		// a 32-symbol token (about 164 bits of entropy).
+		b[i] = tokenAlphabet[int(b[i])%len(tokenAlphabet)]
+	}
+	return string(b), nil
+}
+
+// HashToken returns the stored form of a token.
+func HashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// Validate checks a client.
+func (c *Client) Validate() error {
+	if !clientNameRE.MatchString(c.Name) {
+		return Invalidf("name", c.Name, "must be 1 to 63 lower-case letters, digits, - or _, starting with a letter or digit")
+	}
+	if c.Tier != TierRegistered && c.Tier != TierDonating {
+		return Invalidf("tier", string(c.Tier), "must be registered or donating")
+	}
+	if c.PerMinute < 1 || c.PerMinute > 1_000_000 {
+		return Invalidf("per-minute", fmt.Sprint(c.PerMinute), "must be from 1 to 1000000")
+	}
+	if c.PerDay < 0 {
+		return Invalidf("per-day", fmt.Sprint(c.PerDay), "must be 0 (no daily cap) or more")
+	}
+	if len(c.TokenHash) != 64 {
+		return Invalidf("tokenHash", c.TokenHash, "must be a hex SHA-256")
+	}
+	return nil
+}

@@ -1,0 +1,69 @@
+package model
+
+import (
+	"slices"
+	"strings"
+)
+
+// Status is a fixture's state.
+type Status string
+
+// Fixture states (v1 spelling: CANCELED with one L).
+const (
+	Scheduled Status = "SCHEDULED" // exists; date or teams not fixed
+	Timed     Status = "TIMED"     // date fixed
+	InPlay    Status = "IN_PLAY"   // live, running score
+	Finished  Status = "FINISHED"
+	Postponed Status = "POSTPONED"
+	Canceled  Status = "CANCELED"
+)
+
+// Statuses lists every status.
+var Statuses = []Status{Scheduled, Timed, InPlay, Finished, Postponed, Canceled}
+
+var transitions = map[Status][]Status{
+	Scheduled: {Timed, InPlay, Postponed, Canceled},
+	Timed:     {Scheduled, InPlay, Postponed, Canceled},
+	InPlay:    {Finished},
+	Postponed: {Scheduled, Timed, Canceled},
+	// A correction of a finished result stays finished.
+	Finished: {Finished},
+	Canceled: {},
+}
+
+// ParseStatus parses a status name (case-insensitive; CANCELLED accepted).
+func ParseStatus(s string) (Status, error) {
+	u := strings.ToUpper(strings.TrimSpace(s))
+	if u == "CANCELLED" {
+		u = string(Canceled)
+	}
+	if slices.Contains(Statuses, Status(u)) {
+		return Status(u), nil
+	}
+	return "", Invalidf("status", s, "must be one of SCHEDULED, TIMED, IN_PLAY, FINISHED, POSTPONED, CANCELED")
+}
+
+// Allowed returns the statuses a fixture in s may move to.
+func (s Status) Allowed() []Status { return transitions[s] }
+
+// CheckTransition refuses a move from s to next that the rules do not allow,
+// naming the allowed ones. Staying in the same state is always allowed
+// (an edit of other fields).
+func (s Status) CheckTransition(next Status) error {
+	if s == next || slices.Contains(transitions[s], next) {
+		return nil
+	}
+	allowed := make([]string, 0, len(transitions[s]))
+	for _, a := range transitions[s] {
+		allowed = append(allowed, string(a))
+	}
+	hint := "none: " + string(s) + " is final"
+	if len(allowed) > 0 {
+		hint = strings.Join(allowed, ", ")
+	}
+	return &Error{Code: Invalid, Field: "status", Value: string(next),
+		Message: "cannot move from " + string(s) + "; allowed: " + hint}
+}
+
+// HasResult reports whether a fixture in this state counts towards tables.
+func (s Status) HasResult() bool { return s == Finished }
