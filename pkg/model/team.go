@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Team is a club or a national team. Optional fields are pointers: the API
@@ -113,8 +114,27 @@ type TeamName struct {
 	TeamID int    `json:"teamId"`
 }
 
-// NormalizeTeamName folds case and spacing so that "Arsenal  FC" and
-// "arsenal fc" are one key.
+// clubAffixes are the legal-form words that sources add or drop at will
+// ("Arsenal" and "Arsenal FC", "Sunderland AFC" and "Sunderland").
+var clubAffixes = map[string]bool{"fc": true, "afc": true, "cf": true, "sc": true, "ac": true,
+	"as": true, "ssc": true, "cfc": true, "fk": true, "sk": true, "calcio": true}
+
+// NormalizeTeamName returns the key under which importers match a team's
+// name: lower case, punctuation as spaces, and legal-form words such as FC
+// dropped, so that "Manchester United FC" and "Manchester United" are one
+// club. Editors can map any other spelling to a team explicitly.
 func NormalizeTeamName(name string) string {
-	return strings.ToLower(strings.Join(strings.Fields(name), " "))
+	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	kept := words[:0:0]
+	for _, w := range words {
+		if !clubAffixes[w] {
+			kept = append(kept, w)
+		}
+	}
+	if len(kept) == 0 {
+		kept = words
+	}
+	return strings.Join(kept, " ")
 }

@@ -1,0 +1,425 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/footdata/footballd/pkg/model"
+)
+
+// ofFile is the openfootball JSON layout (football.json, worldcup.json):
+// a list of matches, or (euro.json) a list of rounds holding matches.
+type ofFile struct {
+	Name    string    `json:"name"`
+	Matches []ofMatch `json:"matches"`
+	Rounds  []struct {
+		Name    string    `json:"name"`
+		Matches []ofMatch `json:"matches"`
+	} `json:"rounds"`
+}
+
+// ofTeam is a team name, given as a string or as {"name": …, "code": …}.
+type ofTeam string
+
+func (t *ofTeam) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*t = ofTeam(s)
+		return nil
+	}
+	var o struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		return fmt.Errorf("team: want a name or an object with a name: %w", err)
+	}
+	*t = ofTeam(o.Name)
+	return nil
+}
+
+type ofMatch struct {
+	Round  string  `json:"round"`
+	Date   string  `json:"date"`
+	Time   string  `json:"time"`
+	Team1  ofTeam  `json:"team1"`
+	Team2  ofTeam  `json:"team2"`
+	Group  string  `json:"group"`
+	Stage  string  `json:"stage"`
+	Status string  `json:"status"`
+	Score  ofScore `json:"score"`
+}
+
+type ofScore struct {
+	FT []int `json:"ft"`
+	HT []int `json:"ht"`
+	ET []int `json:"et"`
+	P  []int `json:"p"`
+}
+
+// parsedMatch is a match with everything but team ids resolved.
+type parsedMatch struct {
+	line     int // index in the file, for error messages
+	source   string
+	round    string
+	matchday int
+	group    string
+	stage    model.Stage
+	kickoff  time.Time
+	timed    bool
+	home     string
+	away     string
+	status   model.Status
+	result   model.Result
+	awarded  model.Side
+	err      error
+}
+
+// parsedFile is one openfootball file read and checked.
+type parsedFile struct {
+	path      string
+	league    model.League
+	year      int
+	caption   string
+	kind      model.CompetitionType
+	matchdays int
+	// groups maps each group-stage team name to its group (tournaments).
+	groups  map[string]string
+	matches []parsedMatch
+}
+
+// Options override what the importer reads from a file's path.
+type Options struct {
+	League model.LeagueCode
+	Season int
+}
+
+var (
+	seasonDirRE  = regexp.MustCompile(`^(\d{4})(-\d{2})?$`)
+	numberedRE   = regexp.MustCompile(`^(?:Matchday|Round|Spieltag)\s+(\d+)$|^(\d+)\.\s*Round$`)
+	groupRoundRE = regexp.MustCompile(`^Group\s+([A-Z])$`)
+	countryRE    = regexp.MustCompile(`\s*\([A-Z]{3}\)$`)
+	utcOffsetRE  = regexp.MustCompile(`^(\d{1,2}:\d{2})\s*UTC([+-]\d{1,2})?(?::?(\d{2}))?$`)
+	playoffWords = []string{"playoff", "play-off", "playout", "final", "relegation", "aufstieg",
+		"championship", "europe", "qualifying", "round of", "quarter", "semi", "ecl", "platz", "third place"}
+)
+
+// locate reads the league code and season from a path such as
+// 2015-16/en.1.json or 2018/worldcup.json, with opts taking precedence.
+func locate(path string, opts Options) (code string, league model.League, year int, err error) {
+	base := strings.TrimSuffix(filepath.Base(path), ".json")
+	league, known := openfootballLeagues[base]
+	if opts.League != "" {
+		league, known = model.League{Code: opts.League}, true
+	}
+	if !known {
+		return "", league, 0, model.Invalidf("league", base, "no league code known for this file name: give one with --league")
+	}
+	year = opts.Season
+	if year == 0 {
+		m := seasonDirRE.FindStringSubmatch(filepath.Base(filepath.Dir(path)))
+		if m == nil {
+			return "", league, 0, model.Invalidf("season", filepath.Base(filepath.Dir(path)), "the folder is not a season (2015-16 or 2019): give one with --season")
+		}
+		year, _ = strconv.Atoi(m[1])
+	}
+	return base, league, year, nil
+}
+
+// parseFile reads one file; zone is the league's local time zone.
+func parseFile(path string, league model.League, year int, zone *time.Location) (*parsedFile, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f ofFile
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return nil, fmt.Errorf("%s: not openfootball JSON: %w", path, err)
+	}
+	for _, r := range f.Rounds {
+		for _, m := range r.Matches {
+			m.Round = r.Name
+			f.Matches = append(f.Matches, m)
+		}
+	}
+	if len(f.Matches) == 0 {
+		return nil, model.Invalidf("matches", path, "the file has no matches")
+	}
+	pf := &parsedFile{path: path, league: league, year: year, caption: f.Name, kind: model.TypeLeague, groups: map[string]string{}}
+	if pf.caption == "" {
+		pf.caption = fmt.Sprintf("%s %d", league.Code, year)
+	}
+	for _, m := range f.Matches {
+		if g := groupOf(m); g != "" {
+			pf.kind = model.TypeTournament
+			pf.groups[cleanName(string(m.Team1))] = g
+			pf.groups[cleanName(string(m.Team2))] = g
+		}
+	}
+	if strings.HasSuffix(filepath.Base(path), ".cup.json") || league.Code == "DFB" || league.Code == "FAC" || league.Code == "CDR" {
+		pf.kind = model.TypeCup
+	}
+	seen := map[string]int{}
+	for i, m := range f.Matches {
+		pm := parsedMatch{line: i + 1, round: m.Round, group: groupOf(m), home: cleanName(string(m.Team1)), away: cleanName(string(m.Team2))}
+		key := fmt.Sprintf("%s|%s|%s", m.Round, pm.home, pm.away)
+		seen[key]++
+		if seen[key] > 1 {
+			key += "#" + strconv.Itoa(seen[key])
+		}
+		pm.source = fmt.Sprintf("openfootball:%s:%d:%s", league.Code, year, key)
+		pm.kickoff, pm.timed, pm.err = kickoff(m.Date, m.Time, zone)
+		if pm.err == nil {
+			pm.status, pm.result, pm.awarded, pm.err = outcome(m)
+		}
+		if pm.err == nil && pm.status == model.Finished && pm.awarded == "" && m.Status == "awarded" {
+			pm.awarded = awardedWinners[fmt.Sprintf("%s/%d/%s/%s", league.Code, year, model.NormalizeTeamName(pm.home), model.NormalizeTeamName(pm.away))]
+			if pm.awarded == "" {
+				pm.err = model.Invalidf("score", fmt.Sprint(m.Score.FT), "awarded with a drawn score: the winner is unknown; set it with `ingest result --awarded`")
+			}
+		}
+		if pm.status == model.Timed && !pm.timed {
+			pm.status = model.Scheduled
+		}
+		pf.matches = append(pf.matches, pm)
+	}
+	numberRounds(pf, f.Matches)
+	return pf, nil
+}
+
+func groupOf(m ofMatch) string {
+	if g := strings.TrimSpace(strings.TrimPrefix(m.Group, "Group ")); g != "" {
+		return g
+	}
+	if r := groupRoundRE.FindStringSubmatch(m.Round); r != nil {
+		return r[1]
+	}
+	return ""
+}
+
+// cleanName drops the country suffix of European cup files ("Arsenal (ENG)").
+func cleanName(s string) string { return strings.TrimSpace(countryRE.ReplaceAllString(s, "")) }
+
+// kickoff converts a local date and time (optionally "18:00 UTC+3") to UTC.
+// A missing time means the date alone is fixed.
+func kickoff(date, clock string, zone *time.Location) (time.Time, bool, error) {
+	d, err := time.ParseInLocation(time.DateOnly, date, zone)
+	if err != nil {
+		return time.Time{}, false, model.Invalidf("date", date, "must be YYYY-MM-DD")
+	}
+	if clock == "" {
+		return d.UTC(), false, nil
+	}
+	loc := zone
+	if m := utcOffsetRE.FindStringSubmatch(clock); m != nil {
+		clock = m[1]
+		h, _ := strconv.Atoi(m[2])
+		mins, _ := strconv.Atoi(m[3])
+		off := h * 3600
+		if h < 0 {
+			off -= mins * 60
+		} else {
+			off += mins * 60
+		}
+		loc = time.FixedZone("UTC"+m[2], off)
+	}
+	t, err := time.ParseInLocation(time.DateOnly+" 15:04", date+" "+clock, loc)
+	if err != nil {
+		return time.Time{}, false, model.Invalidf("time", clock, "must be HH:MM, optionally followed by UTC±H")
+	}
+	return t.UTC(), true, nil
+}
+
+func score(field string, v []int) (*model.Score, error) {
+	switch len(v) {
+	case 0:
+		return nil, nil
+	case 2:
+		if v[0] < 0 || v[1] < 0 || v[0] > 99 || v[1] > 99 {
+			return nil, model.Invalidf(field, fmt.Sprint(v), "goals must be from 0 to 99")
+		}
+		return &model.Score{Home: v[0], Away: v[1]}, nil
+	}
+	return nil, model.Invalidf(field, fmt.Sprint(v), "must be two goal counts")
+}
+
+// outcome maps a match's score and status to ours. Abandoned matches with no
+// result are treated as postponed: they are replayed or awarded later.
+func outcome(m ofMatch) (model.Status, model.Result, model.Side, error) {
+	var r model.Result
+	var err error
+	for _, s := range []struct {
+		field string
+		v     []int
+		into  **model.Score
+	}{{"ft", m.Score.FT, &r.FullTime}, {"ht", m.Score.HT, &r.HalfTime}, {"et", m.Score.ET, &r.ExtraTime}, {"p", m.Score.P, &r.Penalties}} {
+		if *s.into, err = score(s.field, s.v); err != nil {
+			return "", r, "", err
+		}
+	}
+	if r.FullTime == nil && r.ExtraTime != nil {
+		// Some tournament lines give only the score after extra time.
+		r.FullTime = r.ExtraTime
+	}
+	switch m.Status {
+	case "":
+		if r.FullTime != nil {
+			return model.Finished, r, "", nil
+		}
+		if r.HalfTime != nil || r.Penalties != nil {
+			return "", r, "", model.Invalidf("ft", "", "a half-time or penalty score without a full-time score")
+		}
+		return model.Timed, r, "", nil
+	case "cancelled", "canceled":
+		return model.Canceled, model.Result{}, "", nil
+	case "postponed":
+		return model.Postponed, model.Result{}, "", nil
+	case "abandoned":
+		if r.FullTime == nil {
+			return model.Postponed, r, "", nil
+		}
+		return model.Finished, r, "", nil
+	case "awarded":
+		if r.FullTime == nil {
+			return "", r, "", model.Invalidf("ft", "", "an awarded match needs the awarded score")
+		}
+		w := r.FullTime.Winner()
+		if w == model.Draw {
+			w = ""
+		}
+		return model.Finished, r, w, nil
+	}
+	return "", r, "", model.Invalidf("status", m.Status, "must be cancelled, postponed, awarded or abandoned")
+}
+
+// numberRounds gives each match its matchday and stage. Regular rounds keep
+// their number ("Matchday 7", "7. Round"); regular phases that number again
+// from 1 (Apertura then Clausura) follow on after the previous phase. Group
+// games of tournaments are numbered per group by the order in which each
+// team plays. Play-off and knock-out rounds follow the last regular matchday.
+func numberRounds(pf *parsedFile, raw []ofMatch) {
+	type phaseInfo struct{ offset, max int }
+	phases := map[string]*phaseInfo{}
+	var phaseOrder []string
+	regularMax := 0
+	isPlayoff := func(i int) bool {
+		m := raw[i]
+		switch pf.kind {
+		case model.TypeCup:
+			return true
+		case model.TypeTournament:
+			return groupOf(m) == ""
+		}
+		if m.Stage != "" && m.Stage != "Regular" {
+			return true
+		}
+		phase, rest, hasPhase := strings.Cut(m.Round, ",")
+		if !hasPhase {
+			// "Final", "Semifinals": knock-out rounds inside a league file.
+			return roundNumber(m.Round) == 0
+		}
+		for _, w := range playoffWords {
+			if strings.Contains(strings.ToLower(phase), w) {
+				return true
+			}
+		}
+		return roundNumber(rest) == 0
+	}
+	// Pass 1: regular rounds of leagues.
+	for i := range pf.matches {
+		pm := &pf.matches[i]
+		if isPlayoff(i) {
+			pm.stage = model.Playoff
+			continue
+		}
+		pm.stage = model.Regular
+		if pf.kind == model.TypeTournament {
+			continue
+		}
+		phase, rest, hasPhase := strings.Cut(raw[i].Round, ",")
+		if !hasPhase {
+			phase, rest = "", phase
+		}
+		n := roundNumber(rest)
+		p, ok := phases[phase]
+		if !ok {
+			p = &phaseInfo{}
+			for _, q := range phaseOrder {
+				p.offset = max(p.offset, phases[q].offset+phases[q].max)
+			}
+			phases[phase] = p
+			phaseOrder = append(phaseOrder, phase)
+		}
+		p.max = max(p.max, n)
+		pm.matchday = p.offset + n
+	}
+	// Tournament group games: each team's first, second... game.
+	if pf.kind == model.TypeTournament {
+		idx := make([]int, 0, len(pf.matches))
+		for i := range pf.matches {
+			if pf.matches[i].stage == model.Regular {
+				idx = append(idx, i)
+			}
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return pf.matches[idx[a]].kickoff.Before(pf.matches[idx[b]].kickoff) })
+		played := map[string]int{}
+		for _, i := range idx {
+			pm := &pf.matches[i]
+			pm.matchday = max(played[pm.home], played[pm.away]) + 1
+			played[pm.home], played[pm.away] = pm.matchday, pm.matchday
+		}
+	}
+	for i := range pf.matches {
+		if pf.matches[i].stage == model.Regular {
+			regularMax = max(regularMax, pf.matches[i].matchday)
+		}
+	}
+	// Pass 2: play-off rounds. Numbered rounds without a phase (Austria's
+	// "Matchday 29" in the championship group) keep their number; others
+	// are numbered in order of appearance after the regular season.
+	next := regularMax
+	named := map[string]int{}
+	for i := range pf.matches {
+		pm := &pf.matches[i]
+		if pm.stage != model.Playoff {
+			continue
+		}
+		if n := roundNumber(raw[i].Round); n > 0 && !strings.Contains(raw[i].Round, ",") && pf.kind == model.TypeLeague && n > regularMax {
+			pm.matchday = n
+			next = max(next, n)
+			continue
+		}
+		if md, ok := named[raw[i].Round]; ok {
+			pm.matchday = md
+			continue
+		}
+		next++
+		named[raw[i].Round] = next
+		pm.matchday = next
+	}
+	pf.matchdays = regularMax
+	for i := range pf.matches {
+		if pm := &pf.matches[i]; pm.err == nil && (pm.matchday < 1 || pm.matchday > 99) {
+			pm.err = model.Invalidf("round", raw[i].Round, "gives matchday %d, outside 1 to 99", pm.matchday)
+		}
+	}
+}
+
+func roundNumber(round string) int {
+	round = strings.TrimSpace(round)
+	if _, rest, ok := strings.Cut(round, ","); ok {
+		round = strings.TrimSpace(rest)
+	}
+	m := numberedRE.FindStringSubmatch(round)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1] + m[2])
+	return n
+}
