@@ -189,18 +189,20 @@ func importOpenFootball(ctx context.Context, e *env, args []string) error {
 	}
 	opts.Season = *season
 	im := importer.New(e.ed, e.terminal)
-	var failed error
 	for _, f := range files {
-		if err := im.OpenFootball(ctx, f, opts); err != nil {
-			if model.ErrorCode(err) != model.Invalid {
-				im.Summary.Print(e.stdout, e.ed.DryRun)
-				return fmt.Errorf("%s: %w", f, err)
-			}
-			failed = err
+		// A file refused as invalid is listed in the summary; anything
+		// else (the stream gone) stops the import.
+		if err := im.OpenFootball(ctx, f, opts); err != nil && model.ErrorCode(err) != model.Invalid {
+			im.Summary.Print(e.stdout, e.ed.DryRun)
+			return fmt.Errorf("%s: %w", f, err)
 		}
 	}
 	im.Summary.Print(e.stdout, e.ed.DryRun)
-	if failed != nil || len(im.Summary.Rejected) > 0 {
+	if len(im.Summary.Rejected) == 1 {
+		r := im.Summary.Rejected[0]
+		return &model.Error{Code: model.Invalid, Message: fmt.Sprintf("%s: %s", r.File, r.Reason)}
+	}
+	if len(im.Summary.Rejected) > 0 {
 		return model.Invalidf("import", "", "%d rejection(s) in %d file(s), listed above; everything else was imported", len(im.Summary.Rejected), countFiles(im.Summary.Rejected))
 	}
 	return nil

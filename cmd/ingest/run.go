@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -208,13 +207,4 @@ func parse(fs *flag.FlagSet, args []string) ([]string, map[string]bool, error) {
 
 func (e *env) print(ch editor.Change) {
 	fmt.Fprintln(e.stdout, ch.String())
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -20,7 +20,8 @@ type Editor struct {
 	// DryRun validates and reports changes without publishing them.
 	DryRun bool
 
-	dryTaken map[events.Kind]int // ids handed out by a dry run
+	dryTaken   map[events.Kind]int // ids handed out by a dry run
+	knownTeams map[int]bool        // teams seen to exist
 }
 
 // Action says what a change did (or, in a dry run, would do).

@@ -102,9 +102,13 @@ func (e *Editor) PutCompetition(ctx context.Context, c *model.Competition, prev 
 		return Change{}, err
 	}
 	for _, t := range c.Teams {
+		if e.knownTeams[t.TeamID] {
+			continue
+		}
 		if _, _, err := e.Team(ctx, t.TeamID); err != nil {
 			return Change{}, err
 		}
+		e.known(t.TeamID)
 	}
 	return e.put(ctx, c, prev)
 }
@@ -210,7 +214,7 @@ func CheckFixture(c *model.Competition, f *model.Fixture, prev *model.Fixture) e
 		if prev.CompetitionID != f.CompetitionID {
 			return model.Invalidf("competition", strconv.Itoa(f.CompetitionID), "a fixture cannot move to another competition (it is in %d)", prev.CompetitionID)
 		}
-		if err := prev.Status.CheckTransition(f.Status); err != nil {
+		if _, err := prev.Status.Path(f.Status); err != nil {
 			return err
 		}
 	}
@@ -260,7 +264,24 @@ func (e *Editor) PutFixture(ctx context.Context, f *model.Fixture, prev *events.
 	if err := CheckFixture(&c, f, old); err != nil {
 		return Change{}, err
 	}
-	return e.put(ctx, f, prev)
+	orig := prev
+	if old != nil {
+		if prev, err = e.StepTo(ctx, *f, *old, prev); err != nil {
+			return Change{}, err
+		}
+	}
+	ch, err := e.put(ctx, f, prev)
+	if err != nil || prev == orig {
+		return ch, err
+	}
+	// Intermediate states were recorded: describe the whole edit.
+	body, err := events.Encode(f)
+	if err != nil {
+		return Change{}, err
+	}
+	ch.Action = Updated
+	ch.Diff, err = Diff(orig.Data, body)
+	return ch, err
 }
 
 // PutAdjustment records a points adjustment (ID 0 creates one, set in a).
@@ -308,32 +329,71 @@ func (e *Editor) PutTieBreak(ctx context.Context, o model.TieBreakOrder) (Change
 }
 
 // TeamByName returns the id of the team a spelling names, creating the team
-// (and the spelling) if no team has it yet. Two importers meeting a new name
-// at once end up with one team: the spelling is created first, with
-// compare-and-set, and the loser takes the winner's id.
-func (e *Editor) TeamByName(ctx context.Context, name string) (id int, created bool, err error) {
-	subject := events.TeamNameSubject(name)
-	tn, rev, err := current[model.TeamName](ctx, e.Store, subject)
-	if err != nil || rev != nil {
-		return tn.TeamID, false, err
-	}
-	if id, err = e.NextIDs(ctx, events.KindTeam, 1); err != nil {
-		return 0, false, err
-	}
-	t := model.Team{ID: id, Name: name}
+// with id newID (reserved by the caller with NextIDs) if no team has it yet.
+// Two importers meeting a new name at once end up with one team: the
+// spelling is created first, with compare-and-set, and the loser takes the
+// winner's id (its own reserved id stays unused).
+func (e *Editor) TeamByName(ctx context.Context, name string, newID int) (id int, created bool, err error) {
+	t := model.Team{ID: newID, Name: name}
 	if err := t.Validate(); err != nil {
 		return 0, false, err
 	}
+	subject := events.TeamNameSubject(name)
 	if e.DryRun {
-		return id, true, nil
-	}
-	if _, err := e.put(ctx, &model.TeamName{Name: name, TeamID: id}, nil); err != nil {
-		if model.ErrorCode(err) == model.Conflict {
-			tn, _, err = current[model.TeamName](ctx, e.Store, subject)
+		tn, rev, err := current[model.TeamName](ctx, e.Store, subject)
+		if err != nil || rev != nil {
 			return tn.TeamID, false, err
 		}
+		return newID, true, nil
+	}
+	if _, err := e.put(ctx, &model.TeamName{Name: name, TeamID: newID}, nil); err != nil {
+		if model.ErrorCode(err) != model.Conflict {
+			return 0, false, err
+		}
+		tn, _, err := current[model.TeamName](ctx, e.Store, subject)
+		e.known(tn.TeamID)
+		return tn.TeamID, false, err
+	}
+	if _, err = e.put(ctx, &t, nil); err != nil {
 		return 0, false, err
 	}
-	_, err = e.put(ctx, &t, nil)
-	return id, err == nil, err
+	e.known(newID)
+	return newID, true, nil
+}
+
+// known remembers that a team exists, so that validating a competition
+// does not read it again.
+func (e *Editor) known(team int) {
+	if e.knownTeams == nil {
+		e.knownTeams = map[int]bool{}
+	}
+	e.knownTeams[team] = true
+}
+
+// StepTo records the intermediate states a fixture passes through on its
+// way from old to f's status (TIMED → IN_PLAY → FINISHED when a result is
+// entered after the match), so that every revision follows an allowed move.
+// It returns the revision the final write must start from.
+func (e *Editor) StepTo(ctx context.Context, f, old model.Fixture, prev *events.Revision) (*events.Revision, error) {
+	path, err := old.Status.Path(f.Status)
+	if err != nil {
+		return nil, err
+	}
+	for _, st := range path[:len(path)-1] {
+		step := f
+		step.Status = st
+		if e.DryRun {
+			continue
+		}
+		res, err := e.Store.Put(ctx, events.Write{Value: &step, Prev: prev, Meta: e.Meta})
+		if err != nil {
+			return nil, err
+		}
+		body, err := events.Encode(&step)
+		if err != nil {
+			return nil, err
+		}
+		prev = &events.Revision{Subject: res.Subject, Seq: res.Seq, Data: body}
+	}
+	return prev, nil
 }

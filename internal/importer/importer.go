@@ -178,31 +178,41 @@ func (im *Importer) ensureLeague(ctx context.Context, l model.League) (model.Lea
 
 func (im *Importer) resolveTeams(ctx context.Context, pf *parsedFile) (map[string]int, error) {
 	ids := map[string]int{}
+	var fresh []string
 	for _, pm := range pf.matches {
 		for _, name := range []string{pm.home, pm.away} {
 			if _, done := ids[name]; done || name == "" {
 				continue
 			}
+			ids[name] = 0
 			if pm.stage == model.Playoff && placeholderRE.MatchString(name) {
-				ids[name] = 0
 				continue
 			}
-			key := model.NormalizeTeamName(name)
-			if id, ok := im.names[key]; ok {
+			if id, ok := im.names[model.NormalizeTeamName(name)]; ok {
 				ids[name] = id
 				im.Summary.Teams.Unchanged++
 				continue
 			}
-			id, created, err := im.ed.TeamByName(ctx, name)
-			if err != nil {
-				return nil, fmt.Errorf("team %q: %w", name, err)
-			}
-			ids[name], im.names[key] = id, id
-			if created {
-				im.Summary.Teams.Created++
-			} else {
-				im.Summary.Teams.Unchanged++
-			}
+			fresh = append(fresh, name)
+		}
+	}
+	if len(fresh) == 0 {
+		return ids, nil
+	}
+	next, err := im.ed.NextIDs(ctx, events.KindTeam, len(fresh))
+	if err != nil {
+		return nil, err
+	}
+	for i, name := range fresh {
+		id, created, err := im.ed.TeamByName(ctx, name, next+i)
+		if err != nil {
+			return nil, fmt.Errorf("team %q: %w", name, err)
+		}
+		ids[name], im.names[model.NormalizeTeamName(name)] = id, id
+		if created {
+			im.Summary.Teams.Created++
+		} else {
+			im.Summary.Teams.Unchanged++
 		}
 	}
 	return ids, nil
@@ -307,6 +317,14 @@ func (im *Importer) putFixtures(ctx context.Context, pf *parsedFile, c model.Com
 		if err := editor.CheckFixture(&c, &f, old); err != nil {
 			reject(pm, err)
 			continue
+		}
+		if old != nil && old.Status != f.Status {
+			// A result of a match that was still TIMED in the last
+			// import passes through IN_PLAY, as a live edit would.
+			if prev, err = im.ed.StepTo(ctx, f, *old, prev); err != nil {
+				reject(pm, err)
+				continue
+			}
 		}
 		action := editor.Created
 		if prev != nil {

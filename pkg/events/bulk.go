@@ -115,16 +115,25 @@ func (b *Bulk) settleOldest(ctx context.Context) error {
 		return ctx.Err()
 	}
 	err := publishError(f.msg.Subject, f.expected, pubErr)
-	if errors.Is(err, ErrConflict) {
-		if seq, ok := b.s.landed(ctx, f.msg.Subject, f.msg); ok && f.attempt > 0 {
-			f.done(Result{Subject: f.msg.Subject, Seq: seq, Changed: true}, nil)
-		} else {
-			f.done(Result{}, err)
-		}
-		return nil
-	}
 	var apiErr *jetstream.APIError
-	if errors.As(pubErr, &apiErr) {
+	switch {
+	case errors.Is(err, ErrConflict) && f.attempt == 0:
+		f.done(Result{}, err)
+		return nil
+	case errors.Is(err, ErrConflict):
+		// A resend meeting its own first copy: the lost ack's message
+		// was stored after all.
+		seq, ok, lerr := b.s.landed(ctx, f.msg.Subject, f.msg)
+		if lerr == nil {
+			if ok {
+				f.done(Result{Subject: f.msg.Subject, Seq: seq, Changed: true}, nil)
+			} else {
+				f.done(Result{}, err)
+			}
+			return nil
+		}
+		err = lerr
+	case errors.As(pubErr, &apiErr):
 		// The server refused the message itself: sending it again
 		// would be refused again.
 		f.done(Result{}, err)

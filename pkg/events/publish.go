@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/nats-io/nats.go"
@@ -140,15 +141,23 @@ func (s *Store) Put(ctx context.Context, w Write) (Result, error) {
 			// After a lost ack the retry meets its own first copy in
 			// the compare-and-set check (which the server makes before
 			// the duplicate check): that is a success, not a conflict.
-			if seq, ok := s.landed(ctx, subject, msg); ok && attempt > 0 {
+			if attempt == 0 {
+				return Result{}, err
+			}
+			seq, ok, lerr := s.landed(ctx, subject, msg)
+			if lerr == nil && ok {
 				return Result{Subject: subject, Seq: seq, Changed: true}, nil
 			}
-			return Result{}, err
+			if lerr == nil {
+				return Result{}, err
+			}
+			err = lerr
 		}
 		lastErr = err
 		if ctx.Err() != nil {
 			break
 		}
+		time.Sleep(time.Duration(attempt+1) * 100 * time.Millisecond)
 	}
 	return Result{}, lastErr
 }
@@ -158,12 +167,15 @@ const putAttempts = 5
 
 // landed reports whether msg is the current revision of subject, that is
 // whether an earlier attempt whose ack was lost was stored after all.
-func (s *Store) landed(ctx context.Context, subject string, msg *nats.Msg) (uint64, bool) {
+func (s *Store) landed(ctx context.Context, subject string, msg *nats.Msg) (uint64, bool, error) {
 	m, err := s.stream.GetLastMsgForSubject(ctx, subject)
-	if err != nil {
-		return 0, false
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return 0, false, nil
 	}
-	return m.Sequence, m.Header.Get(jetstream.MsgIDHeader) == msg.Header.Get(jetstream.MsgIDHeader)
+	if err != nil {
+		return 0, false, fmt.Errorf("check %s: %w", subject, err)
+	}
+	return m.Sequence, m.Header.Get(jetstream.MsgIDHeader) == msg.Header.Get(jetstream.MsgIDHeader), nil
 }
 
 func publishError(subject string, expected uint64, err error) error {

@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"time"
 )
 
@@ -173,16 +175,18 @@ func (f *Fixture) Validate() error {
 	return nil
 }
 
+var scoreRE = regexp.MustCompile(`^(\d+)[-:](\d+)$`)
+
 // ParseScore parses "2-1" (or "2:1") for field.
 func ParseScore(field, s string) (Score, error) {
-	var sc Score
-	var sep rune
-	n, err := fmt.Sscanf(s, "%d%c%d", &sc.Home, &sep, &sc.Away)
-	if err != nil || n != 3 || (sep != '-' && sep != ':') || fmt.Sprintf("%d%c%d", sc.Home, sep, sc.Away) != s {
+	m := scoreRE.FindStringSubmatch(s)
+	if m == nil {
 		return Score{}, Invalidf(field, s, "must be a score like 2-1")
 	}
-	if sc.Home > 99 || sc.Away > 99 {
+	home, errH := strconv.Atoi(m[1])
+	away, errA := strconv.Atoi(m[2])
+	if errH != nil || errA != nil || home > 99 || away > 99 {
 		return Score{}, Invalidf(field, s, "goals must be from 0 to 99")
 	}
-	return sc, nil
+	return Score{Home: home, Away: away}, nil
 }

@@ -65,5 +65,37 @@ func (s Status) CheckTransition(next Status) error {
 		Message: "cannot move from " + string(s) + "; allowed: " + hint}
 }
 
+// Path returns the moves that take a fixture from s to next, ending with
+// next: one move when it is allowed directly, or the shortest chain of
+// allowed moves (TIMED to FINISHED goes through IN_PLAY), each of which the
+// writer records as a revision. A refused move is an error naming the
+// allowed ones.
+func (s Status) Path(next Status) ([]Status, error) {
+	if s == next {
+		return []Status{next}, nil
+	}
+	from := map[Status]Status{s: s}
+	queue := []Status{s}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for _, n := range transitions[cur] {
+			if _, seen := from[n]; seen {
+				continue
+			}
+			from[n] = cur
+			if n == next {
+				var path []Status
+				for x := next; x != s; x = from[x] {
+					path = append([]Status{x}, path...)
+				}
+				return path, nil
+			}
+			queue = append(queue, n)
+		}
+	}
+	return nil, s.CheckTransition(next)
+}
+
 // HasResult reports whether a fixture in this state counts towards tables.
 func (s Status) HasResult() bool { return s == Finished }

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const dataDir = "../../../shared/data/openfootball-football-json"
+
+// setup creates three teams (1-3) and competition 1 with teams 1 and 2.
+func setup(t *testing.T, c *cli) {
+	t.Helper()
+	c.okf("team put --name Arsenal --short-name Arsenal --code ARS")
+	c.okf("team put --name Chelsea")
+	c.okf("team put --name Everton")
+	c.okf("competition put --league PL --year 2025 --caption Premier_League_2025/26 --matchdays 38 --teams 1,2")
+}
+
+func (c *cli) okf(line string) string {
+	c.t.Helper()
+	return c.ok(strings.Fields(line)...)
+}
+
+func TestCommandsHappyPath(t *testing.T) {
+	c := newCLI(t)
+	c.okf("team put --name Arsenal --short-name Arsenal --code ARS")
+	c.okf("team put --name Chelsea")
+	c.okf("team put --name Everton")
+	tests := []struct {
+		args string
+		want []string // regular expressions the output must match
+	}{
+		{"league put ABL --name Bundesliga --country Austria --zone Europe/Vienna", []string{`league ABL created`}},
+		{"competition put --league PL --year 2025 --caption PL-2025 --matchdays 38 --teams 1,2", []string{`competition 1 created`, `rules.pointsWin: 3`, `teams\[1\].teamId: 2`}},
+		{"competition put --id 1 --tier registered", []string{`competition 1 updated`, `tier: "anonymous" → "registered"`}},
+		{"competition put --id 1 --tier registered", []string{`competition 1 unchanged`}},
+		{"fixture put --competition 1 --matchday 1 --home 1 --away 2 --kickoff 2025-08-16T14:00:00Z", []string{`fixture 1/1 created`, `status: "TIMED"`}},
+		{"status 1 kick-off", []string{`fixture 1/1 updated`, `status: "TIMED" → "IN_PLAY"`, `result.fullTime.home: 0`}},
+		{"result 1 --score 1-0 --status IN_PLAY", []string{`result.fullTime.home: 0 → 1`}},
+		{"result 1 --score 2-1 --half-time 1-0", []string{`status: "IN_PLAY" → "FINISHED"`, `result.halfTime.home: 1`}},
+		{"result 1 --score 2-1 --awarded away", []string{`awarded: "AWAY_TEAM"`}},
+		{"fixture put --id 1 --odds 1.5,4.2,6.0", []string{`odds.homeWin: 1.5`}},
+		{"deduct --competition 1 --team 2 --points 3 --reason administration", []string{`adjustment 1/1 created`, `points: -3`}},
+		{"tiebreak --competition 1 --order 2,1 --reason lots", []string{`tiebreak 1 created`, `teamIds\[0\]: 2`}},
+		{"team alias --team 1 Arsenal_London", []string{`teamname arsenal_london created`}},
+		{"team put --id 3 --crest https://example.org/everton.svg", []string{`team 3 updated`, `crestUrl: "https://example.org/everton.svg"`}},
+		{"show fixture 1", []string{`"awarded": "AWAY_TEAM"`, `by tester`}},
+		{"history fixture 1", []string{`(?s)revision \d+.*revision \d+.*status: "IN_PLAY" → "FINISHED"`}},
+		{"client add acme --tier donating --per-minute 120", []string{`client acme created`, `token: [a-z1-9]{32}\n`}},
+		{"client list", []string{`acme\s+donating\s+120\s+0\s+active`}},
+		{"client revoke acme", []string{`revoked: true`}},
+		{"client list", []string{`acme\s+donating\s+120\s+0\s+revoked`}},
+		{"--dry-run fixture put --competition 1 --matchday 2 --home 2 --away 1 --kickoff 2025-08-23T14:00:00Z", []string{`fixture 1/2 would be created`}},
+		{"fixture put --competition 1 --matchday 2 --home 2 --away 1 --kickoff 2025-08-23T14:00:00Z", []string{`fixture 1/2 created`}},
+		// A result entered after the match passes through IN_PLAY.
+		{"result 2 --score 3-0", []string{`fixture 1/2 updated`, `status: "TIMED" → "FINISHED"`}},
+		{"history fixture 2", []string{`(?s)status: "TIMED" → "IN_PLAY".*status: "IN_PLAY" → "FINISHED"`}},
+	}
+	for _, tt := range tests {
+		out := c.okf(tt.args)
+		for _, w := range tt.want {
+			if !regexp.MustCompile(w).MatchString(out) {
+				t.Errorf("ingest %s\noutput:\n%s\nwant match for %q", tt.args, out, w)
+			}
+		}
+	}
+	// The dry run published nothing: the real create got the id it showed.
+	if out := c.okf("show fixture 2"); !strings.Contains(out, `"matchday": 2`) {
+		t.Errorf("fixture 2 after the real create: %s", out)
+	}
+}
+
+func TestSquadPut(t *testing.T) {
+	c := newCLI(t)
+	c.okf("team put --name Arsenal")
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "squad.csv")
+	os.WriteFile(csvPath, []byte("name,position,jerseyNumber,dateOfBirth,nationality\nDavid Raya,Keeper,22,1995-09-15,Spain\nBukayo Saka,Right Winger,7,2001-09-05,England\n"), 0o644)
+	out := c.okf("squad put --team 1 " + csvPath)
+	for _, w := range []string{"squad 1 created", `players[0].name: "David Raya"`, `players[1].jerseyNumber: 7`, `players[1].id: 2`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output %q lacks %q", out, w)
+		}
+	}
+	// The same names keep their ids when the squad is replaced from JSON.
+	jsonPath := filepath.Join(dir, "squad.json")
+	os.WriteFile(jsonPath, []byte(`[{"name":"Bukayo Saka","position":"Right Winger","jerseyNumber":7,"nationality":"England","dateOfBirth":"2001-09-05"},{"name":"Declan Rice","position":"Central Midfield","nationality":"England"}]`), 0o644)
+	out = c.okf("squad put --team 1 " + jsonPath)
+	for _, w := range []string{"squad 1 updated", `players[0].id: 1 → 2`, `players[0].name: "David Raya" → "Bukayo Saka"`, `players[1].name: "Bukayo Saka" → "Declan Rice"`, `players[1].id: 2 → 3`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output %q lacks %q", out, w)
+		}
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	c := newCLI(t)
+	setup(t, c)
+	c.okf("fixture put --competition 1 --matchday 1 --home 1 --away 2 --kickoff 2025-08-16T14:00:00Z")
+	c.okf("status 1 cancel")
+	tests := []struct {
+		args string
+		code int
+		want string
+	}{
+		{"status 1 kick-off", exitInvalid, `status "IN_PLAY": cannot move from CANCELED; allowed: none: CANCELED is final`},
+		{"result 1 --score 2:x", exitInvalid, `score "2:x": must be a score like 2-1`},
+		{"result 1 --score 100-1", exitInvalid, `score "100-1": goals must be from 0 to 99`},
+		{"fixture put --competition 1 --matchday 1 --home 1 --away 3 --kickoff 2025-08-16T14:00:00Z", exitInvalid, `awayTeam "3": is not a team of competition 1`},
+		{"fixture put --competition 1 --matchday 1 --home 1 --away 77 --kickoff 2025-08-16T14:00:00Z", exitInvalid, `awayTeam "77": is not a team of competition 1`},
+		{"fixture put --competition 1 --matchday 39 --home 1 --away 2 --kickoff 2025-08-16T14:00:00Z", exitInvalid, `matchday "39": competition 1 has 38 matchdays`},
+		{"fixture put --competition 1 --matchday 1 --home 1 --away 2 --kickoff tomorrow", exitInvalid, `kickoff "tomorrow": must be an RFC 3339 time`},
+		{"fixture put --competition 9 --matchday 1 --home 1 --away 2 --kickoff 2025-08-16T14:00:00Z", exitNotFound, `competition "9": no such competition`},
+		{"competition put --league XX9 --year 2025 --caption X", exitInvalid, `league "XX9": is not a known league code`},
+		{"competition put --league X --year 2025 --caption X", exitInvalid, `league "X": must be 2 to 4 letters or digits`},
+		{"competition put --league PL --year 2025 --caption X --teams 1,99", exitNotFound, `team "99": no such team`},
+		{"competition put --league PL --year 2025 --caption X --tiebreakers GOAL_DIFFERENCE,COIN_TOSS", exitInvalid, `tieBreakers "COIN_TOSS": must be one of`},
+		{"result 42 --score 1-0", exitNotFound, `fixture "42": no such fixture`},
+		{"deduct --competition 1 --team 3 --points 3 --reason x", exitInvalid, `team "3": is not a team of competition 1`},
+		{"deduct --competition 1 --team 1 --points 3", exitInvalid, `reason: must say why`},
+		{"tiebreak --competition 1 --order 1 --reason lots", exitInvalid, `teams "1": an order needs at least two teams`},
+		{"team put --name Arsenal", exitConflict, `name "Arsenal": already names team 1`},
+		{"team alias --team 2 Arsenal", exitConflict, `name "Arsenal": already names team 1`},
+		{"client add Bad!Name", exitInvalid, `name "Bad!Name": must be 1 to 63 lower-case letters`},
+		{"client add acme --tier gold", exitInvalid, `tier "gold": must be anonymous, registered or donating`},
+		{"client revoke nobody", exitNotFound, `client "nobody": no such client`},
+		{"show fixture abc", exitInvalid, `fixture id "abc": must be a positive integer`},
+		{"show gadget 1", exitInvalid, `kind "gadget": must be one of`},
+		{"fixture put --matchday x", exitInvalid, `invalid value "x" for flag -matchday`},
+		{"frobnicate", exitInvalid, `unknown command "frobnicate"`},
+		{"import openfootball --league ZZZ9 " + dataDir + "/2015-16/en.1.json", exitInvalid, `league "ZZZ9": is not a known league code`},
+		{"import openfootball /nonexistent/en.1.json", exitInvalid, `season "nonexistent": the folder is not a season`},
+	}
+	for _, tt := range tests {
+		code, out, errOut := c.run(strings.Fields(tt.args)...)
+		if code != tt.code {
+			t.Errorf("ingest %s: exit %d, want %d (stderr %q)", tt.args, code, tt.code, errOut)
+		}
+		if !strings.Contains(errOut, tt.want) {
+			t.Errorf("ingest %s: stderr %q, want it to contain %q", tt.args, errOut, tt.want)
+		}
+		if strings.Count(strings.TrimRight(errOut, "\n"), "\n") != 0 {
+			t.Errorf("ingest %s: reason is not one line: %q", tt.args, errOut)
+		}
+		if regexp.MustCompile(`(?m)^\S+ \S+ (created|updated)`).MatchString(out) {
+			t.Errorf("ingest %s: refused command reported a change: %q", tt.args, out)
+		}
+	}
+	// Nothing refused reached the stream.
+	if out := c.okf("show fixture 1"); !strings.Contains(out, `"status": "CANCELED"`) || strings.Contains(out, `"fullTime"`) {
+		t.Errorf("fixture 1 changed by refused edits: %s", out)
+	}
+}

@@ -1,0 +1,315 @@
+package importer_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/internal/importer"
+	"github.com/footdata/footballd/internal/natsembed"
+	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+const data = "../../../shared/data"
+
+func season(t testing.TB, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(data, "openfootball-football-json", dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files in %s: %v", dir, err)
+	}
+	sort.Strings(files)
+	return files
+}
+
+func ofFile(t testing.TB, rel string) string { return filepath.Join(data, rel) }
+
+func importAll(t testing.TB, s *events.Store, files ...string) importer.Summary {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	im := importer.New(&editor.Editor{Store: s, Meta: events.Meta{Editor: "test", Source: "import"}}, nil)
+	for _, f := range files {
+		if err := im.OpenFootball(ctx, f, importer.Options{}); err != nil {
+			t.Fatalf("import %s: %v", f, err)
+		}
+	}
+	return im.Summary
+}
+
+// world reads the current state of every fixture, competition and team.
+type world struct {
+	fixtures map[int]model.Fixture
+	comps    map[string]model.Competition // by "PL/2015"
+	teams    map[int]model.Team
+}
+
+func load(t testing.TB, s *events.Store) world {
+	t.Helper()
+	w := world{fixtures: map[int]model.Fixture{}, comps: map[string]model.Competition{}, teams: map[int]model.Team{}}
+	ctx := context.Background()
+	scan := func(kind events.Kind, fn func([]byte) error) {
+		if err := s.Scan(ctx, events.All(kind), func(ev events.Event) error { return fn(ev.Data) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scan(events.KindFixture, func(b []byte) error {
+		f, err := events.Decode[model.Fixture](b)
+		w.fixtures[f.ID] = f
+		return err
+	})
+	scan(events.KindCompetition, func(b []byte) error {
+		c, err := events.Decode[model.Competition](b)
+		w.comps[string(c.League)+"/"+strconv.Itoa(c.Year)] = c
+		return err
+	})
+	scan(events.KindTeam, func(b []byte) error {
+		tm, err := events.Decode[model.Team](b)
+		w.teams[tm.ID] = tm
+		return err
+	})
+	return w
+}
+
+func (w world) find(comp int, home, away string, matchday int) (model.Fixture, bool) {
+	for _, f := range w.fixtures {
+		if f.CompetitionID == comp && f.Matchday == matchday && w.teams[f.HomeTeamID].Name == home && w.teams[f.AwayTeamID].Name == away {
+			return f, true
+		}
+	}
+	return model.Fixture{}, false
+}
+
+func TestReimportOfARealSeasonPublishesNothing(t *testing.T) {
+	s := natstest.MustOpen(t, natstest.MustStart(t))
+	files := season(t, "2015-16")
+	first := importAll(t, s, files...)
+	if len(first.Rejected) > 0 {
+		t.Fatalf("rejected on first import: %+v", first.Rejected)
+	}
+	if first.Fixture.Created < 4000 || first.Competitions.Created != len(files) {
+		t.Fatalf("first import: %+v", first)
+	}
+	before, err := s.LastSeq(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := importAll(t, s, files...)
+	after, _ := s.LastSeq(context.Background())
+	if after != before {
+		t.Errorf("re-import published %d messages", after-before)
+	}
+	if again.Fixture.Unchanged != first.Fixture.Created || again.Fixture.Created+again.Fixture.Updated != 0 {
+		t.Errorf("re-import fixtures: %+v, want all %d unchanged", again.Fixture, first.Fixture.Created)
+	}
+	if again.Competitions.Unchanged != len(files) || again.Teams.Created != 0 {
+		t.Errorf("re-import: competitions %+v teams %+v", again.Competitions, again.Teams)
+	}
+}
+
+func TestImportedFacts(t *testing.T) {
+	s := natstest.MustOpen(t, natstest.MustStart(t))
+	importAll(t, s,
+		ofFile(t, "openfootball-football-json/2015-16/en.1.json"),
+		ofFile(t, "openfootball-football-json/2019-20/en.1.json"),
+		ofFile(t, "openfootball-football-json/2020-21/en.1.json"),
+		ofFile(t, "openfootball-football-json/2023-24/en.2.json"),
+		ofFile(t, "openfootball-football-json/2016-17/fr.1.json"),
+		ofFile(t, "openfootball-football-json/2025-26/en.1.json"),
+		ofFile(t, "openfootball-worldcup-json/2018/worldcup.json"),
+		ofFile(t, "openfootball-euro-json/2024/euro.json"),
+	)
+	w := load(t, s)
+	pl15 := w.comps["PL/2015"]
+	if pl15.Type != model.TypeLeague || len(pl15.Teams) != 20 || pl15.NumberOfMatchdays != 38 || pl15.Caption != "English Premier League 2015/16" {
+		t.Errorf("PL 2015: %+v", pl15)
+	}
+	// Kick-off times are local (London, summer time) and stored in UTC.
+	f, ok := w.find(pl15.ID, "Manchester United", "Tottenham Hotspur", 1)
+	if !ok || !f.Kickoff.Equal(time.Date(2015, 8, 8, 11, 45, 0, 0, time.UTC)) || f.Status != model.Finished ||
+		f.Result.FullTime == nil || *f.Result.FullTime != (model.Score{Home: 1, Away: 0}) || *f.Result.HalfTime != (model.Score{Home: 1, Away: 0}) {
+		t.Errorf("Man Utd v Spurs 2015: %+v", f)
+	}
+	// One club keeps one id across seasons and spellings.
+	pl19, pl20 := w.comps["PL/2019"], w.comps["PL/2020"]
+	a, _ := w.find(pl19.ID, "Manchester United", "Chelsea FC", 1)
+	var b model.Fixture
+	for _, fx := range w.fixtures {
+		if fx.CompetitionID == pl20.ID && fx.HomeTeamID == a.HomeTeamID {
+			b = fx
+			break
+		}
+	}
+	if a.ID == 0 || b.ID == 0 {
+		t.Errorf("Manchester United (2019-20) and Manchester United FC (2020-21) are different teams")
+	}
+	// Play-offs count in no table and come after the last matchday.
+	elc := w.comps["ELC/2023"]
+	playoffs := 0
+	for _, fx := range w.fixtures {
+		if fx.CompetitionID == elc.ID && fx.Stage == model.Playoff {
+			playoffs++
+			if fx.Matchday <= 46 {
+				t.Errorf("play-off on matchday %d", fx.Matchday)
+			}
+		}
+	}
+	if playoffs != 5 || elc.NumberOfMatchdays != 46 || len(elc.Teams) != 24 {
+		t.Errorf("Championship 2023-24: %d play-offs, %d matchdays, %d teams", playoffs, elc.NumberOfMatchdays, len(elc.Teams))
+	}
+	// Awarded results: the points go to the awarded side whatever the goals.
+	fl1 := w.comps["FL1/2016"]
+	f, ok = w.find(fl1.ID, "SC Bastia", "Olympique Lyonnais", 33)
+	if !ok || f.Awarded != model.Away || f.Status != model.Finished {
+		t.Errorf("Bastia v Lyon: %+v", f)
+	}
+	if side, _ := f.Outcome(); side != model.Away {
+		t.Errorf("Bastia v Lyon outcome %s", side)
+	}
+	// Postponed fixtures of the 2025-26 snapshot.
+	pl25 := w.comps["PL/2025"]
+	f, ok = w.find(pl25.ID, "Manchester City", "Crystal Palace", 31) // names as first seen, in 2015-16
+	if !ok || f.Status != model.Postponed || f.Result.FullTime != nil {
+		t.Errorf("Man City v Palace 2026: %+v", f)
+	}
+	// Tournaments: groups with three matchdays, knock-outs after them.
+	for _, tc := range []struct {
+		key            string
+		teams, groups  int
+		groupFixtures  int
+		lastMatchday   int
+		knockoutRounds int
+	}{{"WC/2018", 32, 8, 48, 3, 5}, {"EC/2024", 24, 6, 36, 3, 4}} {
+		c := w.comps[tc.key]
+		groups := map[string]bool{}
+		for _, ct := range c.Teams {
+			groups[ct.Group] = true
+		}
+		regular, rounds := 0, map[int]bool{}
+		for _, fx := range w.fixtures {
+			if fx.CompetitionID != c.ID {
+				continue
+			}
+			if fx.Stage == model.Regular {
+				regular++
+				if fx.Group == "" || fx.Matchday < 1 || fx.Matchday > 3 {
+					t.Errorf("%s group fixture %+v", tc.key, fx)
+				}
+			} else {
+				rounds[fx.Matchday] = true
+			}
+		}
+		if c.Type != model.TypeTournament || len(c.Teams) != tc.teams || len(groups) != tc.groups ||
+			regular != tc.groupFixtures || c.NumberOfMatchdays != tc.lastMatchday || len(rounds) != tc.knockoutRounds {
+			t.Errorf("%s: type %s, %d teams, %d groups, %d group fixtures, %d matchdays, %d knock-out rounds",
+				tc.key, c.Type, len(c.Teams), len(groups), regular, c.NumberOfMatchdays, len(rounds))
+		}
+	}
+	// The 2018 final went to France, 4-2 in Moscow (UTC+3).
+	wc := w.comps["WC/2018"]
+	f, ok = w.find(wc.ID, "France", "Croatia", 8)
+	if !ok || !f.Kickoff.Equal(time.Date(2018, 7, 15, 15, 0, 0, 0, time.UTC)) || *f.Result.FullTime != (model.Score{Home: 4, Away: 2}) {
+		t.Errorf("WC 2018 final: %+v", f)
+	}
+}
+
+// TestServerRestartDuringBulkImport restarts the server while a multi-file
+// import is publishing: the import must finish, with every fixture stored
+// exactly once.
+func TestServerRestartDuringBulkImport(t *testing.T) {
+	srv := natstest.MustStart(t)
+	s := natstest.MustOpen(t, srv)
+	files := season(t, "2018-19")
+	done := make(chan importer.Summary)
+	go func() { done <- importAll(t, s, files...) }()
+	// Restart once a good part of the import is in.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		seq, _ := s.LastSeq(context.Background())
+		if seq > 2000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("import did not get going")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	restarted := make(chan *natsembed.Server, 1)
+	go func() {
+		ns, err := srv.Restart()
+		if err != nil {
+			t.Error(err)
+		}
+		restarted <- ns
+	}()
+	var sum importer.Summary
+	select {
+	case sum = <-done:
+		t.Fatal("import finished before the restart: the test needs a larger import")
+	case ns := <-restarted:
+		t.Cleanup(ns.Stop)
+		sum = <-done
+	}
+	if len(sum.Rejected) > 0 {
+		t.Fatalf("rejections after restart: %+v", sum.Rejected[:min(5, len(sum.Rejected))])
+	}
+	matches := 0
+	for _, f := range files {
+		matches += countMatches(t, f)
+	}
+	if sum.Fixture.Created != matches {
+		t.Errorf("summary: %d fixtures created, want %d", sum.Fixture.Created, matches)
+	}
+	// Every fixture subject holds exactly one message: none lost, none doubled.
+	nc, err := nats.Connect(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	st, err := js.Stream(context.Background(), "FOOTBALL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(context.Background(), jetstream.WithSubjectFilter("football.fixture.>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(info.State.Subjects) != matches {
+		t.Errorf("%d fixture subjects, want %d", len(info.State.Subjects), matches)
+	}
+	for subj, n := range info.State.Subjects {
+		if n != 1 {
+			t.Errorf("%s holds %d messages", subj, n)
+		}
+	}
+	if w := load(t, s); len(w.fixtures) != matches {
+		t.Errorf("replay finds %d fixtures, want %d", len(w.fixtures), matches)
+	}
+}
+
+// countMatches counts a file's matches independently of the importer.
+func countMatches(t testing.TB, path string) int {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Matches []json.RawMessage `json:"matches"`
+	}
+	if err := json.Unmarshal(raw, &f); err != nil {
+		t.Fatal(err)
+	}
+	return len(f.Matches)
+}
