@@ -1,0 +1,441 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
+)
+
+// world is the data every conformance test reads: real seasons imported
+// through the importer, a restricted competition and three clients.
+type world struct {
+	r                    *replica
+	acme, gold, tiny     string // tokens: registered, donating, registered with 3/minute
+	manUtdSpurs          int    // fixture id of Man Utd v Spurs, PL 2015 matchday 1
+	manUtd, leicester    int    // team ids
+	pl2015, fl2016, wc18 int
+	pl2025               int
+}
+
+var (
+	worldOnce sync.Once
+	shared    *world
+)
+
+// theWorld starts one replica for the conformance tests, with the demo
+// clock of the 2025-26 snapshot (2026-03-13).
+func theWorld(t *testing.T) *world {
+	worldOnce.Do(func() {
+		w := &world{}
+		w.r = startReplica(&onceT{T: t}, freePort(t), true, "--now", "2026-03-13T12:00:00Z", "--public-url", "http://api.test")
+		s := w.r.store()
+		importFiles(t, s,
+			"openfootball-football-json/2015-16/en.1.json",
+			"openfootball-football-json/2016-17/fr.1.json",
+			"openfootball-worldcup-json/2018/worldcup.json",
+			"openfootball-football-json/2025-26/en.1.json")
+		w.pl2015, w.fl2016, w.wc18, w.pl2025 = 1, 2, 3, 4
+		ed := &editor.Editor{Store: s, Meta: events.Meta{Editor: "test"}}
+		c, rev, err := ed.Competition(context.Background(), w.fl2016)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Tier = model.TierDonating
+		if _, err := ed.PutCompetition(context.Background(), &c, rev); err != nil {
+			t.Fatal(err)
+		}
+		w.acme = addClient(t, s, "acme", model.TierRegistered, 1000)
+		w.gold = addClient(t, s, "gold", model.TierDonating, 1000)
+		w.tiny = addClient(t, s, "tiny", model.TierRegistered, 3)
+		w.r.waitApplied(s)
+		var search struct {
+			Teams []struct {
+				ID   int    `json:"id"`
+				Name string `json:"name"`
+			} `json:"teams"`
+		}
+		w.getJSON(t, "/v1/teams?name=manchester%20united", w.acme, &search)
+		w.manUtd = search.Teams[0].ID
+		w.getJSON(t, "/v1/teams?name=leicester", w.acme, &search)
+		w.leicester = search.Teams[0].ID
+		var fixtures struct {
+			Fixtures []struct {
+				ID           int    `json:"id"`
+				HomeTeamName string `json:"homeTeamName"`
+			} `json:"fixtures"`
+		}
+		w.getJSON(t, fmt.Sprintf("/v1/competitions/%d/fixtures?matchday=1", w.pl2015), w.acme, &fixtures)
+		for _, f := range fixtures.Fixtures {
+			if f.HomeTeamName == "Manchester United" {
+				w.manUtdSpurs = f.ID
+			}
+		}
+		shared = w
+	})
+	if shared == nil {
+		t.Fatal("the conformance world could not be built (see the first failing test)")
+	}
+	return shared
+}
+
+// onceT lets the shared replica outlive the test that started it: its
+// cleanups and temp dir are TestMain's, run when every test is done.
+type onceT struct{ *testing.T }
+
+var (
+	sharedCleanups []func()
+	sharedDir      string
+)
+
+func (o *onceT) Cleanup(f func()) { sharedCleanups = append(sharedCleanups, f) }
+
+func (o *onceT) TempDir() string {
+	dir, err := os.MkdirTemp("", "fd-conformance-")
+	if err != nil {
+		o.Fatal(err)
+	}
+	sharedDir = dir
+	return dir
+}
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	for i := len(sharedCleanups) - 1; i >= 0; i-- {
+		sharedCleanups[i]()
+	}
+	if sharedDir != "" {
+		os.RemoveAll(sharedDir)
+	}
+	os.Exit(code)
+}
+
+func (w *world) getJSON(t *testing.T, path, token string, into any) {
+	t.Helper()
+	resp := w.r.do("GET", path, map[string]string{"X-Auth-Token": token})
+	if resp.status != 200 {
+		t.Fatalf("GET %s: %d %s", path, resp.status, resp.body)
+	}
+	if err := json.Unmarshal(resp.body, into); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitApplied waits until the replica has applied everything in the stream.
+func (r *replica) waitApplied(s *events.Store) {
+	r.t.Helper()
+	last, err := s.LastSeq(context.Background())
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		resp := r.do("GET", "/metrics", nil)
+		for _, line := range strings.Split(string(resp.body), "\n") {
+			var seq uint64
+			if _, err := fmt.Sscanf(line, "fd_stream_last_applied_sequence %d", &seq); err == nil && seq >= last {
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	r.t.Fatalf("replica did not apply up to %d", last)
+}
+
+func TestEndpoints(t *testing.T) {
+	w := theWorld(t)
+	tests := []struct {
+		name   string
+		path   string
+		header map[string]string
+		status int
+		golden string   // compare the body with testdata/<golden>.json
+		has    []string // substrings the body must contain
+	}{
+		{"competitions of the current season", "/v1/competitions/", nil, 200, "competitions-current", nil},
+		{"competitions of 2015", "/v1/competitions?season=2015", nil, 200, "competitions-2015", nil},
+		{"competitions minified", "/v1/competitions/?season=2015", map[string]string{"X-Response-Control": "minified"}, 200, "competitions-2015-minified", nil},
+		{"bad season", "/v1/competitions?season=15", nil, 400, "", []string{`"error":"season must be a four-digit year such as 2015, got '15'"`}},
+		{"one competition", "/v1/competitions/1", nil, 200, "competition-1", nil},
+		{"unknown competition", "/v1/competitions/999", nil, 404, "", []string{`competition 999 does not exist`}},
+		{"competition id not a number", "/v1/competitions/abc", nil, 400, "", []string{`competition id must be an integer`}},
+		{"teams of a competition", "/v1/competitions/1/teams", nil, 200, "competition-1-teams", nil},
+		{"teams minified", "/v1/competitions/1/teams/", map[string]string{"X-Response-Control": "minified"}, 200, "competition-1-teams-minified", nil},
+		{"final table of a former season", "/v1/competitions/1/leagueTable", nil, 200, "table-1", nil},
+		{"table at matchday 10", "/v1/competitions/1/leagueTable/?matchday=10", nil, 200, "table-1-md10", nil},
+		{"table minified", "/v1/competitions/1/leagueTable?matchday=10", map[string]string{"X-Response-Control": "minified"}, 200, "table-1-md10-minified", nil},
+		{"table beyond the last matchday", "/v1/competitions/1/leagueTable?matchday=39", nil, 200, "", []string{`"matchday":null`, `"standing":[]`}},
+		{"table matchday zero", "/v1/competitions/1/leagueTable?matchday=0", nil, 400, "", []string{`matchday must be an integer from 1 to 99, got '0'`}},
+		{"tournament groups", "/v1/competitions/3/leagueTable", nil, 200, "table-wc2018", nil},
+		{"fixtures of a matchday", "/v1/competitions/1/fixtures?matchday=1", nil, 200, "competition-1-fixtures-md1", nil},
+		{"fixtures compressed", "/v1/competitions/1/fixtures?matchday=1", map[string]string{"X-Response-Control": "compressed"}, 200, "competition-1-fixtures-md1-compressed", nil},
+		{"fixtures past week of a former season", "/v1/competitions/1/fixtures?timeFrame=p7", nil, 200, "", []string{`"timeFrameStart":"2026-03-06"`, `"timeFrameEnd":"2026-03-13"`, `"count":0`}},
+		{"fixtures date range", "/v1/competitions/1/fixtures?timeFrameStart=2015-08-08&timeFrameEnd=2015-08-09", nil, 200, "", []string{`"count":9`}},
+		{"bad timeFrame", "/v1/competitions/1/fixtures?timeFrame=x9", nil, 400, "", []string{`timeFrame must be p or n followed by a number of days from 1 to 99`}},
+		{"timeFrame 0", "/v1/fixtures?timeFrame=n0", nil, 400, "", []string{`got 'n0'`}},
+		{"timeFrame 100", "/v1/fixtures?timeFrame=p100", nil, 400, "", []string{`got 'p100'`}},
+		{"range start alone", "/v1/fixtures?timeFrameStart=2026-03-01", nil, 400, "", []string{`timeFrameStart and timeFrameEnd go together`}},
+		{"range reversed", "/v1/fixtures?timeFrameStart=2026-03-10&timeFrameEnd=2026-03-01", nil, 400, "", []string{`must not be before`}},
+		{"range and timeFrame", "/v1/fixtures?timeFrame=n7&timeFrameStart=2026-03-01&timeFrameEnd=2026-03-02", nil, 400, "", []string{`cannot be combined`}},
+		{"range bad date", "/v1/fixtures?timeFrameStart=2026-02-30&timeFrameEnd=2026-03-02", nil, 400, "", []string{`timeFrameStart must be a date YYYY-MM-DD, got '2026-02-30'`}},
+		{"fixtures of the next week", "/v1/fixtures/", nil, 200, "fixtures-n7", nil},
+		{"empty query string", "/v1/fixtures/?", nil, 200, "fixtures-n7", nil},
+		{"odd query string", "/v1/fixtures?&timeFrame=n7", nil, 200, "fixtures-n7", nil},
+		{"league filter", "/v1/fixtures?timeFrame=p3&league=PL", nil, 200, "fixtures-p3-pl", nil},
+		{"unused league code", "/v1/fixtures?league=XYZ", nil, 200, "", []string{`"count":0`, `"fixtures":[]`}},
+		{"bad league code", "/v1/fixtures?league=P", nil, 400, "", []string{`league must be a comma-separated list of league codes`}},
+		{"unknown parameters ignored", "/v1/fixtures?foo=bar&timeFrame=n7", nil, 200, "fixtures-n7", nil},
+		{"one fixture with head2head", fmt.Sprintf("/v1/fixtures/%d", w.manUtdSpurs), nil, 200, "fixture-h2h", nil},
+		{"head2head 0", fmt.Sprintf("/v1/fixtures/%d?head2head=0", w.manUtdSpurs), nil, 200, "", []string{`"count":0`, `"timeFrameStart":null`, `"lastWinHomeTeam":null`, `"fixtures":[]`}},
+		{"head2head not a number", fmt.Sprintf("/v1/fixtures/%d?head2head=ten", w.manUtdSpurs), nil, 400, "", []string{`head2head must be an integer from 0 to 1000`}},
+		{"fixture compressed", fmt.Sprintf("/v1/fixtures/%d", w.manUtdSpurs), map[string]string{"X-Response-Control": "compressed"}, 200, "fixture-h2h-compressed", nil},
+		{"unknown fixture", "/v1/fixtures/99999999", nil, 404, "", []string{`fixture 99999999 does not exist`}},
+		{"one team", fmt.Sprintf("/v1/teams/%d", w.manUtd), nil, 200, "team", nil},
+		{"one team minified", fmt.Sprintf("/v1/teams/%d", w.manUtd), map[string]string{"X-Response-Control": "minified"}, 200, "team-minified", nil},
+		{"team fixtures of a season", fmt.Sprintf("/v1/teams/%d/fixtures?season=2015", w.leicester), nil, 200, "team-fixtures-2015", nil},
+		{"team home fixtures", fmt.Sprintf("/v1/teams/%d/fixtures/?season=2015&venue=home", w.leicester), nil, 200, "", []string{`"count":19`}},
+		{"team fixtures bad venue", fmt.Sprintf("/v1/teams/%d/fixtures?venue=road", w.leicester), nil, 400, "", []string{`venue must be 'home' or 'away', got 'road'`}},
+		{"team players", fmt.Sprintf("/v1/teams/%d/players", w.manUtd), nil, 200, "", []string{`"count":0`, `"players":[]`}},
+		{"unknown team", "/v1/teams/99999", nil, 404, "", []string{`team 99999 does not exist`}},
+		{"team search", "/v1/teams?name=manchester", nil, 200, "search-manchester", nil},
+		{"team search without name", "/v1/teams", nil, 400, "", []string{`name is required`}},
+		{"old path", "/v1/soccerseasons/1", nil, 200, "soccerseason-1", nil},
+		{"old path table", "/v1/soccerseasons/1/leagueTable?matchday=1", nil, 200, "", []string{`"self":{"href":"http://api.test/v1/soccerseasons/1/leagueTable/?matchday=1"}`}},
+		{"alpha", "/alpha/soccerseasons/1/fixtures?matchday=1", nil, 200, "", []string{`"href":"http://api.test/alpha/fixtures/`}},
+		{"alpha v1-only resource", "/alpha/competitions/1", nil, 403, "", []string{`not available in this API version`}},
+		{"alpha team search", "/alpha/teams?name=x", nil, 403, "", []string{`not available in this API version`}},
+		{"unknown path", "/v1/players", nil, 404, "", []string{`"error":"no resource at /v1/players`}},
+		{"unknown top path", "/nothing", nil, 404, "", []string{`"error":`}},
+		{"bad X-Response-Control", "/v1/competitions/1", map[string]string{"X-Response-Control": "tiny"}, 400, "", []string{`X-Response-Control must be full, minified or compressed, got 'tiny'`}},
+		{"restricted competition, anonymous", "/v1/competitions/2", nil, 403, "", []string{`available to donating clients only`}},
+		{"restricted competition, registered", "/v1/competitions/2/leagueTable", map[string]string{"X-Auth-Token": w.acme}, 403, "", []string{`available to donating clients only`}},
+		{"restricted competition, donating", "/v1/competitions/2/leagueTable", map[string]string{"X-Auth-Token": w.gold}, 200, "table-fl1-2016", nil},
+		{"restricted fixtures list", "/v1/competitions/2/fixtures", nil, 403, "", nil},
+		{"malformed token", "/v1/competitions/1", map[string]string{"X-Auth-Token": "NOT-A-TOKEN"}, 400, "", []string{`invalid API token`}},
+		{"unknown token", "/v1/competitions/1", map[string]string{"X-Auth-Token": "abcdefghijk"}, 400, "", []string{`invalid API token`}},
+		{"empty token is anonymous", "/v1/competitions/1", map[string]string{"X-Auth-Token": ""}, 200, "competition-1", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := w.r.do("GET", tt.path, tt.header)
+			if resp.status != tt.status {
+				t.Fatalf("GET %s: status %d, want %d; body %s", tt.path, resp.status, tt.status, resp.body)
+			}
+			if ct := resp.header.Get("Content-Type"); ct != "application/json;charset=UTF-8" {
+				t.Errorf("Content-Type %q", ct)
+			}
+			for _, h := range []string{"X-API-Version", "X-Authenticated-Client", "X-RequestCounter-Reset", "X-RequestsAvailable", "X-Requests-Available", "Access-Control-Allow-Origin"} {
+				if resp.header.Get(h) == "" && strings.HasPrefix(tt.path, "/v1") {
+					t.Errorf("header %s missing", h)
+				}
+			}
+			if tt.status >= 400 {
+				var e map[string]string
+				if err := json.Unmarshal(resp.body, &e); err != nil || e["error"] == "" || len(e) != 1 {
+					t.Errorf("error body %s: want exactly {\"error\": hint}", resp.body)
+				}
+			}
+			if tt.golden != "" {
+				golden(t, tt.golden, resp.body)
+			}
+			for _, s := range tt.has {
+				if !strings.Contains(string(resp.body), s) {
+					t.Errorf("body lacks %s\n%s", s, truncate(resp.body))
+				}
+			}
+		})
+	}
+}
+
+func truncate(b []byte) string {
+	if len(b) > 600 {
+		return string(b[:600]) + "…"
+	}
+	return string(b)
+}
+
+func TestRealFootballFacts(t *testing.T) {
+	w := theWorld(t)
+	var table struct {
+		Matchday int `json:"matchday"`
+		Standing []struct {
+			Position, Rank, Points, PlayedGames int
+			TeamName                            string `json:"teamName"`
+		} `json:"standing"`
+	}
+	w.getJSON(t, "/v1/competitions/1/leagueTable", "", &table)
+	if table.Matchday != 38 || len(table.Standing) != 20 || table.Standing[0].TeamName != "Leicester City" || table.Standing[0].Points != 81 {
+		t.Errorf("PL 2015-16 final table: matchday %d, %d rows, first %+v", table.Matchday, len(table.Standing), table.Standing[0])
+	}
+	// Bastia v Lyon 2016-17 was awarded to Lyon: the table follows.
+	w.getJSON(t, "/v1/competitions/2/leagueTable", w.gold, &table)
+	for _, row := range table.Standing {
+		if row.TeamName == "Olympique Lyonnais" && row.Points != 67 {
+			t.Errorf("Lyon 2016-17: %d points, want 67", row.Points)
+		}
+	}
+	var comp struct {
+		CurrentMatchday int `json:"currentMatchday"`
+	}
+	w.getJSON(t, "/v1/competitions/4", "", &comp)
+	if comp.CurrentMatchday < 29 || comp.CurrentMatchday > 31 {
+		t.Errorf("PL 2025-26 current matchday on 2026-03-13: %d", comp.CurrentMatchday)
+	}
+}
+
+func TestProtocol(t *testing.T) {
+	w := theWorld(t)
+	r := w.r
+	t.Run("HEAD is GET without a body", func(t *testing.T) {
+		get := r.do("GET", "/v1/competitions/1", nil)
+		head := r.do("HEAD", "/v1/competitions/1", nil)
+		if head.status != 200 || len(head.body) != 0 || head.header.Get("Content-Length") != fmt.Sprint(len(get.body)) || head.header.Get("ETag") != get.header.Get("ETag") {
+			t.Errorf("HEAD: %d, %d bytes, Content-Length %s (GET %d), ETag %s/%s", head.status, len(head.body), head.header.Get("Content-Length"), len(get.body), head.header.Get("ETag"), get.header.Get("ETag"))
+		}
+	})
+	t.Run("other methods are 405", func(t *testing.T) {
+		for _, m := range []string{"POST", "PUT", "DELETE", "PATCH"} {
+			resp := r.do(m, "/v1/competitions/1", nil)
+			if resp.status != 405 || !strings.Contains(string(resp.body), `"error":"method `+m) || resp.header.Get("Allow") == "" {
+				t.Errorf("%s: %d %s", m, resp.status, resp.body)
+			}
+		}
+	})
+	t.Run("OPTIONS has exactly the spec's headers", func(t *testing.T) {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(r.base, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		fmt.Fprintf(conn, "OPTIONS /v1/competitions/1/leagueTable HTTP/1.1\r\nHost: x\r\nOrigin: http://example.org\r\n\r\n")
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"Access-Control-Allow-Methods": "GET", "Access-Control-Allow-Origin": "*",
+			"Access-Control-Allow-Headers": "x-auth-token, x-response-control", "Content-Length": "0", "Content-Type": "text/plain"}
+		if resp.StatusCode != 204 {
+			t.Errorf("status %d", resp.StatusCode)
+		}
+		for k, v := range want {
+			if got := resp.Header.Get(k); got != v {
+				t.Errorf("%s: %q, want %q", k, got, v)
+			}
+		}
+		for k := range resp.Header {
+			if _, ok := want[k]; !ok && k != "Connection" {
+				t.Errorf("extra header %s", k)
+			}
+		}
+	})
+	t.Run("ETag and If-None-Match", func(t *testing.T) {
+		first := r.do("GET", "/v1/competitions/1/leagueTable", nil)
+		etag := first.header.Get("ETag")
+		again := r.do("GET", "/v1/competitions/1/leagueTable", map[string]string{"If-None-Match": etag})
+		if etag == "" || again.status != 304 || len(again.body) != 0 {
+			t.Errorf("ETag %q, conditional GET %d with %d bytes", etag, again.status, len(again.body))
+		}
+		other := r.do("GET", "/v1/competitions/1/leagueTable", map[string]string{"If-None-Match": `"stale"`})
+		if other.status != 200 {
+			t.Errorf("stale ETag: %d", other.status)
+		}
+	})
+	t.Run("gzip from the same bytes", func(t *testing.T) {
+		plain := r.do("GET", "/v1/competitions/1/fixtures", nil)
+		gz := r.do("GET", "/v1/competitions/1/fixtures", map[string]string{"Accept-Encoding": "gzip"})
+		if gz.header.Get("Content-Encoding") != "gzip" || gz.header.Get("ETag") != plain.header.Get("ETag") {
+			t.Fatalf("gzip response: encoding %q etag %q/%q", gz.header.Get("Content-Encoding"), gz.header.Get("ETag"), plain.header.Get("ETag"))
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(gz.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(zr)
+		if !bytes.Equal(body, plain.body) || len(gz.body) >= len(plain.body) {
+			t.Errorf("gzip body (%d bytes) does not inflate to the plain one (%d bytes)", len(gz.body), len(plain.body))
+		}
+	})
+	t.Run("representation header says what was served", func(t *testing.T) {
+		resp := r.do("GET", "/v1/competitions/1", map[string]string{"X-Response-Control": "compressed"})
+		if resp.header.Get("X-Response-Control") != "full" || !strings.Contains(string(resp.body), `"_links"`) {
+			t.Errorf("compressed competition: served %q", resp.header.Get("X-Response-Control"))
+		}
+		resp = r.do("GET", "/v1/competitions/1/fixtures?matchday=2", map[string]string{"X-Response-Control": "compressed"})
+		if resp.header.Get("X-Response-Control") != "compressed" || !strings.Contains(string(resp.body), `"mday":2`) {
+			t.Errorf("compressed fixtures: served %q", resp.header.Get("X-Response-Control"))
+		}
+	})
+	t.Run("request line in absolute form", func(t *testing.T) {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(r.base, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		fmt.Fprintf(conn, "GET %s/v1/competitions/1?x=1 HTTP/1.1\r\nHost: ignored.example\r\n\r\n", r.base)
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `"caption":"English Premier League 2015/16"`) {
+			t.Errorf("absolute-form request: %d %s", resp.StatusCode, body)
+		}
+	})
+	t.Run("authenticated client and counters", func(t *testing.T) {
+		resp := r.do("GET", "/v1/competitions/1", map[string]string{"X-Auth-Token": w.acme})
+		if resp.header.Get("X-Authenticated-Client") != "acme" || resp.header.Get("X-RequestCounter-Reset") == "" {
+			t.Errorf("headers %v", resp.header)
+		}
+		anon := r.do("GET", "/v1/competitions/1", nil)
+		if anon.header.Get("X-Authenticated-Client") != "anonymous" {
+			t.Errorf("anonymous: %q", anon.header.Get("X-Authenticated-Client"))
+		}
+	})
+	t.Run("429 after the client's limit", func(t *testing.T) {
+		var last response
+		for i := 0; i < 4; i++ {
+			last = r.do("GET", "/v1/competitions/1", map[string]string{"X-Auth-Token": w.tiny})
+			if i < 3 && (last.status != 200 || last.header.Get("X-RequestsAvailable") != fmt.Sprint(2-i)) {
+				t.Fatalf("request %d: %d, available %s", i+1, last.status, last.header.Get("X-RequestsAvailable"))
+			}
+		}
+		reset := last.header.Get("X-RequestCounter-Reset")
+		if last.status != 429 || string(last.body) != fmt.Sprintf(`{"error":"You reached your request limit. Wait %s seconds."}`, reset) || last.header.Get("X-Requests-Available") != "0" {
+			t.Errorf("fourth request: %d %s (reset %s)", last.status, last.body, reset)
+		}
+	})
+}
+
+// TestLinksFollowTheRequestHost runs a second replica on the same stream
+// without a public URL: links take the request's Host, and the replica
+// answers the same data (any number of replicas can run side by side).
+func TestLinksFollowTheRequestHost(t *testing.T) {
+	w := theWorld(t)
+	second := startReplica(t, strings.TrimPrefix(w.r.nats, "nats://"), false)
+	resp := second.do("GET", "/v1/competitions/1", nil)
+	want := fmt.Sprintf(`"self":{"href":"%s/v1/competitions/1"}`, second.base)
+	if resp.status != 200 || !strings.Contains(string(resp.body), want) {
+		t.Errorf("second replica: %d %s, want %s", resp.status, truncate(resp.body), want)
+	}
+	a := w.r.do("GET", "/v1/competitions/1/leagueTable", nil)
+	b := second.do("GET", "/v1/competitions/1/leagueTable", nil)
+	if !bytes.Equal(bytes.ReplaceAll(b.body, []byte(second.base), []byte("http://api.test")), a.body) {
+		t.Error("two replicas on one stream answer different tables")
+	}
+}

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/internal/importer"
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+const sharedData = "../../../shared/data"
+
+// freePort returns a loopback address nobody listens on.
+func freePort(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// replica is a running cmd/api, started through run as main does.
+type replica struct {
+	t      testing.TB
+	base   string // http://127.0.0.1:port
+	nats   string
+	cancel context.CancelFunc
+	done   chan error
+	logs   *syncBuffer
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// tempDir is t's temp dir, or the shared world's when t is an onceT.
+func tempDir(t testing.TB) string {
+	if o, ok := t.(*onceT); ok {
+		return o.TempDir()
+	}
+	return t.TempDir()
+}
+
+// startReplica runs the API with the given extra flags and waits for
+// /readyz. With embedded set it also runs the NATS server.
+func startReplica(t testing.TB, natsAddr string, embedded bool, extra ...string) *replica {
+	t.Helper()
+	addr := freePort(t)
+	args := []string{"--listen", addr, "--nats", "nats://" + natsAddr, "--drain", "0s", "--log-level", "warn"}
+	if embedded {
+		args = append(args, "--embedded-nats", tempDir(t))
+	}
+	args = append(args, extra...)
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &replica{t: t, base: "http://" + addr, nats: "nats://" + natsAddr, cancel: cancel, done: make(chan error, 1), logs: &syncBuffer{}}
+	go func() { r.done <- run(ctx, args, func(string) string { return "" }, io.Discard, r.logs) }()
+	t.Cleanup(r.stop)
+	r.waitReady()
+	return r
+}
+
+func (r *replica) waitReady() {
+	r.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-r.done:
+			r.t.Fatalf("api stopped before ready: %v\n%s", err, r.logs.String())
+		default:
+		}
+		resp, err := http.Get(r.base + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	r.t.Fatalf("api not ready after 60s\n%s", r.logs.String())
+}
+
+func (r *replica) stop() {
+	r.cancel()
+	select {
+	case err := <-r.done:
+		if err != nil {
+			r.t.Errorf("api run: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		r.t.Error("api did not stop within 30s")
+	}
+}
+
+// store connects an editor's store to the replica's NATS.
+func (r *replica) store() *events.Store {
+	r.t.Helper()
+	s, err := events.Connect(context.Background(), r.nats, "test", events.StreamConfig{})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(s.Close)
+	return s
+}
+
+func importFiles(t testing.TB, s *events.Store, files ...string) {
+	t.Helper()
+	ed := &editor.Editor{Store: s, Meta: events.Meta{Editor: "test"}}
+	im := importer.New(ed, nil)
+	for _, f := range files {
+		if err := im.OpenFootball(context.Background(), filepath.Join(sharedData, f), importer.Options{}); err != nil {
+			t.Fatalf("import %s: %v", f, err)
+		}
+	}
+}
+
+// response is what a request got.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r *replica) do(method, path string, header map[string]string) response {
+	r.t.Helper()
+	req, err := http.NewRequest(method, r.base+path, nil)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	// Go's client adds gzip on its own unless told: ask for identity so
+	// that tests see the bytes as sent unless they ask for gzip.
+	if _, ok := header["Accept-Encoding"]; !ok {
+		req.Header.Set("Accept-Encoding", "identity")
+	}
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		r.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return response{resp.StatusCode, resp.Header, body}
+}
+
+// volatile fields differ from run to run and are masked in golden files.
+var volatile = regexp.MustCompile(`"lastUpdated":"[^"]*"`)
+
+// golden compares body with testdata/name.json (indented), rewriting it
+// with -update.
+func golden(t testing.TB, name string, body []byte) {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Fatalf("%s: body is not JSON: %v\n%s", name, err, body)
+	}
+	masked := volatile.ReplaceAll(body, []byte(`"lastUpdated":"(masked)"`))
+	var out bytes.Buffer
+	if err := json.Indent(&out, masked, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	out.WriteByte('\n')
+	path := filepath.Join("testdata", name+".json")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%s: %v (run go test -update to create it)", name, err)
+	}
+	if !bytes.Equal(out.Bytes(), want) {
+		t.Errorf("%s: body differs from %s (go test -update rewrites it)\n%s", name, path, firstDiff(string(want), out.String()))
+	}
+}
+
+func firstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return fmt.Sprintf("line %d:\n want %s\n got  %s", i+1, w, g)
+		}
+	}
+	return ""
+}
+
+// addClient registers an API client and returns its token.
+func addClient(t testing.TB, s *events.Store, name string, tier model.Tier, perMinute int) string {
+	t.Helper()
+	ed := &editor.Editor{Store: s, Meta: events.Meta{Editor: "test"}}
+	token, _, err := ed.AddClient(context.Background(), model.Client{Name: name, Tier: tier, PerMinute: perMinute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return token
+}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/footdata/footballd/internal/httpapi"
+	"github.com/footdata/footballd/internal/natsembed"
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/readmodel"
+)
+
+// config is the replica's configuration: flags, each with an FD_*
+// environment fallback.
+type config struct {
+	listen       string
+	natsURL      string
+	embeddedNATS string
+	publicURL    string
+	cacheMB      int
+	proxyHeader  string
+	seasonSwitch string
+	now          string
+	logLevel     string
+	drain        time.Duration
+
+	switchMonth time.Month
+	switchDay   int
+	fixedNow    time.Time
+	level       slog.Level
+}
+
+func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*config, error) {
+	c := &config{}
+	fs := flag.NewFlagSet("api", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	fs.StringVar(&c.listen, "listen", env("FD_LISTEN", ":8080"), "HTTP listen address (FD_LISTEN)")
+	fs.StringVar(&c.natsURL, "nats", env("FD_NATS_URL", "nats://127.0.0.1:4222"), "NATS server URL (FD_NATS_URL)")
+	fs.StringVar(&c.embeddedNATS, "embedded-nats", env("FD_EMBEDDED_NATS", ""), "run NATS in-process with its storage in this directory, listening on the --nats address: single-machine mode (FD_EMBEDDED_NATS)")
+	fs.StringVar(&c.publicURL, "public-url", env("FD_PUBLIC_URL", ""), "base of absolute links, e.g. https://api.example.org (default: the request's scheme and Host) (FD_PUBLIC_URL)")
+	cacheMB := env("FD_CACHE_MB", "256")
+	fs.StringVar(&cacheMB, "cache-mb", cacheMB, "budget of the rendered-response cache in MiB (FD_CACHE_MB)")
+	fs.StringVar(&c.proxyHeader, "trusted-proxy-header", env("FD_TRUSTED_PROXY_HEADER", ""), "header carrying the client IP set by a trusted proxy, e.g. X-Forwarded-For (FD_TRUSTED_PROXY_HEADER)")
+	fs.StringVar(&c.seasonSwitch, "season-switch", env("FD_SEASON_SWITCH", "06-01"), "MM-DD on which a new season becomes current (FD_SEASON_SWITCH)")
+	fs.StringVar(&c.now, "now", env("FD_NOW", ""), "start the service's clock at this RFC 3339 instant, for demos and tests; it then runs on (FD_NOW)")
+	fs.StringVar(&c.logLevel, "log-level", env("FD_LOG_LEVEL", "info"), "debug, info, warn or error (FD_LOG_LEVEL)")
+	drain := env("FD_DRAIN", "5s")
+	fs.StringVar(&drain, "drain", drain, "on SIGTERM, how long to report not ready before closing, so load balancers stop routing here (FD_DRAIN)")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q (flags only; see --help)", fs.Arg(0))
+	}
+	var err error
+	if c.cacheMB, err = strconv.Atoi(cacheMB); err != nil || c.cacheMB < 1 {
+		return nil, fmt.Errorf("--cache-mb %q: must be a whole number of MiB, at least 1", cacheMB)
+	}
+	if c.drain, err = time.ParseDuration(drain); err != nil || c.drain < 0 {
+		return nil, fmt.Errorf("--drain %q: must be a duration such as 5s", drain)
+	}
+	sw, err := time.Parse("01-02", c.seasonSwitch)
+	if err != nil {
+		return nil, fmt.Errorf("--season-switch %q: must be MM-DD, such as 06-01", c.seasonSwitch)
+	}
+	c.switchMonth, c.switchDay = sw.Month(), sw.Day()
+	if c.now != "" {
+		if c.fixedNow, err = time.Parse(time.RFC3339, c.now); err != nil {
+			return nil, fmt.Errorf("--now %q: must be an RFC 3339 time such as 2026-03-13T12:00:00Z", c.now)
+		}
+	}
+	if err := c.level.UnmarshalText([]byte(c.logLevel)); err != nil {
+		return nil, fmt.Errorf("--log-level %q: must be debug, info, warn or error", c.logLevel)
+	}
+	if _, _, err := net.SplitHostPort(c.listen); err != nil {
+		return nil, fmt.Errorf("--listen %q: must be host:port or :port", c.listen)
+	}
+	u, err := url.Parse(c.natsURL)
+	if err != nil || u.Scheme != "nats" || u.Host == "" {
+		return nil, fmt.Errorf("--nats %q: must be a URL such as nats://127.0.0.1:4222", c.natsURL)
+	}
+	return c, nil
+}
+
+// clock is the service's one clock: the wall clock, or one that starts at
+// --now and runs on from there.
+func (c *config) clock() func() time.Time {
+	if c.fixedNow.IsZero() {
+		return time.Now
+	}
+	start := time.Now()
+	return func() time.Time { return c.fixedNow.Add(time.Since(start)) }
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseConfig(args, getenv, stdout)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.level}))
+
+	if cfg.embeddedNATS != "" {
+		u, _ := url.Parse(cfg.natsURL)
+		port, err := strconv.Atoi(u.Port())
+		if err != nil {
+			return fmt.Errorf("--nats %q: single-machine mode needs a port", cfg.natsURL)
+		}
+		ns, err := natsembed.Start(natsembed.Options{Dir: cfg.embeddedNATS, Host: u.Hostname(), Port: port})
+		if err != nil {
+			return err
+		}
+		defer ns.Stop()
+		log.Info("embedded nats started", "url", ns.URL(), "dir", cfg.embeddedNATS)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	store, err := events.Connect(cctx, cfg.natsURL, "api", events.StreamConfig{})
+	cancel()
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	clock := cfg.clock()
+	model, err := readmodel.New(readmodel.Config{Now: clock, SwitchMonth: cfg.switchMonth, SwitchDay: cfg.switchDay})
+	if err != nil {
+		return err
+	}
+	srv, err := httpapi.New(httpapi.Options{Model: model, PublicURL: strings.TrimSpace(cfg.publicURL),
+		CacheBytes: int64(cfg.cacheMB) << 20, TrustedProxyHeader: cfg.proxyHeader, Log: log, Now: clock})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+
+	runCtx, stopModel := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopModel()
+	modelErr := make(chan error, 1)
+	go func() {
+		start := time.Now()
+		go func() {
+			if model.WaitReady(runCtx) == nil {
+				log.Info("replay complete", "duration", time.Since(start).String(), "seq", model.Stats().LastSeq)
+			}
+		}()
+		modelErr <- model.Run(runCtx, store)
+	}()
+
+	ln, err := net.Listen("tcp", cfg.listen)
+	if err != nil {
+		return fmt.Errorf("--listen %s: %w", cfg.listen, err)
+	}
+	httpErr := make(chan error, 1)
+	go func() { httpErr <- srv.App().Listener(ln) }()
+	log.Info("listening", "addr", ln.Addr().String())
+
+	select {
+	case <-ctx.Done():
+	case err := <-modelErr:
+		return fmt.Errorf("read model stopped: %w", err)
+	case err := <-httpErr:
+		return fmt.Errorf("http server stopped: %w", err)
+	}
+	// Stop being ready, give load balancers time to notice, then finish
+	// the requests in flight within a deadline.
+	log.Info("shutting down", "drain", cfg.drain.String())
+	srv.Drain()
+	time.Sleep(cfg.drain)
+	if err := srv.App().ShutdownWithTimeout(10 * time.Second); err != nil {
+		log.Warn("shutdown", "err", err)
+	}
+	stopModel()
+	<-modelErr
+	log.Info("stopped")
+	return nil
+}

@@ -1,0 +1,114 @@
+package httpapi
+
+import (
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/footdata/footballd/pkg/readmodel"
+	"github.com/gofiber/fiber/v2"
+)
+
+// Limits of the specification, part 8.
+var (
+	anonymousLimit = limit{max: 100, period: 24 * time.Hour}
+)
+
+// caller is who makes a request, stored in the request's locals.
+type caller struct {
+	name string
+	tier model.Tier
+	snap readmodel.Snapshot
+	ver  apiVersion
+}
+
+const callerKey = "caller"
+
+func callerOf(c *fiber.Ctx) *caller { return c.Locals(callerKey).(*caller) }
+
+// exposed lets browser clients read the counter headers.
+const exposed = "X-API-Version, X-Response-Control, X-Authenticated-Client, X-RequestCounter-Reset, X-RequestsAvailable, X-Requests-Available"
+
+// authenticate recognises the caller from X-Auth-Token, counts the request
+// against the caller's limits and sets the headers every response carries.
+// An empty or missing token is anonymous; a token that is malformed or not
+// registered is refused, never taken as anonymous.
+func (s *Server) authenticate(ver apiVersion) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		c.Set("X-API-Version", string(ver))
+		c.Set("Access-Control-Allow-Origin", "*")
+		c.Set("Access-Control-Expose-Headers", exposed)
+		snap := s.model.Snapshot()
+		who := &caller{name: "anonymous", tier: model.TierAnonymous, snap: snap, ver: ver}
+		token := strings.TrimSpace(string(c.Request().Header.Peek("X-Auth-Token")))
+		var cl model.Client
+		known := false
+		if token != "" && model.TokenRE.MatchString(token) {
+			cl, known = snap.Client(model.HashToken(token))
+		}
+		var v verdict
+		if known {
+			who.name, who.tier = cl.Name, cl.Tier
+			rules := []limit{{max: cl.PerMinute, period: time.Minute}}
+			if cl.PerDay > 0 {
+				rules = append(rules, limit{max: cl.PerDay, period: 24 * time.Hour})
+			}
+			v = s.limits.take("client|"+cl.Name, rules...)
+		} else {
+			// Anonymous requests, and requests with a token nobody has
+			// (which are refused below), count against the caller's IP.
+			v = s.limits.take("ip|"+s.clientIP(c), anonymousLimit)
+		}
+		c.Set("X-Authenticated-Client", who.name)
+		c.Set("X-RequestCounter-Reset", strconv.Itoa(v.resetIn))
+		c.Set("X-RequestsAvailable", strconv.Itoa(v.remaining))
+		c.Set("X-Requests-Available", strconv.Itoa(v.remaining))
+		if token != "" && !known {
+			return badRequest("invalid API token: no active client has this X-Auth-Token (tokens are letters a-z and digits 1-9); send none to be anonymous")
+		}
+		if !v.allowed {
+			kind := "registered"
+			if who.tier == model.TierAnonymous {
+				kind = "anonymous"
+			}
+			s.metrics.rateLimit.WithLabelValues(kind).Inc()
+			return &apiError{fiber.StatusTooManyRequests, "You reached your request limit. Wait " + strconv.Itoa(v.resetIn) + " seconds."}
+		}
+		c.Locals(callerKey, who)
+		return c.Next()
+	}
+}
+
+// clientIP is the caller's address: the first address of the trusted
+// proxy header when one is configured and present, else the peer's.
+func (s *Server) clientIP(c *fiber.Ctx) string {
+	if h := s.opts.TrustedProxyHeader; h != "" {
+		if v := string(c.Request().Header.Peek(h)); v != "" {
+			first, _, _ := strings.Cut(v, ",")
+			if ip := net.ParseIP(strings.TrimSpace(first)); ip != nil {
+				return ip.String()
+			}
+		}
+	}
+	return c.Context().RemoteIP().String()
+}
+
+// observe records every request's route, status and latency.
+func (s *Server) observe(c *fiber.Ctx) error {
+	start := time.Now()
+	err := c.Next()
+	if err != nil {
+		if herr := s.app.ErrorHandler(c, err); herr != nil {
+			return herr
+		}
+	}
+	route := c.Route().Path
+	if c.Route().Path == "/" || route == "" {
+		route = "unmatched"
+	}
+	s.metrics.requests.WithLabelValues(route, strconv.Itoa(c.Response().StatusCode())).Inc()
+	s.metrics.latency.WithLabelValues(route).Observe(time.Since(start).Seconds())
+	return nil
+}

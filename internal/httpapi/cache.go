@@ -1,0 +1,100 @@
+package httpapi
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"hash/fnv"
+	"sync"
+
+	"github.com/dgraph-io/ristretto/v2"
+)
+
+// entry is a rendered response: the body once, its gzip form when it is
+// worth compressing, and its ETag. It is immutable once built.
+type entry struct {
+	status int
+	body   []byte
+	gz     []byte
+	etag   string
+	// maxAge is the Cache-Control max-age in seconds.
+	maxAge int
+}
+
+// gzipMin is the body size below which compression does not pay.
+const gzipMin = 512
+
+func newEntry(status int, body []byte, maxAge int) *entry {
+	h := fnv.New64a()
+	h.Write(body)
+	e := &entry{status: status, body: body, etag: fmt.Sprintf(`"%016x"`, h.Sum64()), maxAge: maxAge}
+	if len(body) >= gzipMin {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+		zw.Write(body)
+		zw.Close()
+		e.gz = buf.Bytes()
+	}
+	return e
+}
+
+func (e *entry) cost() int64 { return int64(len(e.body)+len(e.gz)+len(e.etag)) + 64 }
+
+// renderCache keeps rendered responses. Keys carry the version of the data
+// a response depends on, so a change makes new keys and nothing is ever
+// stale; old entries age out under the byte budget. Concurrent misses for
+// one key render once.
+type renderCache struct {
+	c *ristretto.Cache[string, *entry]
+
+	mu       sync.Mutex
+	inflight map[string]*call
+}
+
+type call struct {
+	done chan struct{}
+	e    *entry
+	err  error
+}
+
+func newRenderCache(maxBytes int64) (*renderCache, error) {
+	c, err := ristretto.NewCache(&ristretto.Config[string, *entry]{
+		// About ten counters per entry expected; entries average a few KiB.
+		NumCounters: max(maxBytes/256, 1<<12),
+		MaxCost:     maxBytes,
+		BufferItems: 64,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("render cache: %w", err)
+	}
+	return &renderCache{c: c, inflight: map[string]*call{}}, nil
+}
+
+// get returns the entry for key, rendering it with render on a miss. hit
+// tells whether it came from the cache.
+func (rc *renderCache) get(key string, render func() (*entry, error)) (e *entry, hit bool, err error) {
+	if e, ok := rc.c.Get(key); ok {
+		return e, true, nil
+	}
+	rc.mu.Lock()
+	if cl, ok := rc.inflight[key]; ok {
+		rc.mu.Unlock()
+		<-cl.done
+		return cl.e, true, cl.err
+	}
+	cl := &call{done: make(chan struct{})}
+	rc.inflight[key] = cl
+	rc.mu.Unlock()
+
+	cl.e, cl.err = render()
+	if cl.err == nil {
+		rc.c.Set(key, cl.e, cl.e.cost())
+	}
+	rc.mu.Lock()
+	delete(rc.inflight, key)
+	rc.mu.Unlock()
+	close(cl.done)
+	return cl.e, false, cl.err
+}
+
+func (rc *renderCache) close() { rc.c.Close() }

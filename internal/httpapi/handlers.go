@@ -1,0 +1,446 @@
+package httpapi
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/footdata/footballd/pkg/readmodel"
+	"github.com/gofiber/fiber/v2"
+)
+
+// competitionFor loads a competition the caller may see: 404 if it does
+// not exist, 403 if it needs a higher tier.
+func competitionFor(who *caller, id int) (readmodel.Competition, error) {
+	comp, ok := who.snap.Competition(id)
+	if !ok {
+		return comp, notFound("competition %d does not exist; list the current ones at /v1/competitions", id)
+	}
+	if !who.tier.Allows(comp.Tier) {
+		return comp, restricted("competition %d is available to %s clients only; send the X-Auth-Token of such a client", id, comp.Tier)
+	}
+	return comp, nil
+}
+
+func maxAgeOf(who *caller, comp readmodel.Competition) int {
+	if comp.Year < who.snap.CurrentSeason() {
+		return maxAgeFinished
+	}
+	return maxAgeLive
+}
+
+// visible drops the fixtures of competitions the caller may not see, from
+// lists that cross competitions.
+func visible(who *caller, fs []readmodel.Fixture) []readmodel.Fixture {
+	if who.tier == model.TierDonating {
+		return fs
+	}
+	out := fs[:0:0]
+	for _, f := range fs {
+		if c, ok := who.snap.Competition(f.CompetitionID); ok && who.tier.Allows(c.Tier) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+type selfLinks struct {
+	Self        href  `json:"self"`
+	Competition *href `json:"competition,omitempty"`
+	Team        *href `json:"team,omitempty"`
+}
+
+func (s *Server) listCompetitions(kind linkKind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		who := callerOf(c)
+		rep, err := representationOf(c, false)
+		if err != nil {
+			return err
+		}
+		f, err := parseFilters(c, fSeason, today(who.snap))
+		if err != nil {
+			return err
+		}
+		season := f.season
+		if season == 0 {
+			season = who.snap.CurrentSeason()
+		}
+		base := s.baseURL(c)
+		k := key("comps", strconv.Itoa(season), string(who.tier), string(rep), strconv.Itoa(int(kind)), base, u64(who.snap.SeasonVersion(season)))
+		return s.respond(c, k, func() (any, int) {
+			l := newLinks(base, kind)
+			out := []competitionJSON{}
+			for _, comp := range who.snap.Competitions(season) {
+				if who.tier.Allows(comp.Tier) {
+					out = append(out, renderCompetition(comp, rep, l))
+				}
+			}
+			maxAge := maxAgeLive
+			if season < who.snap.CurrentSeason() {
+				maxAge = maxAgeFinished
+			}
+			return out, maxAge
+		})
+	}
+}
+
+func (s *Server) showCompetition(kind linkKind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		who := callerOf(c)
+		id, err := pathID(c, "competition")
+		if err != nil {
+			return err
+		}
+		comp, err := competitionFor(who, id)
+		if err != nil {
+			return err
+		}
+		rep, err := representationOf(c, false)
+		if err != nil {
+			return err
+		}
+		base := s.baseURL(c)
+		k := key("comp", strconv.Itoa(id), string(rep), strconv.Itoa(int(kind)), base, u64(comp.Version))
+		return s.respond(c, k, func() (any, int) {
+			return renderCompetition(comp, rep, newLinks(base, kind)), maxAgeOf(who, comp)
+		})
+	}
+}
+
+func (s *Server) competitionTeams(kind linkKind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		who := callerOf(c)
+		id, err := pathID(c, "competition")
+		if err != nil {
+			return err
+		}
+		comp, err := competitionFor(who, id)
+		if err != nil {
+			return err
+		}
+		rep, err := representationOf(c, false)
+		if err != nil {
+			return err
+		}
+		base := s.baseURL(c)
+		k := key("comp-teams", strconv.Itoa(id), string(rep), strconv.Itoa(int(kind)), base, u64(comp.Version), u64(who.snap.TeamsVersion()))
+		return s.respond(c, k, func() (any, int) {
+			l := newLinks(base, kind)
+			teams, _ := who.snap.CompetitionTeams(id)
+			out := struct {
+				Links *selfLinks `json:"_links,omitempty"`
+				Count int        `json:"count"`
+				Teams []teamJSON `json:"teams"`
+			}{Count: len(teams), Teams: make([]teamJSON, len(teams))}
+			for i, t := range teams {
+				out.Teams[i] = renderTeam(t, rep, l)
+			}
+			if rep == full {
+				compLink := l.competition(id)
+				out.Links = &selfLinks{Self: href{compLink.Href + "/teams"}, Competition: &compLink}
+			}
+			return out, maxAgeOf(who, comp)
+		})
+	}
+}
+
+func (s *Server) leagueTable(kind linkKind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		who := callerOf(c)
+		id, err := pathID(c, "competition")
+		if err != nil {
+			return err
+		}
+		comp, err := competitionFor(who, id)
+		if err != nil {
+			return err
+		}
+		if comp.Type == model.TypeCup {
+			return notFound("competition %d is a cup: it has fixtures (/v1/competitions/%d/fixtures) but no league table", id, id)
+		}
+		rep, err := representationOf(c, false)
+		if err != nil {
+			return err
+		}
+		f, err := parseFilters(c, fMatchday, today(who.snap))
+		if err != nil {
+			return err
+		}
+		base := s.baseURL(c)
+		k := key("table", strconv.Itoa(id), strconv.Itoa(f.matchday), string(rep), strconv.Itoa(int(kind)), base, u64(comp.Version))
+		return s.respond(c, k, func() (any, int) {
+			t, _ := who.snap.Table(id, f.matchday)
+			return renderTable(comp, t, rep, newLinks(base, kind)), maxAgeOf(who, comp)
+		})
+	}
+}
+
+// fixtureList is the shape of every fixture list.
+type fixtureList struct {
+	Links          *selfLinks `json:"_links,omitempty"`
+	Season         *int       `json:"season,omitempty"`
+	TimeFrameStart *string    `json:"timeFrameStart,omitempty"`
+	TimeFrameEnd   *string    `json:"timeFrameEnd,omitempty"`
+	Count          int        `json:"count"`
+	Fixtures       []any      `json:"fixtures"`
+}
+
+func (s *Server) competitionFixtures(kind linkKind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		who := callerOf(c)
+		id, err := pathID(c, "competition")
+		if err != nil {
+			return err
+		}
+		comp, err := competitionFor(who, id)
+		if err != nil {
+			return err
+		}
+		rep, err := representationOf(c, true)
+		if err != nil {
+			return err
+		}
+		f, err := parseFilters(c, fMatchday|fTimeFrame, today(who.snap))
+		if err != nil {
+			return err
+		}
+		base := s.baseURL(c)
+		k := key("comp-fixtures", strconv.Itoa(id), f.key(), string(rep), strconv.Itoa(int(kind)), base, u64(comp.Version), u64(who.snap.TeamsVersion()))
+		return s.respond(c, k, func() (any, int) {
+			l := newLinks(base, kind)
+			fs, _ := who.snap.CompetitionFixtures(id, readmodel.FixtureFilter{From: f.start, To: f.end, Matchday: f.matchday})
+			out := fixtureList{Count: len(fs), Fixtures: renderFixtures(fs, rep, l)}
+			if f.hasRange {
+				out.TimeFrameStart, out.TimeFrameEnd = date(f.start), date(f.end)
+			}
+			if rep == full {
+				compLink := l.competition(id)
+				out.Links = &selfLinks{Self: href{compLink.Href + "/fixtures"}, Competition: &compLink}
+			}
+			return out, maxAgeOf(who, comp)
+		})
+	}
+}
+
+func (s *Server) listFixtures(kind linkKind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		who := callerOf(c)
+		rep, err := representationOf(c, true)
+		if err != nil {
+			return err
+		}
+		day := today(who.snap)
+		f, err := parseFilters(c, fTimeFrame|fLeague, day)
+		if err != nil {
+			return err
+		}
+		if !f.hasRange {
+			f.start, f.end, f.hasRange = day, day.AddDate(0, 0, 7), true // n7
+		}
+		base := s.baseURL(c)
+		k := key("fixtures", f.key(), string(who.tier), string(rep), strconv.Itoa(int(kind)), base, u64(who.snap.CalendarVersion()))
+		return s.respond(c, k, func() (any, int) {
+			l := newLinks(base, kind)
+			leagues := make([]model.LeagueCode, len(f.leagues))
+			for i, code := range f.leagues {
+				leagues[i] = model.LeagueCode(code)
+			}
+			fs := visible(who, who.snap.Fixtures(readmodel.FixtureFilter{From: f.start, To: f.end, Leagues: leagues}))
+			out := fixtureList{TimeFrameStart: date(f.start), TimeFrameEnd: date(f.end), Count: len(fs), Fixtures: renderFixtures(fs, rep, l)}
+			if rep == full {
+				out.Links = &selfLinks{Self: href{l.base + "/fixtures"}}
+			}
+			return out, maxAgeLive
+		})
+	}
+}
+
+func (s *Server) showFixture(kind linkKind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		who := callerOf(c)
+		id, err := pathID(c, "fixture")
+		if err != nil {
+			return err
+		}
+		fx, ok := who.snap.Fixture(id)
+		if !ok {
+			return notFound("fixture %d does not exist", id)
+		}
+		comp, err := competitionFor(who, fx.CompetitionID)
+		if err != nil {
+			return err
+		}
+		rep, err := representationOf(c, true)
+		if err != nil {
+			return err
+		}
+		f, err := parseFilters(c, fHead2Head, today(who.snap))
+		if err != nil {
+			return err
+		}
+		n := f.head2head
+		if n < 0 {
+			n = 10
+		}
+		base := s.baseURL(c)
+		k := key("fixture", strconv.Itoa(id), strconv.Itoa(n), string(rep), strconv.Itoa(int(kind)), base, u64(who.snap.CalendarVersion()))
+		return s.respond(c, k, func() (any, int) {
+			l := newLinks(base, kind)
+			h, _ := who.snap.HeadToHead(id, n)
+			return struct {
+				Fixture    any            `json:"fixture"`
+				HeadToHead headToHeadJSON `json:"head2head"`
+			}{renderFixture(fx, rep, l), renderHeadToHead(h, rep, l)}, maxAgeOf(who, comp)
+		})
+	}
+}
+
+func (s *Server) searchTeams(c *fiber.Ctx) error {
+	who := callerOf(c)
+	f, err := parseFilters(c, fName, today(who.snap))
+	if err != nil {
+		return err
+	}
+	q := strings.TrimSpace(f.name)
+	if q == "" {
+		return badRequest("name is required: part of a team name to search for, such as /v1/teams?name=madrid")
+	}
+	if _, err := representationOf(c, false); err != nil {
+		return err
+	}
+	base := s.baseURL(c)
+	k := key("search", strings.ToLower(q), base, u64(who.snap.TeamsVersion()))
+	return s.respond(c, k, func() (any, int) {
+		type hit struct {
+			ID                 int               `json:"id"`
+			Name               string            `json:"name"`
+			CurrentCompetition *int              `json:"currentCompetition"`
+			CurrentLeague      *model.LeagueCode `json:"currentLeague"`
+		}
+		teams := who.snap.SearchTeams(q)
+		out := struct {
+			Links       selfLinks `json:"_links"`
+			SearchQuery string    `json:"searchQuery"`
+			Count       int       `json:"count"`
+			Teams       []hit     `json:"teams"`
+		}{Links: selfLinks{Self: href{base + "/v1/teams?name=" + queryEscape(q)}}, SearchQuery: q, Count: len(teams), Teams: make([]hit, len(teams))}
+		for i, t := range teams {
+			out.Teams[i] = hit{ID: t.ID, Name: t.Name}
+			if t.CurrentCompetition != 0 {
+				cc, cl := t.CurrentCompetition, t.CurrentLeague
+				out.Teams[i].CurrentCompetition, out.Teams[i].CurrentLeague = &cc, &cl
+			}
+		}
+		return out, maxAgeTeams
+	})
+}
+
+func (s *Server) teamFor(c *fiber.Ctx) (readmodel.Team, error) {
+	id, err := pathID(c, "team")
+	if err != nil {
+		return readmodel.Team{}, err
+	}
+	t, ok := callerOf(c).snap.Team(id)
+	if !ok {
+		return t, notFound("team %d does not exist; find teams with /v1/teams?name=…", id)
+	}
+	return t, nil
+}
+
+func (s *Server) showTeam(kind linkKind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		t, err := s.teamFor(c)
+		if err != nil {
+			return err
+		}
+		rep, err := representationOf(c, false)
+		if err != nil {
+			return err
+		}
+		base := s.baseURL(c)
+		k := key("team", strconv.Itoa(t.ID), string(rep), strconv.Itoa(int(kind)), base, u64(t.Version))
+		return s.respond(c, k, func() (any, int) { return renderTeam(t, rep, newLinks(base, kind)), maxAgeTeams })
+	}
+}
+
+func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		who := callerOf(c)
+		t, err := s.teamFor(c)
+		if err != nil {
+			return err
+		}
+		rep, err := representationOf(c, true)
+		if err != nil {
+			return err
+		}
+		f, err := parseFilters(c, fSeason|fTimeFrame|fVenue, today(who.snap))
+		if err != nil {
+			return err
+		}
+		if f.season == 0 && !f.hasRange {
+			f.season = who.snap.CurrentSeason()
+		}
+		base := s.baseURL(c)
+		k := key("team-fixtures", strconv.Itoa(t.ID), f.key(), string(who.tier), string(rep), strconv.Itoa(int(kind)), base, u64(t.Version), u64(who.snap.TeamsVersion()))
+		return s.respond(c, k, func() (any, int) {
+			l := newLinks(base, kind)
+			venue := model.Side("")
+			switch f.venue {
+			case "home":
+				venue = model.Home
+			case "away":
+				venue = model.Away
+			}
+			fs, _ := who.snap.TeamFixtures(t.ID, readmodel.FixtureFilter{From: f.start, To: f.end, Season: f.season, Venue: venue})
+			fs = visible(who, fs)
+			out := fixtureList{Count: len(fs), Fixtures: renderFixtures(fs, rep, l)}
+			switch {
+			case f.hasRange:
+				out.TimeFrameStart, out.TimeFrameEnd = date(f.start), date(f.end)
+			case len(fs) > 0:
+				out.TimeFrameStart, out.TimeFrameEnd = date(fs[0].Kickoff), date(fs[len(fs)-1].Kickoff)
+			}
+			if f.season != 0 {
+				out.Season = &f.season
+			}
+			if rep == full {
+				teamLink := l.team(t.ID)
+				out.Links = &selfLinks{Self: href{teamLink.Href + "/fixtures"}, Team: &teamLink}
+			}
+			return out, maxAgeLive
+		})
+	}
+}
+
+func (s *Server) teamPlayers(kind linkKind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		t, err := s.teamFor(c)
+		if err != nil {
+			return err
+		}
+		rep, err := representationOf(c, false)
+		if err != nil {
+			return err
+		}
+		sq, _ := callerOf(c).snap.Squad(t.ID)
+		base := s.baseURL(c)
+		k := key("players", strconv.Itoa(t.ID), string(rep), strconv.Itoa(int(kind)), base, u64(sq.Version))
+		return s.respond(c, k, func() (any, int) {
+			l := newLinks(base, kind)
+			out := struct {
+				Links   *selfLinks   `json:"_links,omitempty"`
+				Count   int          `json:"count"`
+				Players []playerJSON `json:"players"`
+			}{Count: len(sq.Players), Players: make([]playerJSON, len(sq.Players))}
+			for i, p := range sq.Players {
+				out.Players[i] = renderPlayer(p)
+			}
+			if rep == full {
+				teamLink := l.team(t.ID)
+				out.Links = &selfLinks{Self: href{teamLink.Href + "/players"}, Team: &teamLink}
+			}
+			return out, maxAgeTeams
+		})
+	}
+}

@@ -1,0 +1,48 @@
+package httpapi
+
+import (
+	"github.com/footdata/footballd/pkg/readmodel"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// metrics are the replica's Prometheus series.
+type metrics struct {
+	requests  *prometheus.CounterVec
+	latency   *prometheus.HistogramVec
+	cache     *prometheus.CounterVec
+	rateLimit *prometheus.CounterVec
+}
+
+func newMetrics(reg prometheus.Registerer, model *readmodel.Model) *metrics {
+	m := &metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "fd_http_requests_total", Help: "HTTP requests by route and status.",
+		}, []string{"route", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "fd_http_request_duration_seconds", Help: "Time to answer a request, by route.",
+			Buckets: []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1},
+		}, []string{"route"}),
+		cache: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "fd_render_cache_total", Help: "Rendered-response cache lookups by result (hit, miss).",
+		}, []string{"result"}),
+		rateLimit: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "fd_rate_limit_rejections_total", Help: "Requests refused with 429, by caller kind.",
+		}, []string{"caller"}),
+	}
+	stats := func(f func(readmodel.Stats) float64) func() float64 {
+		return func() float64 { return f(model.Stats()) }
+	}
+	reg.MustRegister(m.requests, m.latency, m.cache, m.rateLimit,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fd_stream_pending_messages", Help: "Messages the stream holds that this replica has not applied yet."},
+			stats(func(s readmodel.Stats) float64 { return float64(s.Pending) })),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fd_stream_last_applied_sequence", Help: "Stream sequence of the last event applied."},
+			stats(func(s readmodel.Stats) float64 { return float64(s.LastSeq) })),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "fd_events_applied_total", Help: "Events applied to the read model."},
+			stats(func(s readmodel.Stats) float64 { return float64(s.Applied) })),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "fd_events_rejected_total", Help: "Events skipped because they did not decode into a valid entity."},
+			stats(func(s readmodel.Stats) float64 { return float64(s.DecodeErrors) })),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fd_replay_duration_seconds", Help: "Time from start to the end of the initial replay (0 until ready)."},
+			stats(func(s readmodel.Stats) float64 { return s.ReplayDuration.Seconds() })),
+	)
+	return m
+}

@@ -1,0 +1,426 @@
+package httpapi
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/footdata/footballd/pkg/readmodel"
+)
+
+// representation is what X-Response-Control asks for.
+type representation string
+
+const (
+	full       representation = "full"
+	minified   representation = "minified"
+	compressed representation = "compressed"
+)
+
+// linkKind says under which path competitions are linked: the current
+// name, the deprecated v1 name, or the alpha API.
+type linkKind int
+
+const (
+	competitionsPath linkKind = iota
+	soccerseasonsPath
+	alphaPath
+)
+
+// links builds the absolute links of one response.
+type links struct {
+	base string // e.g. http://host/v1
+	comp string // "competitions" or "soccerseasons"
+}
+
+func newLinks(base string, kind linkKind) links {
+	switch kind {
+	case soccerseasonsPath:
+		return links{base + "/v1", "soccerseasons"}
+	case alphaPath:
+		return links{base + "/alpha", "soccerseasons"}
+	}
+	return links{base + "/v1", "competitions"}
+}
+
+type href struct {
+	Href string `json:"href"`
+}
+
+func (l links) competition(id int) href {
+	return href{l.base + "/" + l.comp + "/" + strconv.Itoa(id)}
+}
+func (l links) soccerseason(id int) href {
+	return href{l.base + "/soccerseasons/" + strconv.Itoa(id)}
+}
+func (l links) team(id int) href    { return href{l.base + "/teams/" + strconv.Itoa(id)} }
+func (l links) fixture(id int) href { return href{l.base + "/fixtures/" + strconv.Itoa(id)} }
+
+const timestamp = "2006-01-02T15:04:05Z"
+
+func ts(t time.Time) string { return t.UTC().Format(timestamp) }
+
+// ---- competitions ----
+
+type competitionLinks struct {
+	Self        href `json:"self"`
+	Teams       href `json:"teams"`
+	Fixtures    href `json:"fixtures"`
+	LeagueTable href `json:"leagueTable"`
+}
+
+type competitionJSON struct {
+	Links             *competitionLinks `json:"_links,omitempty"`
+	ID                int               `json:"id"`
+	Caption           string            `json:"caption"`
+	League            model.LeagueCode  `json:"league"`
+	Year              string            `json:"year"`
+	CurrentMatchday   int               `json:"currentMatchday"`
+	NumberOfMatchdays int               `json:"numberOfMatchdays"`
+	NumberOfTeams     int               `json:"numberOfTeams"`
+	NumberOfGames     int               `json:"numberOfGames"`
+	LastUpdated       string            `json:"lastUpdated"`
+}
+
+func renderCompetition(c readmodel.Competition, rep representation, l links) competitionJSON {
+	out := competitionJSON{ID: c.ID, Caption: c.Caption, League: c.League, Year: strconv.Itoa(c.Year),
+		CurrentMatchday: c.CurrentMatchday, NumberOfMatchdays: c.LastMatchday, NumberOfTeams: c.NumberOfTeams(),
+		NumberOfGames: c.NumberOfGames, LastUpdated: ts(c.LastUpdated)}
+	if rep == full {
+		self := l.competition(c.ID)
+		out.Links = &competitionLinks{Self: self, Teams: href{self.Href + "/teams"},
+			Fixtures: href{self.Href + "/fixtures"}, LeagueTable: href{self.Href + "/leagueTable"}}
+	}
+	return out
+}
+
+// ---- fixtures ----
+
+type fixtureLinks struct {
+	Self         href  `json:"self"`
+	Competition  href  `json:"competition"`
+	Soccerseason href  `json:"soccerseason"`
+	HomeTeam     *href `json:"homeTeam"`
+	AwayTeam     *href `json:"awayTeam"`
+}
+
+type goals struct {
+	GoalsHomeTeam *int `json:"goalsHomeTeam"`
+	GoalsAwayTeam *int `json:"goalsAwayTeam"`
+}
+
+func goalsOf(s *model.Score) goals {
+	if s == nil {
+		return goals{}
+	}
+	h, a := s.Home, s.Away
+	return goals{&h, &a}
+}
+
+func optGoals(s *model.Score) *goals {
+	if s == nil {
+		return nil
+	}
+	g := goalsOf(s)
+	return &g
+}
+
+type resultJSON struct {
+	goals
+	HalfTime        *goals `json:"halfTime,omitempty"`
+	ExtraTime       *goals `json:"extraTime,omitempty"`
+	PenaltyShootout *goals `json:"penaltyShootout,omitempty"`
+}
+
+type fixtureJSON struct {
+	Links         *fixtureLinks `json:"_links,omitempty"`
+	ID            int           `json:"id"`
+	CompetitionID int           `json:"competitionId"`
+	Date          string        `json:"date"`
+	Status        model.Status  `json:"status"`
+	Matchday      int           `json:"matchday"`
+	HomeTeamName  string        `json:"homeTeamName"`
+	HomeTeamID    *int          `json:"homeTeamId"`
+	AwayTeamName  string        `json:"awayTeamName"`
+	AwayTeamID    *int          `json:"awayTeamId"`
+	Result        resultJSON    `json:"result"`
+	Odds          *model.Odds   `json:"odds"`
+}
+
+// compressed fixtures drop names and odds and shorten every key.
+type compressedGoals struct {
+	GHT *int `json:"ght"`
+	GAT *int `json:"gat"`
+}
+
+type compressedFixture struct {
+	ID       int          `json:"id"`
+	CID      int          `json:"cId"`
+	Date     string       `json:"date"`
+	Status   model.Status `json:"stat"`
+	Matchday int          `json:"mday"`
+	HomeID   *int         `json:"htId"`
+	AwayID   *int         `json:"atId"`
+	Result   struct {
+		compressedGoals
+		HT *compressedGoals `json:"HT,omitempty"`
+	} `json:"res"`
+}
+
+func teamID(id int) *int {
+	if id == 0 {
+		return nil
+	}
+	return &id
+}
+
+func renderFixture(f readmodel.Fixture, rep representation, l links) any {
+	if rep == compressed {
+		out := compressedFixture{ID: f.ID, CID: f.CompetitionID, Date: ts(f.Kickoff), Status: f.Status,
+			Matchday: f.Matchday, HomeID: teamID(f.HomeTeamID), AwayID: teamID(f.AwayTeamID)}
+		g := goalsOf(f.Result.FullTime)
+		out.Result.compressedGoals = compressedGoals{g.GoalsHomeTeam, g.GoalsAwayTeam}
+		if f.Result.HalfTime != nil {
+			ht := goalsOf(f.Result.HalfTime)
+			out.Result.HT = &compressedGoals{ht.GoalsHomeTeam, ht.GoalsAwayTeam}
+		}
+		return out
+	}
+	out := fixtureJSON{ID: f.ID, CompetitionID: f.CompetitionID, Date: ts(f.Kickoff), Status: f.Status,
+		Matchday: f.Matchday, HomeTeamName: f.HomeTeamName, HomeTeamID: teamID(f.HomeTeamID),
+		AwayTeamName: f.AwayTeamName, AwayTeamID: teamID(f.AwayTeamID), Odds: f.Odds,
+		Result: resultJSON{goals: goalsOf(f.Result.FullTime), HalfTime: optGoals(f.Result.HalfTime),
+			ExtraTime: optGoals(f.Result.ExtraTime), PenaltyShootout: optGoals(f.Result.Penalties)}}
+	if rep == full {
+		out.Links = &fixtureLinks{Self: l.fixture(f.ID), Competition: l.competition(f.CompetitionID),
+			Soccerseason: l.soccerseason(f.CompetitionID)}
+		if f.HomeTeamID != 0 {
+			h := l.team(f.HomeTeamID)
+			out.Links.HomeTeam = &h
+		}
+		if f.AwayTeamID != 0 {
+			a := l.team(f.AwayTeamID)
+			out.Links.AwayTeam = &a
+		}
+	}
+	return out
+}
+
+func renderFixtures(fs []readmodel.Fixture, rep representation, l links) []any {
+	out := make([]any, len(fs))
+	for i, f := range fs {
+		out[i] = renderFixture(f, rep, l)
+	}
+	return out
+}
+
+type headToHeadJSON struct {
+	Count               int     `json:"count"`
+	TimeFrameStart      *string `json:"timeFrameStart"`
+	TimeFrameEnd        *string `json:"timeFrameEnd"`
+	HomeTeamWins        int     `json:"homeTeamWins"`
+	AwayTeamWins        int     `json:"awayTeamWins"`
+	Draws               int     `json:"draws"`
+	LastHomeWinHomeTeam any     `json:"lastHomeWinHomeTeam"`
+	LastWinHomeTeam     any     `json:"lastWinHomeTeam"`
+	LastAwayWinAwayTeam any     `json:"lastAwayWinAwayTeam"`
+	LastWinAwayTeam     any     `json:"lastWinAwayTeam"`
+	Fixtures            []any   `json:"fixtures"`
+}
+
+func date(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := t.UTC().Format(time.DateOnly)
+	return &s
+}
+
+func renderHeadToHead(h readmodel.HeadToHead, rep representation, l links) headToHeadJSON {
+	one := func(f *readmodel.Fixture) any {
+		if f == nil {
+			return nil
+		}
+		return renderFixture(*f, rep, l)
+	}
+	return headToHeadJSON{Count: h.Count, TimeFrameStart: date(h.TimeFrameStart), TimeFrameEnd: date(h.TimeFrameEnd),
+		HomeTeamWins: h.HomeTeamWins, AwayTeamWins: h.AwayTeamWins, Draws: h.Draws,
+		LastHomeWinHomeTeam: one(h.LastHomeWinHomeTeam), LastWinHomeTeam: one(h.LastWinHomeTeam),
+		LastAwayWinAwayTeam: one(h.LastAwayWinAwayTeam), LastWinAwayTeam: one(h.LastWinAwayTeam),
+		Fixtures: renderFixtures(h.Fixtures, rep, l)}
+}
+
+// ---- teams and players ----
+
+type teamLinks struct {
+	Self     href `json:"self"`
+	Fixtures href `json:"fixtures"`
+	Players  href `json:"players"`
+}
+
+type teamJSON struct {
+	Links            *teamLinks `json:"_links,omitempty"`
+	ID               int        `json:"id"`
+	Name             string     `json:"name"`
+	Code             any        `json:"code,omitempty"` // null when unknown in full form, absent in minified
+	ShortName        *string    `json:"shortName"`
+	SquadMarketValue *string    `json:"squadMarketValue"`
+	CrestURL         *string    `json:"crestUrl"`
+}
+
+func renderTeam(t readmodel.Team, rep representation, l links) teamJSON {
+	out := teamJSON{ID: t.ID, Name: t.Name, ShortName: t.ShortName, SquadMarketValue: t.SquadMarketValue, CrestURL: t.CrestURL}
+	if rep == full {
+		self := l.team(t.ID)
+		out.Links = &teamLinks{Self: self, Fixtures: href{self.Href + "/fixtures"}, Players: href{self.Href + "/players"}}
+		out.Code = t.Code
+	}
+	return out
+}
+
+type playerJSON struct {
+	ID            int         `json:"id"`
+	Name          string      `json:"name"`
+	Position      string      `json:"position"`
+	JerseyNumber  *int        `json:"jerseyNumber"`
+	DateOfBirth   *model.Date `json:"dateOfBirth"`
+	Nationality   string      `json:"nationality"`
+	ContractUntil *model.Date `json:"contractUntil"`
+	MarketValue   *string     `json:"marketValue"`
+}
+
+func renderPlayer(p model.Player) playerJSON {
+	return playerJSON{ID: p.ID, Name: p.Name, Position: p.Position, JerseyNumber: p.JerseyNumber,
+		DateOfBirth: p.DateOfBirth, Nationality: p.Nationality, ContractUntil: p.ContractUntil, MarketValue: p.MarketValue}
+}
+
+// ---- league tables ----
+
+type splitJSON struct {
+	Goals        int `json:"goals"`
+	GoalsAgainst int `json:"goalsAgainst"`
+	Wins         int `json:"wins"`
+	Draws        int `json:"draws"`
+	Losses       int `json:"losses"`
+}
+
+type rowFull struct {
+	Links struct {
+		Team href `json:"team"`
+	} `json:"_links"`
+	Position       int       `json:"position"`
+	Rank           int       `json:"rank"`
+	Team           string    `json:"team"`
+	TeamID         int       `json:"teamId"`
+	TeamName       string    `json:"teamName"`
+	CrestURI       string    `json:"crestURI"`
+	PlayedGames    int       `json:"playedGames"`
+	Points         int       `json:"points"`
+	Goals          int       `json:"goals"`
+	GoalsAgainst   int       `json:"goalsAgainst"`
+	GoalDifference int       `json:"goalDifference"`
+	Wins           int       `json:"wins"`
+	Draws          int       `json:"draws"`
+	Losses         int       `json:"losses"`
+	Home           splitJSON `json:"home"`
+	Away           splitJSON `json:"away"`
+}
+
+type rowMinified struct {
+	Rank           int    `json:"rank"`
+	Team           string `json:"team"`
+	TeamID         int    `json:"teamId"`
+	PlayedGames    int    `json:"playedGames"`
+	CrestURI       string `json:"crestURI"`
+	Points         int    `json:"points"`
+	Goals          int    `json:"goals"`
+	GoalsAgainst   int    `json:"goalsAgainst"`
+	GoalDifference int    `json:"goalDifference"`
+}
+
+type rowGroup struct {
+	Group          string `json:"group"`
+	Rank           int    `json:"rank"`
+	Team           string `json:"team"`
+	TeamID         int    `json:"teamId"`
+	PlayedGames    int    `json:"playedGames"`
+	CrestURI       string `json:"crestURI"`
+	Points         int    `json:"points"`
+	Goals          int    `json:"goals"`
+	GoalsAgainst   int    `json:"goalsAgainst"`
+	GoalDifference int    `json:"goalDifference"`
+}
+
+// shortName is the spec's "team" field: the short name, else the name.
+func shortName(r readmodel.TableRow) string {
+	if r.ShortName != "" {
+		return r.ShortName
+	}
+	return r.TeamName
+}
+
+func renderRow(r readmodel.TableRow, rep representation, l links) any {
+	if rep != full {
+		return rowMinified{Rank: r.Rank, Team: shortName(r), TeamID: r.TeamID, PlayedGames: r.PlayedGames, CrestURI: r.CrestURL,
+			Points: r.Points, Goals: r.Goals, GoalsAgainst: r.GoalsAgainst, GoalDifference: r.GoalDifference}
+	}
+	out := rowFull{Position: r.Position, Rank: r.Rank, Team: shortName(r), TeamID: r.TeamID, TeamName: r.TeamName,
+		CrestURI: r.CrestURL, PlayedGames: r.PlayedGames, Points: r.Points, Goals: r.Goals, GoalsAgainst: r.GoalsAgainst,
+		GoalDifference: r.GoalDifference, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses,
+		Home: splitJSON(r.Home), Away: splitJSON(r.Away)}
+	out.Links.Team = l.team(r.TeamID)
+	return out
+}
+
+type tableLinks struct {
+	Self        href `json:"self"`
+	Competition href `json:"competition"`
+}
+
+type leagueTableJSON struct {
+	Links         *tableLinks `json:"_links,omitempty"`
+	LeagueCaption string      `json:"leagueCaption"`
+	Matchday      *int        `json:"matchday"`
+	Standing      []any       `json:"standing"`
+}
+
+type groupTableJSON struct {
+	Links         *tableLinks           `json:"_links,omitempty"`
+	LeagueCaption string                `json:"leagueCaption"`
+	Matchday      *int                  `json:"matchday"`
+	Standings     map[string][]rowGroup `json:"standings"`
+}
+
+func renderTable(c readmodel.Competition, t readmodel.Table, rep representation, l links) any {
+	var tl *tableLinks
+	var md *int
+	if t.Matchday > 0 {
+		md = &t.Matchday
+	}
+	if rep == full {
+		self := l.competition(c.ID).Href + "/leagueTable/"
+		if md != nil {
+			self += "?matchday=" + strconv.Itoa(t.Matchday)
+		}
+		tl = &tableLinks{Self: href{self}, Competition: l.competition(c.ID)}
+	}
+	if c.Type == model.TypeTournament {
+		out := groupTableJSON{Links: tl, LeagueCaption: c.Caption, Matchday: md, Standings: map[string][]rowGroup{}}
+		for _, st := range t.Standings {
+			rows := make([]rowGroup, len(st.Rows))
+			for i, r := range st.Rows {
+				rows[i] = rowGroup{Group: st.Group, Rank: r.Rank, Team: shortName(r), TeamID: r.TeamID, PlayedGames: r.PlayedGames,
+					CrestURI: r.CrestURL, Points: r.Points, Goals: r.Goals, GoalsAgainst: r.GoalsAgainst, GoalDifference: r.GoalDifference}
+			}
+			out.Standings[st.Group] = rows
+		}
+		return out
+	}
+	out := leagueTableJSON{Links: tl, LeagueCaption: c.Caption, Matchday: md, Standing: []any{}}
+	for _, st := range t.Standings {
+		for _, r := range st.Rows {
+			out.Standing = append(out.Standing, renderRow(r, rep, l))
+		}
+	}
+	return out
+}

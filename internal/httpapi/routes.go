@@ -1,0 +1,131 @@
+package httpapi
+
+import (
+	_ "embed"
+	"net"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// OpenAPI is the OpenAPI 3 description of the v1 API, served at
+// /v1/openapi.json and checked against these routes by a test.
+//
+//go:embed openapi.json
+var OpenAPI []byte
+
+// routes is the whole HTTP surface on one screen.
+func (s *Server) routes() {
+	app := s.app
+	app.Use(s.observe)
+	// Cross-origin preflight on any resource path: no token, no limits.
+	// A middleware, not an OPTIONS route, so that the router still says
+	// 404 for unknown paths rather than 405.
+	app.Use(s.preflight)
+	app.Get("/healthz", s.healthz)
+	app.Get("/readyz", s.readyz)
+	app.Get("/metrics", adaptor.HTTPHandler(promhttp.HandlerFor(s.opts.Registry, promhttp.HandlerOpts{})))
+
+	v1 := app.Group("/v1", s.authenticate(v1))
+	v1.Get("/openapi.json", s.openAPI)
+	for _, base := range []struct {
+		path string
+		kind linkKind
+	}{{"/competitions", competitionsPath}, {"/soccerseasons", soccerseasonsPath}} {
+		v1.Get(base.path, s.listCompetitions(base.kind))
+		v1.Get(base.path+"/:id", s.showCompetition(base.kind))
+		v1.Get(base.path+"/:id/teams", s.competitionTeams(base.kind))
+		v1.Get(base.path+"/:id/leagueTable", s.leagueTable(base.kind))
+		v1.Get(base.path+"/:id/fixtures", s.competitionFixtures(base.kind))
+	}
+	v1.Get("/fixtures", s.listFixtures(competitionsPath))
+	v1.Get("/fixtures/:id", s.showFixture(competitionsPath))
+	v1.Get("/teams", s.searchTeams)
+	v1.Get("/teams/:id", s.showTeam(competitionsPath))
+	v1.Get("/teams/:id/fixtures", s.teamFixtures(competitionsPath))
+	v1.Get("/teams/:id/players", s.teamPlayers(competitionsPath))
+
+	// The deprecated alpha version serves the resources it had, under
+	// its old name for competitions; v1-only resources are 403.
+	alpha := app.Group("/alpha", s.authenticate(alpha))
+	alpha.Get("/soccerseasons", s.listCompetitions(alphaPath))
+	alpha.Get("/soccerseasons/:id", s.showCompetition(alphaPath))
+	alpha.Get("/soccerseasons/:id/teams", s.competitionTeams(alphaPath))
+	alpha.Get("/soccerseasons/:id/leagueTable", s.leagueTable(alphaPath))
+	alpha.Get("/soccerseasons/:id/fixtures", s.competitionFixtures(alphaPath))
+	alpha.Get("/fixtures", s.listFixtures(alphaPath))
+	alpha.Get("/fixtures/:id", s.showFixture(alphaPath))
+	alpha.Get("/teams/:id", s.showTeam(alphaPath))
+	alpha.Get("/teams/:id/fixtures", s.teamFixtures(alphaPath))
+	alpha.Get("/teams/:id/players", s.teamPlayers(alphaPath))
+	alpha.Get("/competitions*", s.v1Only)
+	alpha.Get("/teams", s.v1Only)
+}
+
+// apiVersion is the first path segment.
+type apiVersion string
+
+const (
+	v1    apiVersion = "v1"
+	alpha apiVersion = "alpha"
+)
+
+func (s *Server) v1Only(c *fiber.Ctx) error {
+	return restricted("%s is not available in this API version (alpha); use /v1%s", c.Path(), c.Path()[len("/alpha"):])
+}
+
+func (s *Server) openAPI(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderContentType, contentTypeJSON)
+	return c.Send(OpenAPI)
+}
+
+func (s *Server) healthz(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderContentType, contentTypeJSON)
+	return c.SendString(`{"status":"ok"}`)
+}
+
+// readyz is 200 once the replica has replayed the stream and is not
+// draining; load balancers route to it only then.
+func (s *Server) readyz(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderContentType, contentTypeJSON)
+	st := s.model.Stats()
+	select {
+	case <-s.draining:
+		return c.Status(fiber.StatusServiceUnavailable).SendString(`{"status":"draining"}`)
+	default:
+	}
+	if !st.Ready {
+		return c.Status(fiber.StatusServiceUnavailable).SendString(`{"status":"replaying"}`)
+	}
+	return c.SendString(`{"status":"ready"}`)
+}
+
+// preflightResponse is the spec's answer to OPTIONS, byte for byte. It is
+// written on the raw connection because fasthttp drops Content-Length from
+// every 204 response, and the spec lists "Content-Length: 0".
+var preflightResponse = []byte("HTTP/1.1 204 No Content\r\n" +
+	"Access-Control-Allow-Methods: GET\r\n" +
+	"Access-Control-Allow-Origin: *\r\n" +
+	"Access-Control-Allow-Headers: x-auth-token, x-response-control\r\n" +
+	"Content-Length: 0\r\n" +
+	"Content-Type: text/plain\r\n" +
+	"Connection: close\r\n\r\n")
+
+// preflight answers OPTIONS on any resource path with exactly the spec's
+// headers. The connection closes afterwards: preflights are rare and the
+// browser's next request opens a new one.
+func (s *Server) preflight(c *fiber.Ctx) error {
+	p := c.Path()
+	if c.Method() != fiber.MethodOptions || !(strings.HasPrefix(p, "/v1/") || strings.HasPrefix(p, "/alpha/") || p == "/v1" || p == "/alpha") {
+		return c.Next()
+	}
+	c.Context().HijackSetNoResponse(true)
+	c.Context().Hijack(func(conn net.Conn) {
+		if _, err := conn.Write(preflightResponse); err != nil {
+			s.log.Debug("preflight write", "err", err)
+		}
+	})
+	return nil
+}

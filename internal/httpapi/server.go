@@ -1,0 +1,139 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/footdata/footballd/pkg/readmodel"
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+const contentTypeJSON = "application/json;charset=UTF-8"
+
+// Options configure a Server. Every field but Model has a default.
+type Options struct {
+	Model *readmodel.Model
+	// PublicURL is the base of the absolute links in responses
+	// (https://api.example.org); empty means the request's scheme and Host.
+	PublicURL string
+	// CacheBytes is the budget of the rendered-response cache.
+	CacheBytes int64
+	// TrustedProxyHeader names the header that carries the client's IP
+	// (X-Forwarded-For, X-Real-IP) when a proxy the operator trusts sits in
+	// front; empty means the connection's address.
+	TrustedProxyHeader string
+	// Registry receives the metrics (default: a new registry).
+	Registry *prometheus.Registry
+	Log      *slog.Logger
+	// Now is the clock for rate-limit windows (default time.Now).
+	Now func() time.Time
+}
+
+func (o *Options) setDefaults() {
+	if o.CacheBytes == 0 {
+		o.CacheBytes = 256 << 20
+	}
+	if o.Registry == nil {
+		o.Registry = prometheus.NewRegistry()
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	o.PublicURL = strings.TrimRight(o.PublicURL, "/")
+}
+
+// Validate checks the options.
+func (o *Options) Validate() error {
+	if o.Model == nil {
+		return fmt.Errorf("httpapi: a read model is required")
+	}
+	if o.PublicURL != "" {
+		u, err := url.Parse(o.PublicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("public URL %q: must be an absolute http or https URL", o.PublicURL)
+		}
+	}
+	if o.CacheBytes < 1<<20 {
+		return fmt.Errorf("cache size %d bytes: must be at least 1 MiB", o.CacheBytes)
+	}
+	return nil
+}
+
+// Server is the HTTP API of one replica.
+type Server struct {
+	opts    Options
+	model   *readmodel.Model
+	app     *fiber.App
+	cache   *renderCache
+	limits  *limiter
+	metrics *metrics
+	log     *slog.Logger
+	// draining makes /readyz fail while the server shuts down.
+	draining chan struct{}
+}
+
+// New builds the server and its routes.
+func New(opts Options) (*Server, error) {
+	opts.setDefaults()
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	cache, err := newRenderCache(opts.CacheBytes)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, model: opts.Model, cache: cache, limits: newLimiter(opts.Now),
+		log: opts.Log, draining: make(chan struct{})}
+	s.metrics = newMetrics(opts.Registry, opts.Model)
+	s.app = fiber.New(fiber.Config{
+		AppName:               "footballd",
+		DisableStartupMessage: true,
+		ErrorHandler:          s.errorHandler,
+		// Real clients send trailing slashes; paths are case-sensitive
+		// (leagueTable).
+		StrictRouting: false,
+		CaseSensitive: true,
+		ReadTimeout:   30 * time.Second,
+		WriteTimeout:  30 * time.Second,
+		IdleTimeout:   120 * time.Second,
+		JSONEncoder:   json.Marshal,
+	})
+	s.routes()
+	return s, nil
+}
+
+// App returns the Fiber application (Listen, Test, Shutdown).
+func (s *Server) App() *fiber.App { return s.app }
+
+// Drain makes the replica report not ready, so load balancers stop sending
+// new requests before it shuts down.
+func (s *Server) Drain() {
+	select {
+	case <-s.draining:
+	default:
+		close(s.draining)
+	}
+}
+
+// Close releases the cache.
+func (s *Server) Close() { s.cache.close() }
+
+// baseURL is the start of every link: the configured public URL, or the
+// request's own scheme and host (which also covers absolute-form request
+// lines, whose host is the one the client named).
+func (s *Server) baseURL(c *fiber.Ctx) string {
+	if s.opts.PublicURL != "" {
+		return s.opts.PublicURL
+	}
+	return c.Protocol() + "://" + c.Hostname()
+}
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

@@ -1,0 +1,38 @@
+// Package readmodel is the in-memory projection every API replica holds: it
+// applies the event stream and answers every read of the v1 API from
+// indexes, league tables and head-to-head aggregates built once per change,
+// never per request.
+//
+// # Writer and readers
+//
+// One goroutine applies events in stream order (Run, or a caller of Apply);
+// Tick and deferred publication join it through Model.mu, the package's only
+// lock, which readers never take. Readers call Model.Snapshot, one atomic
+// load, and see a complete, immutable world:
+//
+//   - Every fixture is a compact record that is never changed; an edit makes
+//     a new record. Fixture lists (per competition, team, UTC day and pair of
+//     teams) are slices of record pointers, replaced, never written.
+//   - Maps keyed by id are sharded copy-on-write maps (cowMap): the first
+//     change to a shard after a publication copies that shard, so the
+//     writer changes private copies while readers go on using the published
+//     ones.
+//   - Changes accumulate in a batch. Publication rebuilds the derived data
+//     of what the batch touched (each touched competition's lists, matchday
+//     index, tables at every matchday and current matchday; each touched
+//     team's fixtures; the touched days and pairs), assembles a new world
+//     that shares everything else with the previous one, and swaps one
+//     atomic pointer. A reader therefore sees every event entirely or not
+//     at all.
+//
+// During the initial replay nothing is published: the batch holds the
+// whole stream and MarkReady builds every competition once. Afterwards each
+// event is published when applied; Run holds a change back for at most
+// Config.MaxDelay while more messages are already waiting, so that a burst
+// is published in a few steps instead of one per message.
+//
+// Every entity remembers the stream sequence that set it, and an event not
+// newer than that is ignored, so replays and duplicates are harmless. A
+// message that does not decode into a valid entity is counted and skipped:
+// a bad message must not stop a replica.
+package readmodel

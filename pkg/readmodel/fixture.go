@@ -1,0 +1,261 @@
+package readmodel
+
+import (
+	"cmp"
+	"math"
+	"time"
+
+	"github.com/footdata/footballd/pkg/model"
+)
+
+// fixture is the compact, immutable form of a model.Fixture that every index
+// points to. It holds no pointers, so a million of them cost the garbage
+// collector nothing to scan, and it is about 100 bytes where a decoded
+// model.Fixture with its strings and scores is several times that. An edit
+// makes a new record; a record once published is never written again.
+type fixture struct {
+	seq     uint64 // stream sequence of the event that made this record
+	kickoff int64  // Unix seconds: the API shows no fractions
+	odds    [3]float64
+	id      int32
+	comp    int32
+	home    int32
+	away    int32
+	// Rarely set strings, interned once per model (see interner).
+	group, round, homePlaceholder, awayPlaceholder uint32
+	matchday                                       uint8
+	status                                         uint8
+	playoff                                        bool
+	awarded                                        uint8
+	hasOdds                                        bool
+	fullTime, halfTime, extraTime, penalties       score8
+}
+
+// score8 is a score that fits the model's 0..99 goals; noScore marks none.
+type score8 [2]int8
+
+var noScore = score8{-1, -1}
+
+func packScore(s *model.Score) score8 {
+	if s == nil {
+		return noScore
+	}
+	return score8{int8(s.Home), int8(s.Away)}
+}
+
+func (s score8) known() bool { return s[0] >= 0 }
+
+func (s score8) unpack() *model.Score {
+	if !s.known() {
+		return nil
+	}
+	return &model.Score{Home: int(s[0]), Away: int(s[1])}
+}
+
+// statusCode numbers the statuses from 1 so that 0 never passes for one;
+// a switch, because a map lookup per fixture shows in the replay's profile.
+func statusCode(s model.Status) uint8 {
+	switch s {
+	case model.Scheduled:
+		return 1
+	case model.Timed:
+		return 2
+	case model.InPlay:
+		return 3
+	case model.Finished:
+		return finishedCode
+	case model.Postponed:
+		return 5
+	case model.Canceled:
+		return 6
+	}
+	return 0
+}
+
+const finishedCode = 4
+
+var statuses = [...]model.Status{"", model.Scheduled, model.Timed, model.InPlay, model.Finished, model.Postponed, model.Canceled}
+
+func (f *fixture) modelStatus() model.Status { return statuses[f.status] }
+
+func (f *fixture) finished() bool { return f.status == finishedCode }
+
+// countsForCalendar reports whether the fixture is a real date on the
+// calendar of its competition: postponed and cancelled games are not.
+func (f *fixture) countsForCalendar() bool {
+	s := f.modelStatus()
+	return s != model.Postponed && s != model.Canceled
+}
+
+func sideCode(s model.Side) uint8 {
+	switch s {
+	case model.Home:
+		return 1
+	case model.Away:
+		return 2
+	case model.Draw:
+		return 3
+	}
+	return 0
+}
+
+var sides = [...]model.Side{"", model.Home, model.Away, model.Draw}
+
+// outcome is Fixture.Outcome on the compact form.
+func (f *fixture) outcome() (model.Side, bool) {
+	if !f.finished() {
+		return "", false
+	}
+	if f.awarded != 0 {
+		return sides[f.awarded], true
+	}
+	if !f.fullTime.known() {
+		return "", false
+	}
+	switch {
+	case f.fullTime[0] > f.fullTime[1]:
+		return model.Home, true
+	case f.fullTime[0] < f.fullTime[1]:
+		return model.Away, true
+	}
+	return model.Draw, true
+}
+
+// goals returns the full-time goals, 0-0 when an awarded result has none.
+func (f *fixture) goals() (home, away int32) {
+	if !f.fullTime.known() {
+		return 0, 0
+	}
+	return int32(f.fullTime[0]), int32(f.fullTime[1])
+}
+
+func (f *fixture) time() time.Time { return time.Unix(f.kickoff, 0).UTC() }
+
+// day is the UTC calendar day of the kick-off, counted from 1970-01-01.
+func (f *fixture) day() int32 { return dayOf(f.kickoff) }
+
+func dayOf(unix int64) int32 {
+	d := unix / secondsPerDay
+	if unix%secondsPerDay < 0 {
+		d--
+	}
+	return int32(d)
+}
+
+const secondsPerDay = 24 * 60 * 60
+
+// byDate is the date order of every fixture list: kick-off, then id so
+// that the order is total.
+func byDate(a, b *fixture) int {
+	if c := cmp.Compare(a.kickoff, b.kickoff); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.id, b.id)
+}
+
+// byMatchday orders a competition's fixtures for the matchday index.
+func byMatchday(a, b *fixture) int {
+	if c := cmp.Compare(a.matchday, b.matchday); c != 0 {
+		return c
+	}
+	return byDate(a, b)
+}
+
+// fitsInt32 reports whether every id can be held as an int32.
+func fitsInt32(ids ...int) bool {
+	for _, id := range ids {
+		if id < math.MinInt32 || id > math.MaxInt32 {
+			return false
+		}
+	}
+	return true
+}
+
+// pack makes the compact record of a validated fixture.
+func pack(f *model.Fixture, seq uint64, strs *interner) *fixture {
+	r := &fixture{
+		seq:             seq,
+		kickoff:         f.Kickoff.Unix(),
+		id:              int32(f.ID),
+		comp:            int32(f.CompetitionID),
+		home:            int32(f.HomeTeamID),
+		away:            int32(f.AwayTeamID),
+		group:           strs.intern(f.Group),
+		round:           strs.intern(f.Round),
+		homePlaceholder: strs.intern(f.HomePlaceholder),
+		awayPlaceholder: strs.intern(f.AwayPlaceholder),
+		matchday:        uint8(f.Matchday),
+		status:          statusCode(f.Status),
+		playoff:         f.Stage == model.Playoff,
+		awarded:         sideCode(f.Awarded),
+		fullTime:        packScore(f.Result.FullTime),
+		halfTime:        packScore(f.Result.HalfTime),
+		extraTime:       packScore(f.Result.ExtraTime),
+		penalties:       packScore(f.Result.Penalties),
+	}
+	if f.Odds != nil {
+		r.hasOdds = true
+		r.odds = [3]float64{f.Odds.HomeWin, f.Odds.Draw, f.Odds.AwayWin}
+	}
+	return r
+}
+
+// unpack rebuilds the model fixture, without the importer's Source, which
+// the read model does not keep: no API representation shows it.
+func (f *fixture) unpack(strs []string) model.Fixture {
+	stage := model.Regular
+	if f.playoff {
+		stage = model.Playoff
+	}
+	m := model.Fixture{
+		ID:              int(f.id),
+		CompetitionID:   int(f.comp),
+		Matchday:        int(f.matchday),
+		Group:           strs[f.group],
+		Stage:           stage,
+		Round:           strs[f.round],
+		Kickoff:         f.time(),
+		HomeTeamID:      int(f.home),
+		AwayTeamID:      int(f.away),
+		HomePlaceholder: strs[f.homePlaceholder],
+		AwayPlaceholder: strs[f.awayPlaceholder],
+		Status:          f.modelStatus(),
+		Result: model.Result{
+			FullTime:  f.fullTime.unpack(),
+			HalfTime:  f.halfTime.unpack(),
+			ExtraTime: f.extraTime.unpack(),
+			Penalties: f.penalties.unpack(),
+		},
+		Awarded: sides[f.awarded],
+	}
+	if f.hasOdds {
+		m.Odds = &model.Odds{HomeWin: f.odds[0], Draw: f.odds[1], AwayWin: f.odds[2]}
+	}
+	return m
+}
+
+// interner stores each distinct rare string (group, round, placeholder)
+// once. The list only grows, so a published prefix of it never changes:
+// readers index a slice header taken at publication while the writer appends
+// beyond its length.
+type interner struct {
+	list  []string
+	index map[string]uint32
+}
+
+func newInterner() interner {
+	return interner{list: []string{""}, index: map[string]uint32{"": 0}}
+}
+
+func (in *interner) intern(s string) uint32 {
+	if s == "" {
+		return 0
+	}
+	if i, ok := in.index[s]; ok {
+		return i
+	}
+	i := uint32(len(in.list))
+	in.list = append(in.list, s)
+	in.index[s] = i
+	return i
+}

@@ -1,0 +1,105 @@
+package readmodel
+
+import (
+	"sort"
+	"time"
+
+	"github.com/footdata/footballd/pkg/model"
+)
+
+// h2hDetailed is how many meetings a HeadToHead lists in detail.
+const h2hDetailed = 10
+
+// HeadToHead aggregates the last meetings of a fixture's two teams.
+type HeadToHead struct {
+	Count int
+	// TimeFrameStart and TimeFrameEnd are the UTC dates (midnight) of the
+	// oldest and the newest meeting counted; zero when there is none.
+	TimeFrameStart, TimeFrameEnd time.Time
+	// HomeTeamWins and AwayTeamWins count the wins of this fixture's home
+	// and away team, wherever the meeting was played.
+	HomeTeamWins, AwayTeamWins, Draws int
+	// The latest home win of this fixture's home team, its latest win
+	// anywhere, and likewise for the away team, among the meetings counted.
+	LastHomeWinHomeTeam, LastWinHomeTeam, LastAwayWinAwayTeam, LastWinAwayTeam *Fixture
+	// Fixtures are the meetings counted, newest first, at most 10.
+	Fixtures []Fixture
+	// Version changes with the meetings of the two teams.
+	Version uint64
+}
+
+// HeadToHead aggregates the last n finished meetings of the fixture's two
+// teams that kicked off before or at the fixture, in any competition and
+// season: the fixture itself counts once it is finished, as in the historic
+// service. Outcomes are Fixture.Outcome: an awarded result counts as
+// awarded. The cost follows n, through the index of meetings by pair of
+// teams. n <= 0, or a fixture whose teams are not both known, gives the
+// empty aggregate.
+func (s Snapshot) HeadToHead(fixtureID, n int) (HeadToHead, bool) {
+	if !fitsInt32(fixtureID) {
+		return HeadToHead{}, false
+	}
+	f, ok := s.w.fixtures.get(int32(fixtureID))
+	if !ok {
+		return HeadToHead{}, false
+	}
+	h := HeadToHead{Fixtures: []Fixture{}}
+	if n <= 0 || f.home == 0 || f.away == 0 {
+		return h, true
+	}
+	p, ok := s.w.pairs.get(pairKey(f.home, f.away))
+	if !ok {
+		return h, true
+	}
+	h.Version = p.version
+	end := sort.Search(len(p.fixtures), func(i int) bool { return p.fixtures[i].kickoff > f.kickoff })
+	meetings := p.fixtures[max(0, end-n):end]
+	h.Count = len(meetings)
+	if h.Count == 0 {
+		return h, true
+	}
+	h.TimeFrameStart = dayStart(meetings[0])
+	h.TimeFrameEnd = dayStart(meetings[len(meetings)-1])
+	view := func(m *fixture) *Fixture {
+		v := s.fixture(m)
+		return &v
+	}
+	for i := len(meetings) - 1; i >= 0; i-- {
+		m := meetings[i]
+		var winner int32
+		switch side, _ := m.outcome(); side {
+		case model.Home:
+			winner = m.home
+		case model.Away:
+			winner = m.away
+		default:
+			h.Draws++
+		}
+		switch winner {
+		case f.home:
+			h.HomeTeamWins++
+			if h.LastWinHomeTeam == nil {
+				h.LastWinHomeTeam = view(m)
+			}
+			if m.home == f.home && h.LastHomeWinHomeTeam == nil {
+				h.LastHomeWinHomeTeam = view(m)
+			}
+		case f.away:
+			h.AwayTeamWins++
+			if h.LastWinAwayTeam == nil {
+				h.LastWinAwayTeam = view(m)
+			}
+			if m.away == f.away && h.LastAwayWinAwayTeam == nil {
+				h.LastAwayWinAwayTeam = view(m)
+			}
+		}
+		if len(h.Fixtures) < h2hDetailed {
+			h.Fixtures = append(h.Fixtures, s.fixture(m))
+		}
+	}
+	return h, true
+}
+
+func dayStart(f *fixture) time.Time {
+	return time.Unix(int64(f.day())*secondsPerDay, 0).UTC()
+}

@@ -1,0 +1,310 @@
+package readmodel
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/footdata/footballd/pkg/events"
+)
+
+// Config configures a Model. Every field has a default.
+type Config struct {
+	// Now is the service's clock (default time.Now). Current matchdays and
+	// the current season follow it, so demos on historic data and tests
+	// set it.
+	Now func() time.Time
+	// SwitchMonth and SwitchDay are the date on which a new season becomes
+	// current (default 1 June).
+	SwitchMonth time.Month
+	SwitchDay   int
+	// TickInterval is how often Run recomputes current matchdays (default
+	// one minute; the specification asks for at least every five).
+	TickInterval time.Duration
+	// MaxDelay bounds how long Run holds a live change back to publish it
+	// together with the changes right behind it in the stream (default
+	// 5ms). A burst (an import while replicas run) then costs one rebuild
+	// per competition per MaxDelay instead of one per message.
+	MaxDelay time.Duration
+}
+
+func (c *Config) setDefaults() {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.SwitchMonth == 0 {
+		c.SwitchMonth = time.June
+	}
+	if c.SwitchDay == 0 {
+		c.SwitchDay = 1
+	}
+	if c.TickInterval == 0 {
+		c.TickInterval = time.Minute
+	}
+	if c.MaxDelay == 0 {
+		c.MaxDelay = 5 * time.Millisecond
+	}
+}
+
+// Validate checks the configuration.
+func (c *Config) Validate() error {
+	switch {
+	case c.SwitchMonth < time.January || c.SwitchMonth > time.December:
+		return fmt.Errorf("season switch month %d: must be from 1 to 12", c.SwitchMonth)
+	// A day that exists in every year, so that the switch never moves.
+	case c.SwitchDay < 1 || time.Date(2001, c.SwitchMonth, c.SwitchDay, 0, 0, 0, 0, time.UTC).Day() != c.SwitchDay:
+		return fmt.Errorf("season switch day %d: must be a day of %s in every year", c.SwitchDay, c.SwitchMonth)
+	case c.TickInterval <= 0 || c.TickInterval > 5*time.Minute:
+		return fmt.Errorf("tick interval %s: must be more than 0 and at most 5m", c.TickInterval)
+	case c.MaxDelay < 0 || c.MaxDelay > time.Second:
+		return fmt.Errorf("max delay %s: must be from 0 to 1s", c.MaxDelay)
+	}
+	return nil
+}
+
+// Model is the read model of one API replica. One goroutine (Run, or a
+// caller of Apply) feeds it events; any number of goroutines read it through
+// Snapshot without ever waiting for the writer.
+type Model struct {
+	cfg Config
+	cur atomic.Pointer[world]
+
+	ready     chan struct{}
+	readyOnce sync.Once
+
+	lastSeq, pending, applied, stale, decodeErrors, publications atomic.Uint64
+	replayNanos, rebuildNanos                                    atomic.Int64
+	lastDecodeError                                              atomic.Pointer[string]
+
+	// deferred tells Run's helper goroutine that a change waits for
+	// publication.
+	deferred chan struct{}
+
+	// mu serialises the writer side: Apply, MarkReady, Tick and deferred
+	// publication. It is the only lock; readers never take it.
+	mu sync.Mutex
+	w  *writer
+}
+
+// New returns an empty model that is not ready yet.
+func New(cfg Config) (*Model, error) {
+	cfg.setDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	m := &Model{cfg: cfg, ready: make(chan struct{}), deferred: make(chan struct{}, 1)}
+	m.w = newWriter()
+	m.cur.Store(m.w.publish(cfg.Now()))
+	return m, nil
+}
+
+// Snapshot returns a consistent view of everything applied so far, and the
+// clock's time at which it was taken. It costs an atomic load: take one
+// per request and ask it everything the request needs.
+func (m *Model) Snapshot() Snapshot {
+	return Snapshot{w: m.cur.Load(), now: m.cfg.Now().UTC(), cfg: &m.cfg}
+}
+
+// Apply applies one event. Before MarkReady, changes are gathered and not
+// yet visible (the initial replay); after it, the change is visible to
+// readers when Apply returns. Events must come in stream order; an event not
+// newer than what the model holds for its entity is ignored, and a message
+// that does not decode into a valid entity is counted and skipped.
+func (m *Model) Apply(ev events.Event) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.applyLocked(ev)
+	if m.w.ready {
+		m.publishLocked()
+	}
+}
+
+// MarkReady ends the initial replay: it builds every derived index once,
+// publishes the result and makes the model ready. Run calls it when the
+// stream's replay is done; callers of Apply call it themselves.
+func (m *Model) MarkReady() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.w.ready = true
+	m.publishLocked()
+	m.readyOnce.Do(func() { close(m.ready) })
+}
+
+// Ready reports whether everything present in the stream at start has been
+// applied and published.
+func (m *Model) Ready() bool {
+	select {
+	case <-m.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+// WaitReady waits until the model is ready or ctx ends.
+func (m *Model) WaitReady(ctx context.Context) error {
+	select {
+	case <-m.ready:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Tick recomputes every competition's current matchday at now, publishing
+// the competitions whose matchday moved. Run calls it every TickInterval.
+func (m *Model) Tick(now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.w.ready {
+		return
+	}
+	if m.w.tick(now.Unix()) {
+		m.publishLocked()
+	}
+}
+
+// Run replays the stream into the model, marks it ready, then follows live
+// changes until ctx ends, recomputing current matchdays meanwhile. It
+// returns ctx's error, or the stream's if consumption fails.
+func (m *Model) Run(ctx context.Context, store *events.Store) error {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		m.background(ctx)
+	}()
+	start := time.Now()
+	err := store.Consume(ctx, events.Prefix+".>", func(ev events.Event, p events.Progress) error {
+		m.applyLive(ev, p.Pending)
+		return nil
+	}, func() {
+		m.MarkReady()
+		m.replayNanos.Store(int64(time.Since(start)))
+	})
+	cancel()
+	wg.Wait()
+	return err
+}
+
+// applyLive applies an event from Run. While the stream says more messages
+// are already waiting, publication is held back for at most MaxDelay so
+// that a burst is published in a few steps; background publishes what is
+// held if the next message is late.
+func (m *Model) applyLive(ev events.Event, pending uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.pending.Store(pending)
+	m.applyLocked(ev)
+	if !m.w.ready || !m.w.b.dirty {
+		return
+	}
+	if pending == 0 || time.Since(m.w.b.since) >= m.cfg.MaxDelay {
+		m.publishLocked()
+		return
+	}
+	select {
+	case m.deferred <- struct{}{}:
+	default:
+	}
+}
+
+// background runs beside Run's consumer: the matchday ticker and the
+// deadline of held-back changes.
+func (m *Model) background(ctx context.Context) {
+	tick := time.NewTicker(m.cfg.TickInterval)
+	defer tick.Stop()
+	var flush <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			m.Tick(m.cfg.Now())
+		case <-m.deferred:
+			if flush == nil {
+				flush = time.After(m.cfg.MaxDelay)
+			}
+		case <-flush:
+			flush = nil
+			m.flush()
+		}
+	}
+}
+
+// flush publishes changes held back by applyLive.
+func (m *Model) flush() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.w.ready && m.w.b.dirty {
+		m.publishLocked()
+	}
+}
+
+func (m *Model) applyLocked(ev events.Event) {
+	m.lastSeq.Store(ev.Seq)
+	switch err := m.w.apply(ev); {
+	case err == errStale:
+		m.stale.Add(1)
+	case err != nil:
+		m.decodeErrors.Add(1)
+		msg := fmt.Sprintf("%s (seq %d): %v", ev.Subject, ev.Seq, err)
+		m.lastDecodeError.Store(&msg)
+	default:
+		m.applied.Add(1)
+	}
+}
+
+func (m *Model) publishLocked() {
+	start := time.Now()
+	next := m.w.publish(m.cfg.Now())
+	prev := m.cur.Swap(next)
+	close(prev.next)
+	m.publications.Add(1)
+	m.rebuildNanos.Add(int64(time.Since(start)))
+}
+
+// Stats are the model's progress and health figures, for metrics.
+type Stats struct {
+	Ready bool
+	// LastSeq is the stream sequence of the last event applied.
+	LastSeq uint64
+	// Pending is the number of messages the server still had for this
+	// replica when the last one was delivered: the replica's lag.
+	Pending uint64
+	// Applied counts events that changed the model; Stale those ignored
+	// because the model already held a newer state of their entity.
+	Applied, Stale uint64
+	// DecodeErrors counts messages skipped because they did not decode
+	// into a valid entity; LastDecodeError describes the latest.
+	DecodeErrors    uint64
+	LastDecodeError string
+	// ReplayDuration is how long the initial replay took (Run only).
+	ReplayDuration time.Duration
+	// Publications counts snapshots published; RebuildTime is the time
+	// spent building them (derived data: tables, indexes).
+	Publications uint64
+	RebuildTime  time.Duration
+}
+
+// Stats returns the current figures; it never waits for the writer.
+func (m *Model) Stats() Stats {
+	s := Stats{
+		Ready:          m.Ready(),
+		LastSeq:        m.lastSeq.Load(),
+		Pending:        m.pending.Load(),
+		Applied:        m.applied.Load(),
+		Stale:          m.stale.Load(),
+		DecodeErrors:   m.decodeErrors.Load(),
+		ReplayDuration: time.Duration(m.replayNanos.Load()),
+		Publications:   m.publications.Load(),
+		RebuildTime:    time.Duration(m.rebuildNanos.Load()),
+	}
+	if e := m.lastDecodeError.Load(); e != nil {
+		s.LastDecodeError = *e
+	}
+	return s
+}

@@ -1,0 +1,508 @@
+package readmodel
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/footdata/footballd/pkg/model"
+)
+
+// world is one published state of the whole model. Nothing reachable from
+// it is ever written again: the writer builds the next world beside it,
+// sharing every part that did not change, and swaps the pointer.
+type world struct {
+	gen, seq uint64
+	fixtures *shardTable[int32, *fixture]
+	comps    *shardTable[int32, *compSnap]
+	teams    *shardTable[int32, *teamSnap]
+	squads   *shardTable[int32, *squadSnap]
+	days     *shardTable[int32, []*fixture]
+	pairs    *shardTable[uint64, *pairSnap]
+	strs     []string
+	seasons  map[int]*season
+	clients  map[string]*model.Client // by token hash; revoked ones left out
+	leagues  []model.League           // by code
+	search   *searchIndex
+
+	calendarVersion, teamsVersion, clientsVersion, leaguesVersion uint64
+
+	// next is closed when a newer world replaces this one.
+	next chan struct{}
+}
+
+// compSnap is the published state of one competition with everything
+// derived from it.
+type compSnap struct {
+	comp        *model.Competition // nil while only its fixtures are known
+	version     uint64
+	lastUpdated time.Time
+	fixtures    []*fixture // date order
+	byMatchday  []*fixture // matchday order, then date order
+	// mdStart[md]:mdStart[md+1] is matchday md in byMatchday.
+	mdStart []int32
+	last    int // last matchday: at least 1
+	current int // current matchday
+	tables  []*mdTable
+	// tableTeams are the teams of the tables, for reusing them.
+	tableTeams []teamGroup
+}
+
+// teamSnap is the published state of one team.
+type teamSnap struct {
+	team     *model.Team // nil while only fixtures or lists name the team
+	version  uint64
+	fixtures []*fixture // date order, every competition and season
+	latest   int32      // latest competition by season, 0 if none
+}
+
+type squadSnap struct {
+	squad   *model.Squad
+	seq     uint64
+	version uint64
+}
+
+// pairSnap holds the finished meetings of two teams, for head-to-head.
+type pairSnap struct {
+	fixtures []*fixture // date order
+	version  uint64
+}
+
+// season lists the competitions of one year.
+type season struct {
+	ids     []int32
+	version uint64
+}
+
+// pairKey names two teams whichever is at home.
+func pairKey(a, b int32) uint64 {
+	if a > b {
+		a, b = b, a
+	}
+	return uint64(uint32(a))<<32 | uint64(uint32(b))
+}
+
+// writer is the state only the writer side touches, under Model.mu.
+type writer struct {
+	ready bool
+	gen   uint64 // generation of the last publication
+	seq   uint64 // last stream sequence applied
+
+	fixtures cowMap[int32, *fixture]
+	comps    cowMap[int32, *compSnap]
+	teams    cowMap[int32, *teamSnap]
+	squads   cowMap[int32, *squadSnap]
+	days     cowMap[int32, []*fixture]
+	pairs    cowMap[uint64, *pairSnap]
+	strs     interner
+
+	compState map[int32]*compState
+	teamEnt   map[int32]held[model.Team]
+	clientEnt map[string]held[model.Client]
+	leagueEnt map[model.LeagueCode]held[model.League]
+	listedIn  map[int32][]int32 // team → competitions listing it
+	byYear    map[int][]int32   // season → competitions
+
+	// The last published values of the small parts rebuilt whole.
+	prev *world
+
+	b batch
+}
+
+func newWriter() *writer {
+	return &writer{
+		fixtures:  newCowMap[int32, *fixture](10, hashInt32),
+		comps:     newCowMap[int32, *compSnap](8, hashInt32),
+		teams:     newCowMap[int32, *teamSnap](8, hashInt32),
+		squads:    newCowMap[int32, *squadSnap](6, hashInt32),
+		days:      newCowMap[int32, []*fixture](8, hashInt32),
+		pairs:     newCowMap[uint64, *pairSnap](10, hashUint64),
+		strs:      newInterner(),
+		compState: map[int32]*compState{},
+		teamEnt:   map[int32]held[model.Team]{},
+		clientEnt: map[string]held[model.Client]{},
+		leagueEnt: map[model.LeagueCode]held[model.League]{},
+		listedIn:  map[int32][]int32{},
+		byYear:    map[int][]int32{},
+		b:         newBatch(),
+	}
+}
+
+// delta is a batch's change to one fixture list.
+type delta struct{ rem, add []*fixture }
+
+func note[K comparable](m map[K]*delta, k K, f *fixture, add bool) {
+	d := m[k]
+	if d == nil {
+		d = &delta{}
+		m[k] = d
+	}
+	if add {
+		d.add = append(d.add, f)
+	} else {
+		d.rem = append(d.rem, f)
+	}
+}
+
+// deltas sorts a batch's fixture changes by the lists they touch.
+type deltas struct {
+	comps map[int32]*delta
+	teams map[int32]*delta
+	days  map[int32]*delta
+	pairs map[uint64]*delta
+}
+
+func collect(changes map[int32]fixChange) deltas {
+	d := deltas{comps: map[int32]*delta{}, teams: map[int32]*delta{}, days: map[int32]*delta{}, pairs: map[uint64]*delta{}}
+	for _, ch := range changes {
+		if ch.orig != nil {
+			d.note(ch.orig, false)
+		}
+		d.note(ch.cur, true)
+	}
+	return d
+}
+
+func (d *deltas) note(f *fixture, add bool) {
+	note(d.comps, f.comp, f, add)
+	note(d.days, f.day(), f, add)
+	if f.home != 0 {
+		note(d.teams, f.home, f, add)
+	}
+	if f.away != 0 {
+		note(d.teams, f.away, f, add)
+	}
+	if f.finished() && f.home != 0 && f.away != 0 {
+		note(d.pairs, pairKey(f.home, f.away), f, add)
+	}
+}
+
+// merge applies d to a list sorted by order and returns a new list; old is
+// not changed (readers may hold it).
+func merge(old []*fixture, d *delta, order func(a, b *fixture) int) []*fixture {
+	if d == nil {
+		return old
+	}
+	if len(d.rem)+len(d.add) <= 4 {
+		// A live edit: find the places by binary search and move the
+		// rest with memmove.
+		out := slices.Clone(old)
+		for _, f := range d.rem {
+			if i, found := slices.BinarySearchFunc(out, f, order); found && out[i] == f {
+				out = slices.Delete(out, i, i+1)
+			}
+		}
+		for _, f := range d.add {
+			i, _ := slices.BinarySearchFunc(out, f, order)
+			out = slices.Insert(out, i, f)
+		}
+		return out
+	}
+	slices.SortFunc(d.add, order)
+	gone := make(map[*fixture]bool, len(d.rem))
+	for _, f := range d.rem {
+		gone[f] = true
+	}
+	out := make([]*fixture, 0, len(old)+len(d.add)-len(d.rem))
+	i := 0
+	for _, f := range old {
+		if gone[f] {
+			continue
+		}
+		for i < len(d.add) && order(d.add[i], f) < 0 {
+			out = append(out, d.add[i])
+			i++
+		}
+		out = append(out, f)
+	}
+	return append(out, d.add[i:]...)
+}
+
+// firstMatchday is the earliest matchday a delta touches.
+func (d *delta) firstMatchday() int {
+	md := 1 << 30
+	for _, f := range d.rem {
+		md = min(md, int(f.matchday))
+	}
+	for _, f := range d.add {
+		md = min(md, int(f.matchday))
+	}
+	return md
+}
+
+// publish builds the next world from the batch. Derived data is rebuilt
+// only for what the batch touched: the competitions, teams, days and pairs
+// of its fixtures, and whatever depends on its other entities.
+func (w *writer) publish(now time.Time) *world {
+	w.gen++
+	g := w.gen
+	b := &w.b
+	d := collect(b.fixtures)
+
+	for day, dl := range d.days {
+		old, _ := w.days.get(day)
+		if list := merge(old, dl, byDate); len(list) > 0 {
+			w.days.set(day, list)
+		} else {
+			w.days.del(day)
+		}
+	}
+	for k, dl := range d.pairs {
+		var old []*fixture
+		if p, ok := w.pairs.get(k); ok {
+			old = p.fixtures
+		}
+		if list := merge(old, dl, byDate); len(list) > 0 {
+			w.pairs.set(k, &pairSnap{fixtures: list, version: g})
+		} else {
+			w.pairs.del(k)
+		}
+	}
+
+	for t := range d.teams {
+		b.teams[t] = true
+	}
+	for t := range b.teams {
+		w.rebuildTeam(t, d.teams[t], g)
+	}
+	// A team's name, short name and crest show in its competitions' tables
+	// and fixture lists, and its name orders ties.
+	for t := range b.renamed {
+		for _, c := range w.listedIn[t] {
+			b.dirtyComp(c, 1)
+		}
+		if ts, ok := w.teams.get(t); ok {
+			for _, f := range ts.fixtures {
+				b.dirtyComp(f.comp, 1)
+			}
+		}
+	}
+	for c, dl := range d.comps {
+		b.dirtyComp(c, dl.firstMatchday())
+	}
+	for c, from := range b.comps {
+		w.rebuildComp(c, d.comps[c], from, g, now.Unix())
+	}
+
+	nw := &world{
+		gen: g, seq: w.seq,
+		fixtures: w.fixtures.publish(),
+		comps:    w.comps.publish(),
+		teams:    w.teams.publish(),
+		squads:   w.squads.publish(),
+		days:     w.days.publish(),
+		pairs:    w.pairs.publish(),
+		strs:     w.strs.list,
+		next:     make(chan struct{}),
+	}
+	if p := w.prev; p != nil {
+		nw.seasons, nw.clients, nw.leagues, nw.search = p.seasons, p.clients, p.leagues, p.search
+		nw.calendarVersion, nw.teamsVersion, nw.clientsVersion, nw.leaguesVersion = p.calendarVersion, p.teamsVersion, p.clientsVersion, p.leaguesVersion
+	} else {
+		nw.seasons, nw.clients, nw.search = map[int]*season{}, map[string]*model.Client{}, &searchIndex{}
+		nw.leagues = w.leagueList()
+	}
+	if len(b.years) > 0 {
+		nw.seasons = maps.Clone(nw.seasons)
+		for y := range b.years {
+			if ids := w.byYear[y]; len(ids) > 0 {
+				nw.seasons[y] = &season{ids: slices.Clone(ids), version: g}
+			} else {
+				delete(nw.seasons, y)
+			}
+		}
+	}
+	if len(b.fixtures) > 0 || b.calendar {
+		nw.calendarVersion = g
+	}
+	if b.teamsChanged {
+		nw.teamsVersion = g
+		nw.search = w.buildSearch()
+	}
+	if b.clientsChanged {
+		nw.clientsVersion = g
+		nw.clients = w.clientsByHash()
+	}
+	if b.leaguesChanged {
+		nw.leaguesVersion = g
+		nw.leagues = w.leagueList()
+	}
+	w.prev = nw
+	w.b = newBatch()
+	return nw
+}
+
+func (w *writer) rebuildTeam(id int32, d *delta, g uint64) {
+	var fixtures []*fixture
+	if prev, ok := w.teams.get(id); ok {
+		fixtures = prev.fixtures
+	}
+	fixtures = merge(fixtures, d, byDate)
+	ent := w.teamEnt[id].v
+	if ent == nil && len(fixtures) == 0 && len(w.listedIn[id]) == 0 {
+		w.teams.del(id)
+		return
+	}
+	w.teams.set(id, &teamSnap{team: ent, version: g, fixtures: fixtures, latest: w.latestComp(id, fixtures)})
+}
+
+// latestComp picks the team's competition of the latest season; in one
+// season a league comes before a cup or tournament, then the lower id.
+func (w *writer) latestComp(team int32, fixtures []*fixture) int32 {
+	var best *model.Competition
+	consider := func(id int32) {
+		if st := w.compState[id]; st != nil && st.comp != nil && (best == nil || later(st.comp, best)) {
+			best = st.comp
+		}
+	}
+	for _, c := range w.listedIn[team] {
+		consider(c)
+	}
+	var seen int32
+	for _, f := range fixtures {
+		if f.comp != seen {
+			seen = f.comp
+			consider(seen)
+		}
+	}
+	if best == nil {
+		return 0
+	}
+	return int32(best.ID)
+}
+
+func later(c, than *model.Competition) bool {
+	if c.Year != than.Year {
+		return c.Year > than.Year
+	}
+	if league := c.Type == model.TypeLeague; league != (than.Type == model.TypeLeague) {
+		return league
+	}
+	return c.ID < than.ID
+}
+
+// rebuildComp rebuilds a competition's snapshot after a change from
+// matchday from on.
+func (w *writer) rebuildComp(id int32, d *delta, from int, g uint64, now int64) {
+	st := w.compState[id]
+	prev, ok := w.comps.get(id)
+	if !ok {
+		prev = &compSnap{}
+	}
+	s := &compSnap{version: g, fixtures: merge(prev.fixtures, d, byDate), byMatchday: merge(prev.byMatchday, d, byMatchday)}
+	if (st == nil || st.comp == nil) && len(s.fixtures) == 0 {
+		w.comps.del(id)
+		return
+	}
+	maxMD := 0
+	if n := len(s.byMatchday); n > 0 {
+		maxMD = int(s.byMatchday[n-1].matchday)
+	}
+	s.mdStart = make([]int32, maxMD+2)
+	md := 0
+	for i, f := range s.byMatchday {
+		for md < int(f.matchday) {
+			md++
+			s.mdStart[md] = int32(i)
+		}
+	}
+	for md < maxMD+1 {
+		md++
+		s.mdStart[md] = int32(len(s.byMatchday))
+	}
+	s.last = max(maxMD, 1)
+	if st != nil {
+		s.comp, s.lastUpdated = st.comp, st.lastUpdated
+	}
+	if s.comp != nil {
+		s.last = max(s.last, s.comp.NumberOfMatchdays)
+		in := w.tableInput(st, s)
+		in.reuse, in.from = prev.tables, from
+		t := buildTables(in, prev.tableTeams)
+		s.tables, s.tableTeams = t.byMatchday, t.teams
+		w.b.years[s.comp.Year] = true
+	}
+	s.current = currentMatchday(s.fixtures, now, s.last)
+	w.comps.set(id, s)
+}
+
+func (w *writer) tableInput(st *compState, s *compSnap) *tableInput {
+	in := &tableInput{
+		comp: st.comp,
+		last: s.last,
+		name: w.teamName,
+		strs: w.strs.list,
+	}
+	for _, f := range s.byMatchday {
+		if !f.playoff && f.home != 0 && f.away != 0 {
+			in.regular = append(in.regular, f)
+		}
+	}
+	for _, a := range st.adjust {
+		if a.v.Points != 0 {
+			if in.adjust == nil {
+				in.adjust = map[int32]int32{}
+			}
+			in.adjust[int32(a.v.TeamID)] += int32(a.v.Points)
+		}
+	}
+	if o := st.order.v; o != nil {
+		for _, t := range o.TeamIDs {
+			in.order = append(in.order, int32(t))
+		}
+	}
+	return in
+}
+
+func (w *writer) teamName(id int32) string {
+	if t := w.teamEnt[id].v; t != nil {
+		return t.Name
+	}
+	return ""
+}
+
+// tick moves current matchdays to now; it reports whether any moved.
+func (w *writer) tick(now int64) bool {
+	moved := false
+	for id, st := range w.compState {
+		s, ok := w.comps.get(id)
+		if !ok || st.comp == nil {
+			continue
+		}
+		if cur := currentMatchday(s.fixtures, now, s.last); cur != s.current {
+			next := *s
+			next.current, next.version = cur, w.gen+1
+			w.comps.set(id, &next)
+			w.b.years[st.comp.Year] = true
+			w.b.touch()
+			moved = true
+		}
+	}
+	return moved
+}
+
+func (w *writer) clientsByHash() map[string]*model.Client {
+	m := make(map[string]*model.Client, len(w.clientEnt))
+	for _, h := range w.clientEnt {
+		if !h.v.Revoked {
+			m[h.v.TokenHash] = h.v
+		}
+	}
+	return m
+}
+
+// leagueList is the built-in leagues with the editors' additions; an
+// editor's league of a built-in code replaces it.
+func (w *writer) leagueList() []model.League {
+	byCode := map[model.LeagueCode]model.League{}
+	for _, l := range model.BuiltinLeagues {
+		byCode[l.Code] = l
+	}
+	for code, h := range w.leagueEnt {
+		byCode[code] = *h.v
+	}
+	list := slices.Collect(maps.Values(byCode))
+	slices.SortFunc(list, func(a, b model.League) int { return strings.Compare(string(a.Code), string(b.Code)) })
+	return list
+}

@@ -1,0 +1,150 @@
+package readmodel
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/footdata/footballd/pkg/model"
+)
+
+// Team is a team with its latest competition.
+type Team struct {
+	model.Team
+	// CurrentCompetition is the team's competition of the latest season
+	// (a league before a cup in the same season), 0 if none;
+	// CurrentLeague is that competition's league.
+	CurrentCompetition int
+	CurrentLeague      model.LeagueCode
+	// Version changes with the team and with its fixtures.
+	Version uint64
+}
+
+func (s Snapshot) team(id int) (*teamSnap, bool) {
+	if !fitsInt32(id) {
+		return nil, false
+	}
+	t, ok := s.w.teams.get(int32(id))
+	if !ok || t.team == nil {
+		return nil, false
+	}
+	return t, true
+}
+
+func (s Snapshot) teamView(t *teamSnap) Team {
+	v := Team{Team: cloneTeam(t.team), Version: t.version}
+	if c, ok := s.comp(int(t.latest)); ok {
+		v.CurrentCompetition = int(t.latest)
+		v.CurrentLeague = c.comp.League
+	}
+	return v
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+func cloneTeam(t *model.Team) model.Team {
+	c := *t
+	c.ShortName, c.Code, c.CrestURL, c.SquadMarketValue = clonePtr(t.ShortName), clonePtr(t.Code), clonePtr(t.CrestURL), clonePtr(t.SquadMarketValue)
+	return c
+}
+
+// Team returns one team.
+func (s Snapshot) Team(id int) (Team, bool) {
+	t, ok := s.team(id)
+	if !ok {
+		return Team{}, false
+	}
+	return s.teamView(t), true
+}
+
+// CompetitionTeams returns the teams a competition lists, in its order;
+// teams whose own entity is not known are left out.
+func (s Snapshot) CompetitionTeams(id int) ([]Team, bool) {
+	c, ok := s.comp(id)
+	if !ok {
+		return nil, false
+	}
+	list := make([]Team, 0, len(c.comp.Teams))
+	for _, ct := range c.comp.Teams {
+		if t, ok := s.team(ct.TeamID); ok {
+			list = append(list, s.teamView(t))
+		}
+	}
+	return list, true
+}
+
+// SearchTeams returns the teams whose name or short name contains q, case
+// folded, ascending by id.
+func (s Snapshot) SearchTeams(q string) []Team {
+	ids := s.w.search.find(q)
+	list := make([]Team, 0, len(ids))
+	for _, id := range ids {
+		if t, ok := s.team(int(id)); ok {
+			list = append(list, s.teamView(t))
+		}
+	}
+	return list
+}
+
+// TeamsVersion changes whenever any team changes: the version of searches,
+// and of any answer that shows other teams' names.
+func (s Snapshot) TeamsVersion() uint64 { return s.w.teamsVersion }
+
+// Squad is the players of a team.
+type Squad struct {
+	TeamID  int
+	Players []model.Player
+	Version uint64
+}
+
+// Squad returns a team's players.
+func (s Snapshot) Squad(team int) (Squad, bool) {
+	if !fitsInt32(team) {
+		return Squad{}, false
+	}
+	q, ok := s.w.squads.get(int32(team))
+	if !ok {
+		return Squad{}, false
+	}
+	players := make([]model.Player, len(q.squad.Players))
+	for i, p := range q.squad.Players {
+		p.JerseyNumber, p.DateOfBirth, p.ContractUntil, p.MarketValue = clonePtr(p.JerseyNumber), clonePtr(p.DateOfBirth), clonePtr(p.ContractUntil), clonePtr(p.MarketValue)
+		players[i] = p
+	}
+	return Squad{TeamID: team, Players: players, Version: q.version}, true
+}
+
+// Client returns the registered client whose token has the given hash
+// (model.HashToken); revoked clients are not found.
+func (s Snapshot) Client(tokenHash string) (model.Client, bool) {
+	c, ok := s.w.clients[tokenHash]
+	if !ok {
+		return model.Client{}, false
+	}
+	return *c, true
+}
+
+// ClientsVersion changes whenever any client changes.
+func (s Snapshot) ClientsVersion() uint64 { return s.w.clientsVersion }
+
+// Leagues returns the known leagues, built in and added, by code.
+func (s Snapshot) Leagues() []model.League { return slices.Clone(s.w.leagues) }
+
+// League returns one league.
+func (s Snapshot) League(code model.LeagueCode) (model.League, bool) {
+	i, found := slices.BinarySearchFunc(s.w.leagues, code, func(l model.League, c model.LeagueCode) int {
+		return cmp.Compare(l.Code, c)
+	})
+	if !found {
+		return model.League{}, false
+	}
+	return s.w.leagues[i], true
+}
+
+// LeaguesVersion changes whenever an editor adds or changes a league.
+func (s Snapshot) LeaguesVersion() uint64 { return s.w.leaguesVersion }
