@@ -27,5 +27,9 @@ test: vet staticcheck
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
 
+## run: one replica in single-machine mode on localhost:8080 with the demo season.
+run:
+	scripts/run.sh
+
 clean:
 	rm -rf bin

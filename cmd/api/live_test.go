@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
+)
+
+// smallWorld makes two teams, a competition and one fixture through the
+// editor, as an editor would with the CLI.
+func smallWorld(t *testing.T, s *events.Store) (ed *editor.Editor, fixture model.Fixture) {
+	t.Helper()
+	ctx := context.Background()
+	ed = &editor.Editor{Store: s, Meta: events.Meta{Editor: "test"}}
+	for _, name := range []string{"Home FC", "Away FC"} {
+		if _, err := ed.PutTeam(ctx, &model.Team{Name: name}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := model.Competition{League: "PL", Year: 2025, Caption: "Test League 2025/26", Type: model.TypeLeague, NumberOfMatchdays: 2,
+		Teams: []model.CompetitionTeam{{TeamID: 1}, {TeamID: 2}}, Rules: model.DefaultRules("PL", 2025)}
+	if _, err := ed.PutCompetition(ctx, &c, nil); err != nil {
+		t.Fatal(err)
+	}
+	fixture = model.Fixture{CompetitionID: c.ID, Matchday: 1, Stage: model.Regular, Status: model.Timed,
+		Kickoff: time.Date(2026, 3, 14, 15, 0, 0, 0, time.UTC), HomeTeamID: 1, AwayTeamID: 2}
+	if _, err := ed.PutFixture(ctx, &fixture, nil); err != nil {
+		t.Fatal(err)
+	}
+	return ed, fixture
+}
+
+// TestLiveEditIsServedAtOnce: a result published after the replica is
+// ready shows in the table and the fixture, under a new ETag.
+func TestLiveEditIsServedAtOnce(t *testing.T) {
+	r := startReplica(t, freePort(t), true, "--now", "2026-03-14T17:00:00Z")
+	s := r.store()
+	ed, f := smallWorld(t, s)
+	r.waitApplied(s)
+	before := r.do("GET", "/v1/competitions/1/leagueTable", nil)
+	if !strings.Contains(string(before.body), `"playedGames":0`) {
+		t.Fatalf("table before the result: %s", before.body)
+	}
+	cur, rev, err := ed.Fixture(context.Background(), f.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur.Status, cur.Result.FullTime = model.Finished, &model.Score{Home: 2, Away: 1}
+	if _, err := ed.PutFixture(context.Background(), &cur, rev); err != nil {
+		t.Fatal(err)
+	}
+	published := time.Now()
+	var after response
+	for time.Since(published) < 10*time.Second {
+		after = r.do("GET", "/v1/competitions/1/leagueTable", map[string]string{"If-None-Match": before.header.Get("ETag")})
+		if after.status == 200 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	var table struct {
+		Standing []struct {
+			TeamName string `json:"teamName"`
+			Points   int    `json:"points"`
+		} `json:"standing"`
+	}
+	if err := json.Unmarshal(after.body, &table); err != nil || len(table.Standing) != 2 ||
+		table.Standing[0].TeamName != "Home FC" || table.Standing[0].Points != 3 || table.Standing[1].Points != 0 {
+		t.Fatalf("table after the result: %d %s", after.status, after.body)
+	}
+	t.Logf("edit visible after %s", time.Since(published))
+	fx := r.do("GET", "/v1/fixtures/1", nil)
+	if !strings.Contains(string(fx.body), `"status":"FINISHED"`) || !strings.Contains(string(fx.body), `"goalsHomeTeam":2`) {
+		t.Errorf("fixture after the result: %s", fx.body)
+	}
+}
+
+func TestAnonymousLimitPerClientIPBehindTrustedProxy(t *testing.T) {
+	r := startReplica(t, freePort(t), true, "--trusted-proxy-header", "X-Forwarded-For")
+	for i, tc := range []struct {
+		ip   string
+		want string
+	}{{"203.0.113.7", "99"}, {"203.0.113.7, 10.0.0.1", "98"}, {"198.51.100.2", "99"}, {"203.0.113.7", "97"}} {
+		resp := r.do("GET", "/v1/competitions", map[string]string{"X-Forwarded-For": tc.ip})
+		if got := resp.header.Get("X-RequestsAvailable"); got != tc.want || resp.header.Get("X-RequestCounter-Reset") == "" {
+			t.Errorf("request %d from %s: available %s, want %s", i+1, tc.ip, got, tc.want)
+		}
+	}
+}
+
+func TestGracefulShutdown(t *testing.T) {
+	r := startReplica(t, freePort(t), true, "--drain", "400ms")
+	r.do("GET", "/v1/competitions", nil)
+	if resp := r.do("GET", "/metrics", nil); !strings.Contains(string(resp.body), "fd_http_requests_total") ||
+		!strings.Contains(string(resp.body), "fd_replay_duration_seconds") || !strings.Contains(string(resp.body), "fd_render_cache_total") {
+		t.Errorf("metrics: %s", truncate(resp.body))
+	}
+	r.cancel()
+	deadline := time.Now().Add(300 * time.Millisecond)
+	sawDraining := false
+	for time.Now().Before(deadline) && !sawDraining {
+		resp := r.do("GET", "/readyz", nil)
+		sawDraining = resp.status == 503 && strings.Contains(string(resp.body), "draining")
+	}
+	if !sawDraining {
+		t.Error("/readyz never said draining during the drain period")
+	}
+	select {
+	case err := <-r.done:
+		if err != nil {
+			t.Errorf("run: %v", err)
+		}
+		r.done <- nil // for the cleanup's stop
+	case <-time.After(15 * time.Second):
+		t.Fatal("replica did not stop")
+	}
+}
+
+func TestBadFlagsFailAtStart(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--cache-mb", "lots"}, "--cache-mb"},
+		{[]string{"--season-switch", "June"}, "--season-switch"},
+		{[]string{"--now", "yesterday"}, "--now"},
+		{[]string{"--log-level", "loud"}, "--log-level"},
+		{[]string{"--listen", "8080"}, "--listen"},
+		{[]string{"--nats", "http://x"}, "--nats"},
+		{[]string{"--public-url", "ftp://x"}, "public URL"},
+	}
+	for _, tt := range tests {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		args := append([]string{"--embedded-nats", t.TempDir(), "--nats", "nats://" + freePort(t), "--listen", freePort(t)}, tt.args...)
+		err := run(ctx, args, func(string) string { return "" }, &strings.Builder{}, &strings.Builder{})
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: error %v, want one naming %s", tt.args, err, tt.want)
+		}
+	}
+}
