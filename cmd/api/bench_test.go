@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/valyala/fasthttp"
+)
+
+// load sends requests from conns connections for d and returns requests
+// per second. next builds the i-th request.
+func load(b *testing.B, addr string, conns int, d time.Duration, next func(i int64, req *fasthttp.Request)) float64 {
+	b.Helper()
+	client := &fasthttp.HostClient{Addr: addr, MaxConns: conns}
+	var done atomic.Int64
+	var failed atomic.Int64
+	var wg sync.WaitGroup
+	stop := time.Now().Add(d)
+	for range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+			defer fasthttp.ReleaseRequest(req)
+			defer fasthttp.ReleaseResponse(resp)
+			for time.Now().Before(stop) {
+				n := done.Add(1)
+				req.Reset()
+				next(n, req)
+				if err := client.Do(req, resp); err != nil || resp.StatusCode() != 200 {
+					failed.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if f := failed.Load(); f > 0 {
+		b.Fatalf("%d of %d requests failed", f, done.Load())
+	}
+	return float64(done.Load()) / d.Seconds()
+}
+
+// bare serves body with the same headers as ours from a plain fasthttp
+// handler: the ceiling any Go server on this machine can reach.
+func bare(b *testing.B, body []byte, headers map[string]string) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := &fasthttp.Server{Handler: func(ctx *fasthttp.RequestCtx) {
+		for k, v := range headers {
+			ctx.Response.Header.Set(k, v)
+		}
+		ctx.Response.SetBodyRaw(body)
+	}}
+	go srv.Serve(ln)
+	b.Cleanup(func() { srv.Shutdown() })
+	return ln.Addr().String()
+}
+
+// BenchmarkServe measures requests per second for a cached league table and
+// for cache misses (a table rendered for a new key every request), beside a
+// bare fasthttp handler writing the same bytes with the same headers, with
+// the same load generator and connections in the same run. Run it with
+// -benchtime=1x: each iteration is a timed load of a few seconds.
+func BenchmarkServe(b *testing.B) {
+	r := startReplica(b, freePort(b), true, "--now", "2026-03-13T12:00:00Z", "--public-url", "http://api.test")
+	s := r.store()
+	importFiles(b, s, "openfootball-football-json/2015-16/en.1.json", "openfootball-football-json/2025-26/en.1.json")
+	// A registered client with room for the whole load: the limits are
+	// part of every request's cost, as in production.
+	token := addClient(b, s, "bench", model.TierRegistered, 1_000_000)
+	r.waitApplied(s)
+	const path = "/v1/competitions/2/leagueTable"
+	first := r.do("GET", path, map[string]string{"X-Auth-Token": token})
+	headers := map[string]string{}
+	for k := range first.header {
+		if k != "Content-Length" && k != "Date" { // the server sets these
+			headers[k] = first.header.Get(k)
+		}
+	}
+	bareAddr := bare(b, first.body, headers)
+	addr := strings.TrimPrefix(r.base, "http://")
+	const conns = 32
+	d := 3 * time.Second
+	for i := 0; i < b.N; i++ {
+		cached := load(b, addr, conns, d, func(_ int64, req *fasthttp.Request) {
+			req.SetRequestURI("http://" + addr + path)
+			req.Header.Set("X-Auth-Token", token)
+		})
+		baseline := load(b, bareAddr, conns, d, func(_ int64, req *fasthttp.Request) {
+			req.SetRequestURI("http://" + bareAddr + path)
+		})
+		// A distinct Host makes a distinct cache key: every request
+		// renders the table's JSON, gzip and ETag afresh.
+		miss := load(b, addr, conns, d, func(n int64, req *fasthttp.Request) {
+			req.SetRequestURI("http://" + addr + path + fmt.Sprintf("?matchday=%d", 1+n%38))
+			req.Header.SetHost(fmt.Sprintf("h%d.test", n))
+			req.Header.Set("X-Auth-Token", token)
+		})
+		b.ReportMetric(cached, "cached-req/s")
+		b.ReportMetric(miss, "miss-req/s")
+		b.ReportMetric(baseline, "bare-req/s")
+		b.ReportMetric(cached/baseline, "cached/bare")
+		b.ReportMetric(miss/baseline, "miss/bare")
+	}
+}
