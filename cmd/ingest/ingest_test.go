@@ -154,3 +154,19 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("fixture 1 changed by refused edits: %s", out)
 	}
 }
+
+func TestGenerateAndEngSoccer(t *testing.T) {
+	c := newCLI(t)
+	out := c.okf("generate --seed 7 --leagues 2 --seasons 1 --tournament-every -1 --live 1")
+	if !regexp.MustCompile(`fixtures\D+\d{3}`).MatchString(out) {
+		t.Errorf("generate summary: %s", out)
+	}
+	// The same world cannot be generated twice into one stream.
+	if code, _, errOut := c.run("generate", "--seed", "7", "--leagues", "2", "--seasons", "1", "--tournament-every", "-1"); code != exitConflict {
+		t.Errorf("second generate: exit %d %s", code, errOut)
+	}
+	out = c.okf("import engsoccerdata --from 1995 --to 1995 ../../../shared/data/engsoccerdata/data-raw/england.csv")
+	if !regexp.MustCompile(`fixtures\s+2036\s+0\s+0\s+0`).MatchString(out) {
+		t.Errorf("engsoccerdata 1995-96 (380+552+552+552 league games): %s", out)
+	}
+}

@@ -68,6 +68,8 @@ func commands() []command {
 		{"client list", "", "list API clients", clientList, false},
 		{"client revoke", "NAME", "revoke a client's token", clientRevoke, false},
 		{"import openfootball", "[--league CODE] [--season YYYY] FILE...", "import openfootball JSON files", importOpenFootball, false},
+		{"import engsoccerdata", "[--from YYYY] [--to YYYY] DIR|FILE...", "import engsoccerdata CSV files (the data-raw folder, with its deductions)", importEngSoccer, false},
+		{"generate", "[--seed N] [--fixtures N | --leagues N --seasons N] [--live N] [--extra-edits N]", "publish a synthetic world, deterministic from the seed (benchmarks, demos)", generateWorld, false},
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/footdata/footballd/pkg/readmodel"
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 )
 
 const contentTypeJSON = "application/json;charset=UTF-8"
@@ -40,6 +41,7 @@ func (o *Options) setDefaults() {
 	}
 	if o.Registry == nil {
 		o.Registry = prometheus.NewRegistry()
+		o.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	}
 	if o.Log == nil {
 		o.Log = slog.Default()

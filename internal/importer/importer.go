@@ -45,9 +45,9 @@ type Rejection struct {
 
 // Summary is what an import did.
 type Summary struct {
-	Files                                 int
-	Leagues, Competitions, Teams, Fixture Counts
-	Rejected                              []Rejection
+	Files                                              int
+	Leagues, Competitions, Teams, Fixture, Adjustments Counts
+	Rejected                                           []Rejection
 }
 
 // Print writes the summary for an editor.
@@ -61,7 +61,7 @@ func (s *Summary) Print(w io.Writer, dryRun bool) {
 	for _, r := range []struct {
 		name string
 		c    Counts
-	}{{"leagues", s.Leagues}, {"competitions", s.Competitions}, {"teams", s.Teams}, {"fixtures", s.Fixture}} {
+	}{{"leagues", s.Leagues}, {"competitions", s.Competitions}, {"teams", s.Teams}, {"fixtures", s.Fixture}, {"adjustments", s.Adjustments}} {
 		fmt.Fprintf(w, "  %-13s %8d %8d %10d %9d\n", r.name, r.c.Created, r.c.Updated, r.c.Unchanged, r.c.Rejected)
 	}
 	for _, r := range s.Rejected {

@@ -61,12 +61,14 @@ func (s *Store) Consume(ctx context.Context, filter string, h Handler, onReady f
 		start = last.Sequence
 	}
 	cons, err := s.js.OrderedConsumer(ctx, s.cfg.Name, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{filter},
-		DeliverPolicy:  jetstream.DeliverLastPerSubjectPolicy,
+		FilterSubjects:    []string{filter},
+		DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
+		InactiveThreshold: consumerIdle,
 	})
 	if err != nil {
 		return fmt.Errorf("consume %s: %w", filter, err)
 	}
+	defer s.deleteConsumer(cons)
 	ready := false
 	markReady := func() {
 		if !ready {
@@ -134,12 +136,14 @@ func (s *Store) History(ctx context.Context, subject string) ([]Revision, error)
 		return nil, err
 	}
 	cons, err := s.js.OrderedConsumer(ctx, s.cfg.Name, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{subject},
-		DeliverPolicy:  jetstream.DeliverAllPolicy,
+		FilterSubjects:    []string{subject},
+		DeliverPolicy:     jetstream.DeliverAllPolicy,
+		InactiveThreshold: consumerIdle,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("history %s: %w", subject, err)
 	}
+	defer s.deleteConsumer(cons)
 	var revs []Revision
 	for {
 		msg, err := cons.Next(jetstream.FetchContext(ctx))
@@ -157,4 +161,22 @@ func (s *Store) History(ctx context.Context, subject string) ([]Revision, error)
 			return revs, nil
 		}
 	}
+}
+
+// consumerIdle is how long the server keeps a consumer nobody pulls from:
+// short, so that a reader that died leaves nothing behind for long (the
+// server caps consumers per stream).
+const consumerIdle = 30 * time.Second
+
+// deleteConsumer removes a consumer we are done with at once, rather than
+// leaving it to expire: an importer scanning per competition would
+// otherwise pile up hundreds of idle consumers.
+func (s *Store) deleteConsumer(cons jetstream.Consumer) {
+	info := cons.CachedInfo()
+	if info == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = s.js.DeleteConsumer(ctx, s.cfg.Name, info.Name) // best effort: it expires anyway
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 func ctxT(t *testing.T) context.Context {
@@ -245,5 +247,38 @@ func TestTeamNameSubject(t *testing.T) {
 	}
 	if got := events.TeamNameSubject("1. FC Köln"); got != "football.teamname.1_k%c3%b6ln" {
 		t.Errorf("escaped subject %q", got)
+	}
+}
+
+// TestScansLeaveNoConsumers: an importer scans once per competition; the
+// server caps consumers per stream, so a scan must clean up after itself.
+func TestScansLeaveNoConsumers(t *testing.T) {
+	srv := natstest.MustStart(t)
+	s := natstest.MustOpen(t, srv)
+	ctx := ctxT(t)
+	if _, err := s.Put(ctx, events.Write{Value: team(1, "Arsenal")}); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		if err := s.Scan(ctx, events.All(events.KindTeam), func(events.Event) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.History(ctx, "football.team.1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nc, err := nats.Connect(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	st, err := js.Stream(ctx, "FOOTBALL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(ctx)
+	if err != nil || info.State.Consumers != 0 {
+		t.Fatalf("%d consumers left after the scans (%v)", info.State.Consumers, err)
 	}
 }
