@@ -22,6 +22,23 @@ func competitionFor(who *caller, id int) (readmodel.Competition, error) {
 	return comp, nil
 }
 
+// competitionRequest is the common start of every /competitions/{id}
+// endpoint: the caller, the competition it may see, and the representation
+// asked for (compressed only where fixtures allow it).
+func competitionRequest(c *fiber.Ctx, fixtures bool) (*caller, readmodel.Competition, representation, error) {
+	who := callerOf(c)
+	id, err := pathID(c, "competition")
+	if err != nil {
+		return who, readmodel.Competition{}, "", err
+	}
+	comp, err := competitionFor(who, id)
+	if err != nil {
+		return who, comp, "", err
+	}
+	rep, err := representationOf(c, fixtures)
+	return who, comp, rep, err
+}
+
 func maxAgeOf(who *caller, comp readmodel.Competition) int {
 	if comp.Year < who.snap.CurrentSeason() {
 		return maxAgeFinished
@@ -86,19 +103,11 @@ func (s *Server) listCompetitions(kind linkKind) fiber.Handler {
 
 func (s *Server) showCompetition(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		who := callerOf(c)
-		id, err := pathID(c, "competition")
+		who, comp, rep, err := competitionRequest(c, false)
 		if err != nil {
 			return err
 		}
-		comp, err := competitionFor(who, id)
-		if err != nil {
-			return err
-		}
-		rep, err := representationOf(c, false)
-		if err != nil {
-			return err
-		}
+		id := comp.ID
 		base := s.baseURL(c)
 		k := key("comp", strconv.Itoa(id), string(rep), strconv.Itoa(int(kind)), base, u64(comp.Version))
 		return s.respond(c, k, func() (any, int) {
@@ -109,19 +118,11 @@ func (s *Server) showCompetition(kind linkKind) fiber.Handler {
 
 func (s *Server) competitionTeams(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		who := callerOf(c)
-		id, err := pathID(c, "competition")
+		who, comp, rep, err := competitionRequest(c, false)
 		if err != nil {
 			return err
 		}
-		comp, err := competitionFor(who, id)
-		if err != nil {
-			return err
-		}
-		rep, err := representationOf(c, false)
-		if err != nil {
-			return err
-		}
+		id := comp.ID
 		base := s.baseURL(c)
 		k := key("comp-teams", strconv.Itoa(id), string(rep), strconv.Itoa(int(kind)), base, u64(comp.Version), u64(who.snap.TeamsVersion()))
 		return s.respond(c, k, func() (any, int) {
@@ -146,21 +147,13 @@ func (s *Server) competitionTeams(kind linkKind) fiber.Handler {
 
 func (s *Server) leagueTable(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		who := callerOf(c)
-		id, err := pathID(c, "competition")
+		who, comp, rep, err := competitionRequest(c, false)
 		if err != nil {
 			return err
 		}
-		comp, err := competitionFor(who, id)
-		if err != nil {
-			return err
-		}
+		id := comp.ID
 		if comp.Type == model.TypeCup {
 			return notFound("competition %d is a cup: it has fixtures (/v1/competitions/%d/fixtures) but no league table", id, id)
-		}
-		rep, err := representationOf(c, false)
-		if err != nil {
-			return err
 		}
 		f, err := parseFilters(c, fMatchday, today(who.snap))
 		if err != nil {
@@ -187,19 +180,11 @@ type fixtureList struct {
 
 func (s *Server) competitionFixtures(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		who := callerOf(c)
-		id, err := pathID(c, "competition")
+		who, comp, rep, err := competitionRequest(c, true)
 		if err != nil {
 			return err
 		}
-		comp, err := competitionFor(who, id)
-		if err != nil {
-			return err
-		}
-		rep, err := representationOf(c, true)
-		if err != nil {
-			return err
-		}
+		id := comp.ID
 		f, err := parseFilters(c, fMatchday|fTimeFrame, today(who.snap))
 		if err != nil {
 			return err

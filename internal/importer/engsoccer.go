@@ -576,8 +576,8 @@ func (im *Importer) skipForeign(ms []parsedMatch, foreign map[[2]int]int, teamID
 
 // putEngFixtures publishes a file's fixtures with one bulk: new ones with
 // ids reserved in one block, imported ones again (which publishes nothing
-// unless the file changed). It follows putFixtures, which scans and
-// flushes once per competition.
+// unless the file changed). Unlike putFixtures it takes the fixtures
+// already loaded for the whole file, and flushes once per file.
 func (im *Importer) putEngFixtures(ctx context.Context, path string, seasons []engSeason, existing map[string]stored, teamIDs map[string]int) error {
 	total, fresh := 0, 0
 	for _, s := range seasons {
@@ -606,55 +606,18 @@ func (im *Importer) putEngFixtures(ctx context.Context, path string, seasons []e
 			f := model.Fixture{ID: nextID, CompetitionID: s.comp.ID, Matchday: pm.matchday, Stage: pm.stage, Round: pm.round,
 				Kickoff: pm.kickoff, HomeTeamID: teamIDs[pm.home], AwayTeamID: teamIDs[pm.away], Status: pm.status,
 				Result: pm.result, Source: pm.source}
-			var prev *events.Revision
-			var old *model.Fixture
-			action := editor.Created
-			if st, ok := existing[pm.source]; ok {
+			st, ok := existing[pm.source]
+			var from *stored
+			if ok {
 				// Odds are no part of the file and the matchday is only
 				// derived from it: an overlapping file (england5.csv and
 				// england_nonleague.csv) must not number it again.
 				f.ID, f.Odds, f.Matchday = st.f.ID, st.f.Odds, st.f.Matchday
-				prev, old, action = &st.rev, &st.f, editor.Updated
+				from = &st
 			} else {
 				nextID++
 			}
-			if err := editor.CheckFixture(&s.comp, &f, old); err != nil {
-				reject(pm, err)
-				continue
-			}
-			if old != nil && old.Status != f.Status {
-				// An editor's status (postponed, say) turned back into
-				// the file's result passes the allowed moves.
-				if prev, err = im.ed.StepTo(ctx, f, *old, prev); err != nil {
-					reject(pm, err)
-					continue
-				}
-			}
-			if im.ed.DryRun {
-				body, err := events.Encode(&f)
-				if err != nil {
-					return err
-				}
-				if prev != nil && string(prev.Data) == string(body) {
-					action = editor.Unchanged
-				}
-				im.Summary.Fixture.add(action)
-				bar.step()
-				continue
-			}
-			err := bulk.Put(ctx, events.Write{Value: &f, Prev: prev, Meta: im.ed.Meta}, func(r events.Result, err error) {
-				switch {
-				case err != nil:
-					reject(pm, err)
-					return
-				case !r.Changed:
-					im.Summary.Fixture.add(editor.Unchanged)
-				default:
-					im.Summary.Fixture.add(action)
-				}
-				bar.step()
-			})
-			if err != nil {
+			if err := im.putFixture(ctx, bulk, &s.comp, f, from, func(err error) { reject(pm, err) }, bar); err != nil {
 				return err
 			}
 		}

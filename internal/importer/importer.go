@@ -301,11 +301,9 @@ func (im *Importer) putFixtures(ctx context.Context, pf *parsedFile, c model.Com
 		if f.AwayTeamID == 0 {
 			f.AwayPlaceholder = pm.away
 		}
-		var prev *events.Revision
-		var old *model.Fixture
-		if s, ok := existing[pm.source]; ok {
-			f.ID, f.Odds = s.f.ID, s.f.Odds
-			prev, old = &s.rev, &s.f
+		st, ok := existing[pm.source]
+		if ok {
+			f.ID, f.Odds = st.f.ID, st.f.Odds
 		} else {
 			f.ID = nextID
 			nextID++
@@ -314,51 +312,65 @@ func (im *Importer) putFixtures(ctx context.Context, pf *parsedFile, c model.Com
 			reject(pm, pm.err)
 			continue
 		}
-		if err := editor.CheckFixture(&c, &f, old); err != nil {
-			reject(pm, err)
-			continue
+		var from *stored
+		if ok {
+			from = &st
 		}
-		if old != nil && old.Status != f.Status {
-			// A result of a match that was still TIMED in the last
-			// import passes through IN_PLAY, as a live edit would.
-			if prev, err = im.ed.StepTo(ctx, f, *old, prev); err != nil {
-				reject(pm, err)
-				continue
-			}
-		}
-		action := editor.Created
-		if prev != nil {
-			action = editor.Updated
-		}
-		if im.ed.DryRun {
-			body, err := events.Encode(&f)
-			if err != nil {
-				return err
-			}
-			if prev != nil && string(prev.Data) == string(body) {
-				action = editor.Unchanged
-			}
-			im.Summary.Fixture.add(action)
-			bar.step()
-			continue
-		}
-		err := bulk.Put(ctx, events.Write{Value: &f, Prev: prev, Meta: im.ed.Meta}, func(r events.Result, err error) {
-			switch {
-			case err != nil:
-				reject(pm, err)
-				return
-			case !r.Changed:
-				im.Summary.Fixture.add(editor.Unchanged)
-			default:
-				im.Summary.Fixture.add(action)
-			}
-			bar.step()
-		})
-		if err != nil {
+		if err := im.putFixture(ctx, bulk, &c, f, from, func(err error) { reject(pm, err) }, bar); err != nil {
 			return err
 		}
 	}
 	return bulk.Flush(ctx)
+}
+
+// putFixture checks f against its competition and its stored state (nil
+// for a new fixture) and queues it on bulk, counting what happened. A
+// refused fixture goes to reject; only a stream failure is returned.
+func (im *Importer) putFixture(ctx context.Context, bulk *events.Bulk, c *model.Competition, f model.Fixture, from *stored, reject func(error), bar *bar) error {
+	var prev *events.Revision
+	var old *model.Fixture
+	action := editor.Created
+	if from != nil {
+		prev, old, action = &from.rev, &from.f, editor.Updated
+	}
+	if err := editor.CheckFixture(c, &f, old); err != nil {
+		reject(err)
+		return nil
+	}
+	if old != nil && old.Status != f.Status {
+		// A result of a match that was still TIMED (or postponed) in the
+		// stored state passes through the allowed moves, as a live edit
+		// would.
+		var err error
+		if prev, err = im.ed.StepTo(ctx, f, *old, prev); err != nil {
+			reject(err)
+			return nil
+		}
+	}
+	if im.ed.DryRun {
+		body, err := events.Encode(&f)
+		if err != nil {
+			return err
+		}
+		if prev != nil && string(prev.Data) == string(body) {
+			action = editor.Unchanged
+		}
+		im.Summary.Fixture.add(action)
+		bar.step()
+		return nil
+	}
+	return bulk.Put(ctx, events.Write{Value: &f, Prev: prev, Meta: im.ed.Meta}, func(r events.Result, err error) {
+		switch {
+		case err != nil:
+			reject(err)
+			return
+		case !r.Changed:
+			im.Summary.Fixture.add(editor.Unchanged)
+		default:
+			im.Summary.Fixture.add(action)
+		}
+		bar.step()
+	})
 }
 
 // bar draws a progress bar on a terminal; it is silent without one.

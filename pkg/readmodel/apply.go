@@ -31,8 +31,8 @@ type compState struct {
 	order       held[model.TieBreakOrder]
 }
 
-// fixChange is a fixture's change within one batch: the record readers hold
-// (orig, nil for a new fixture) and the one they will get.
+// fixChange is a change within one batch to a fixture readers hold: the
+// record they hold (orig) and the one they will get.
 type fixChange struct{ orig, cur *fixture }
 
 // batch is what changed since the last publication.
@@ -40,10 +40,14 @@ type batch struct {
 	dirty    bool
 	since    time.Time // when the first change came, for MaxDelay
 	fixtures map[int32]fixChange
-	comps    map[int32]int  // to rebuild, from this matchday on
-	teams    map[int32]bool // to rebuild
-	renamed  map[int32]bool // teams whose entity changed: their competitions show it
-	years    map[int]bool   // seasons whose list of competitions changed
+	// added are the fixtures new in this batch; an entry replaced later in
+	// the batch is skipped at publication. A slice, not the map: the
+	// initial replay adds every fixture at once.
+	added   []*fixture
+	comps   map[int32]int  // to rebuild, from this matchday on
+	teams   map[int32]bool // to rebuild
+	renamed map[int32]bool // teams whose entity changed: their competitions show it
+	years   map[int]bool   // seasons whose list of competitions changed
 	// Parts rebuilt whole when anything in them changed.
 	teamsChanged, clientsChanged, leaguesChanged bool
 	calendar                                     bool
@@ -68,38 +72,67 @@ func (b *batch) touch() {
 	}
 }
 
-// apply changes the writer's state by one event. It returns errStale for an
-// event not newer than its entity, and an error for a message that does not
-// hold a valid entity under its subject.
-func (w *writer) apply(ev events.Event) error {
-	w.seq = ev.Seq
-	var err error
+// decodeEvent reads the entity of ev and checks it against its subject. It
+// touches no state, so that Run can decode on several goroutines while one
+// applies in stream order. Kinds the model ignores give (nil, nil): id
+// counters and name spellings serve writers only, and kinds added after
+// this build are not ours to show.
+func decodeEvent(ev events.Event) (any, error) {
 	switch ev.Kind {
 	case events.KindFixture:
-		err = w.applyFixture(ev)
+		f, err := decode[model.Fixture](ev, 2)
+		if err == nil {
+			err = checkIDs(ev, []int{f.CompetitionID, f.ID}, f.HomeTeamID, f.AwayTeamID)
+		}
+		return f, err
 	case events.KindCompetition:
-		err = w.applyCompetition(ev)
+		c, err := decode[model.Competition](ev, 1)
+		if err == nil {
+			teams := make([]int, len(c.Teams))
+			for i, t := range c.Teams {
+				teams[i] = t.TeamID
+			}
+			err = checkIDs(ev, []int{c.ID}, teams...)
+		}
+		return c, err
 	case events.KindTeam:
-		err = w.applyTeam(ev)
+		t, err := decode[model.Team](ev, 1)
+		if err == nil {
+			err = checkIDs(ev, []int{t.ID})
+		}
+		return t, err
 	case events.KindSquad:
-		err = w.applySquad(ev)
+		q, err := decode[model.Squad](ev, 1)
+		if err == nil {
+			err = checkIDs(ev, []int{q.TeamID})
+		}
+		return q, err
 	case events.KindAdjustment:
-		err = w.applyAdjustment(ev)
+		a, err := decode[model.Adjustment](ev, 2)
+		if err == nil {
+			err = checkIDs(ev, []int{a.CompetitionID, a.ID}, a.TeamID)
+		}
+		return a, err
 	case events.KindTieBreak:
-		err = w.applyTieBreak(ev)
+		o, err := decode[model.TieBreakOrder](ev, 1)
+		if err == nil {
+			err = checkIDs(ev, []int{o.CompetitionID}, o.TeamIDs...)
+		}
+		return o, err
 	case events.KindClient:
-		err = w.applyClient(ev)
+		c, err := decode[model.Client](ev, 1)
+		if err == nil && ev.Key[0] != c.Name {
+			err = fmt.Errorf("subject %s does not hold client %s", ev.Subject, c.Name)
+		}
+		return c, err
 	case events.KindLeague:
-		err = w.applyLeague(ev)
-	default:
-		// Id counters and name spellings serve writers only; kinds added
-		// after this build are not ours to show.
-		return nil
+		l, err := decode[model.League](ev, 1)
+		if err == nil && ev.Key[0] != string(l.Code) {
+			err = fmt.Errorf("subject %s does not hold league %s", ev.Subject, l.Code)
+		}
+		return l, err
 	}
-	if err == nil {
-		w.b.touch()
-	}
-	return err
+	return nil, nil
 }
 
 // decode reads and validates the entity of ev, whose key must have n tokens.
@@ -120,13 +153,51 @@ func decode[T any, PT interface {
 	return &v, nil
 }
 
-// keyID parses key token i, which must equal the entity's own id.
-func keyID(ev events.Event, i, want int) (int32, error) {
-	id, err := strconv.Atoi(ev.Key[i])
-	if err != nil || id != want || !fitsInt32(id) {
-		return 0, fmt.Errorf("subject %s does not hold entity %d", ev.Subject, want)
+// checkIDs checks that the subject's key tokens are the entity's key ids
+// and that every id fits the int32 the model stores.
+func checkIDs(ev events.Event, key []int, others ...int) error {
+	for i, id := range key {
+		if ev.Key[i] != strconv.Itoa(id) {
+			return fmt.Errorf("subject %s does not hold entity %d", ev.Subject, id)
+		}
 	}
-	return int32(id), nil
+	for _, id := range slices.Concat(key, others) {
+		if !fitsInt32(id) {
+			return fmt.Errorf("subject %s: id %d out of range", ev.Subject, id)
+		}
+	}
+	return nil
+}
+
+// apply changes the writer's state by one decoded event. It returns
+// errStale for an event not newer than its entity.
+func (w *writer) apply(ev events.Event, v any) error {
+	w.seq = ev.Seq
+	var err error
+	switch v := v.(type) {
+	case *model.Fixture:
+		err = w.applyFixture(ev, v)
+	case *model.Competition:
+		err = w.applyCompetition(ev, v)
+	case *model.Team:
+		err = w.applyTeam(ev, v)
+	case *model.Squad:
+		err = w.applySquad(ev, v)
+	case *model.Adjustment:
+		err = w.applyAdjustment(ev, v)
+	case *model.TieBreakOrder:
+		err = w.applyTieBreak(ev, v)
+	case *model.Client:
+		err = w.applyClient(ev, v)
+	case *model.League:
+		err = w.applyLeague(ev, v)
+	default:
+		return nil
+	}
+	if err == nil {
+		w.b.touch()
+	}
+	return err
 }
 
 func (w *writer) comp(id int32) *compState {
@@ -144,32 +215,27 @@ func (st *compState) touched(t time.Time) {
 	}
 }
 
-func (w *writer) applyFixture(ev events.Event) error {
-	f, err := decode[model.Fixture](ev, 2)
-	if err != nil {
-		return err
-	}
-	cid, err := keyID(ev, 0, f.CompetitionID)
-	if err != nil {
-		return err
-	}
-	id, err := keyID(ev, 1, f.ID)
-	if err != nil {
-		return err
-	}
-	if !fitsInt32(f.HomeTeamID, f.AwayTeamID) {
-		return fmt.Errorf("fixture %d: team id out of range", f.ID)
-	}
+func (w *writer) applyFixture(ev events.Event, f *model.Fixture) error {
+	cid, id := int32(f.CompetitionID), int32(f.ID)
 	old, _ := w.fixtures.get(id)
 	if old != nil && old.seq >= ev.Seq {
 		return errStale
 	}
-	rec := pack(f, ev.Seq, &w.strs)
+	rec := pack(f, ev.Seq, w.gen+1, &w.strs)
 	w.fixtures.set(id, rec)
-	if ch, ok := w.b.fixtures[id]; ok {
-		w.b.fixtures[id] = fixChange{orig: ch.orig, cur: rec}
-	} else {
+	switch {
+	case old == nil:
+		w.b.added = append(w.b.added, rec)
+	case old.gen <= w.gen:
+		// old is published: readers hold it.
 		w.b.fixtures[id] = fixChange{orig: old, cur: rec}
+	default:
+		// old is new in this batch too: replace it where it was noted.
+		if ch, ok := w.b.fixtures[id]; ok {
+			w.b.fixtures[id] = fixChange{orig: ch.orig, cur: rec}
+		} else {
+			w.b.added = append(w.b.added, rec)
+		}
 	}
 	w.comp(cid).touched(ev.Time)
 	if old != nil && old.comp != cid {
@@ -178,20 +244,8 @@ func (w *writer) applyFixture(ev events.Event) error {
 	return nil
 }
 
-func (w *writer) applyCompetition(ev events.Event) error {
-	c, err := decode[model.Competition](ev, 1)
-	if err != nil {
-		return err
-	}
-	id, err := keyID(ev, 0, c.ID)
-	if err != nil {
-		return err
-	}
-	for _, t := range c.Teams {
-		if !fitsInt32(t.TeamID) {
-			return fmt.Errorf("competition %d: team id %d out of range", c.ID, t.TeamID)
-		}
-	}
+func (w *writer) applyCompetition(ev events.Event, c *model.Competition) error {
+	id := int32(c.ID)
 	st := w.comp(id)
 	if st.comp != nil && st.seq >= ev.Seq {
 		return errStale
@@ -263,15 +317,8 @@ func remove(s []int32, id int32) []int32 {
 	return slices.Delete(s, i, i+1)
 }
 
-func (w *writer) applyTeam(ev events.Event) error {
-	t, err := decode[model.Team](ev, 1)
-	if err != nil {
-		return err
-	}
-	id, err := keyID(ev, 0, t.ID)
-	if err != nil {
-		return err
-	}
+func (w *writer) applyTeam(ev events.Event, t *model.Team) error {
+	id := int32(t.ID)
 	if h := w.teamEnt[id]; h.v != nil && h.seq >= ev.Seq {
 		return errStale
 	}
@@ -283,15 +330,8 @@ func (w *writer) applyTeam(ev events.Event) error {
 	return nil
 }
 
-func (w *writer) applySquad(ev events.Event) error {
-	s, err := decode[model.Squad](ev, 1)
-	if err != nil {
-		return err
-	}
-	id, err := keyID(ev, 0, s.TeamID)
-	if err != nil {
-		return err
-	}
+func (w *writer) applySquad(ev events.Event, s *model.Squad) error {
+	id := int32(s.TeamID)
 	if old, ok := w.squads.get(id); ok && old.seq >= ev.Seq {
 		return errStale
 	}
@@ -299,22 +339,8 @@ func (w *writer) applySquad(ev events.Event) error {
 	return nil
 }
 
-func (w *writer) applyAdjustment(ev events.Event) error {
-	a, err := decode[model.Adjustment](ev, 2)
-	if err != nil {
-		return err
-	}
-	cid, err := keyID(ev, 0, a.CompetitionID)
-	if err != nil {
-		return err
-	}
-	id, err := keyID(ev, 1, a.ID)
-	if err != nil {
-		return err
-	}
-	if !fitsInt32(a.TeamID) {
-		return fmt.Errorf("adjustment %d: team id out of range", a.ID)
-	}
+func (w *writer) applyAdjustment(ev events.Event, a *model.Adjustment) error {
+	cid, id := int32(a.CompetitionID), int32(a.ID)
 	st := w.comp(cid)
 	if h, ok := st.adjust[id]; ok && h.seq >= ev.Seq {
 		return errStale
@@ -325,18 +351,8 @@ func (w *writer) applyAdjustment(ev events.Event) error {
 	return nil
 }
 
-func (w *writer) applyTieBreak(ev events.Event) error {
-	o, err := decode[model.TieBreakOrder](ev, 1)
-	if err != nil {
-		return err
-	}
-	cid, err := keyID(ev, 0, o.CompetitionID)
-	if err != nil {
-		return err
-	}
-	if !fitsInt32(o.TeamIDs...) {
-		return fmt.Errorf("tie-break order of %d: team id out of range", o.CompetitionID)
-	}
+func (w *writer) applyTieBreak(ev events.Event, o *model.TieBreakOrder) error {
+	cid := int32(o.CompetitionID)
 	st := w.comp(cid)
 	if st.order.v != nil && st.order.seq >= ev.Seq {
 		return errStale
@@ -347,14 +363,7 @@ func (w *writer) applyTieBreak(ev events.Event) error {
 	return nil
 }
 
-func (w *writer) applyClient(ev events.Event) error {
-	c, err := decode[model.Client](ev, 1)
-	if err != nil {
-		return err
-	}
-	if ev.Key[0] != c.Name {
-		return fmt.Errorf("subject %s does not hold client %s", ev.Subject, c.Name)
-	}
+func (w *writer) applyClient(ev events.Event, c *model.Client) error {
 	if h := w.clientEnt[c.Name]; h.v != nil && h.seq >= ev.Seq {
 		return errStale
 	}
@@ -363,14 +372,7 @@ func (w *writer) applyClient(ev events.Event) error {
 	return nil
 }
 
-func (w *writer) applyLeague(ev events.Event) error {
-	l, err := decode[model.League](ev, 1)
-	if err != nil {
-		return err
-	}
-	if ev.Key[0] != string(l.Code) {
-		return fmt.Errorf("subject %s does not hold league %s", ev.Subject, l.Code)
-	}
+func (w *writer) applyLeague(ev events.Event, l *model.League) error {
 	if h := w.leagueEnt[l.Code]; h.v != nil && h.seq >= ev.Seq {
 		return errStale
 	}

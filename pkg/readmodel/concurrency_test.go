@@ -30,7 +30,7 @@ func TestConcurrentReadsAreConsistent(t *testing.T) {
 			fixtures = append(fixtures, fx)
 		}
 	}
-	edits := 3000
+	edits := 2000
 	if testing.Short() {
 		edits = 500
 	}

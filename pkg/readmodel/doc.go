@@ -5,8 +5,10 @@
 //
 // # Writer and readers
 //
-// One goroutine applies events in stream order (Run, or a caller of Apply);
-// Tick and deferred publication join it through Model.mu, the package's only
+// One goroutine applies events in stream order (Run's writer, or a caller
+// of Apply); Run decodes messages on several goroutines before that, since
+// decoding is most of a replay's cost and touches no state. Tick and
+// deferred publication join the writer through Model.mu, the package's only
 // lock, which readers never take. Readers call Model.Snapshot, one atomic
 // load, and see a complete, immutable world:
 //

@@ -14,8 +14,11 @@ import (
 // model.Fixture with its strings and scores is several times that. An edit
 // makes a new record; a record once published is never written again.
 type fixture struct {
-	seq     uint64 // stream sequence of the event that made this record
-	kickoff int64  // Unix seconds: the API shows no fractions
+	seq uint64 // stream sequence of the event that made this record
+	// gen is the publication that first shows the record: the writer
+	// tells its own records from those readers hold.
+	gen     uint64
+	kickoff int64 // Unix seconds: the API shows no fractions
 	odds    [3]float64
 	id      int32
 	comp    int32
@@ -45,11 +48,22 @@ func packScore(s *model.Score) score8 {
 
 func (s score8) known() bool { return s[0] >= 0 }
 
-func (s score8) unpack() *model.Score {
+// scores hands out the scores of the fixtures of one answer from a few
+// shared arrays instead of one allocation per score: a list of hundreds of
+// fixtures costs a handful of allocations. Each score is still its own
+// variable, so callers may change them.
+type scores []model.Score
+
+func (a *scores) unpack(s score8) *model.Score {
 	if !s.known() {
 		return nil
 	}
-	return &model.Score{Home: int(s[0]), Away: int(s[1])}
+	if len(*a) == cap(*a) {
+		// Small for a single fixture, larger once a list shows.
+		*a = make([]model.Score, 0, min(64, 2*cap(*a)+2))
+	}
+	*a = append(*a, model.Score{Home: int(s[0]), Away: int(s[1])})
+	return &(*a)[len(*a)-1]
 }
 
 // statusCode numbers the statuses from 1 so that 0 never passes for one;
@@ -161,20 +175,14 @@ func byMatchday(a, b *fixture) int {
 	return byDate(a, b)
 }
 
-// fitsInt32 reports whether every id can be held as an int32.
-func fitsInt32(ids ...int) bool {
-	for _, id := range ids {
-		if id < math.MinInt32 || id > math.MaxInt32 {
-			return false
-		}
-	}
-	return true
-}
+// fitsInt32 reports whether an id can be held as an int32.
+func fitsInt32(id int) bool { return id >= math.MinInt32 && id <= math.MaxInt32 }
 
 // pack makes the compact record of a validated fixture.
-func pack(f *model.Fixture, seq uint64, strs *interner) *fixture {
+func pack(f *model.Fixture, seq uint64, gen uint64, strs *interner) *fixture {
 	r := &fixture{
 		seq:             seq,
+		gen:             gen,
 		kickoff:         f.Kickoff.Unix(),
 		id:              int32(f.ID),
 		comp:            int32(f.CompetitionID),
@@ -202,7 +210,7 @@ func pack(f *model.Fixture, seq uint64, strs *interner) *fixture {
 
 // unpack rebuilds the model fixture, without the importer's Source, which
 // the read model does not keep: no API representation shows it.
-func (f *fixture) unpack(strs []string) model.Fixture {
+func (f *fixture) unpack(strs []string, sc *scores) model.Fixture {
 	stage := model.Regular
 	if f.playoff {
 		stage = model.Playoff
@@ -221,10 +229,10 @@ func (f *fixture) unpack(strs []string) model.Fixture {
 		AwayPlaceholder: strs[f.awayPlaceholder],
 		Status:          f.modelStatus(),
 		Result: model.Result{
-			FullTime:  f.fullTime.unpack(),
-			HalfTime:  f.halfTime.unpack(),
-			ExtraTime: f.extraTime.unpack(),
-			Penalties: f.penalties.unpack(),
+			FullTime:  sc.unpack(f.fullTime),
+			HalfTime:  sc.unpack(f.halfTime),
+			ExtraTime: sc.unpack(f.extraTime),
+			Penalties: sc.unpack(f.penalties),
 		},
 		Awarded: sides[f.awarded],
 	}

@@ -13,13 +13,13 @@ import (
 // teams drawn from a league's pool of clubs (promotion and relegation
 // rotate them), with results up to a cut-off date.
 type dataset struct {
-	entities  []any // in stream order: teams, competitions, fixtures, adjustments
-	fixtures  int
-	comps     []*model.Competition
-	firstTeam int // team ids are firstTeam.. in order
-	teams     int
-	lastYear  int
+	entities []any // in stream order: teams, competitions, fixtures, adjustments
+	fixtures int
+	comps    []*model.Competition // latest season first, league by league
 }
+
+// lastSeason is the year of the generated data's latest season.
+const lastSeason = 2017
 
 type genConfig struct {
 	leagues, seasons, teams int
@@ -28,11 +28,12 @@ type genConfig struct {
 	seed   uint64
 }
 
-// generate builds a dataset. Competition ids are league*1000+season index,
+// generate builds a dataset. Team ids count from 1, league by league;
+// competition ids are (league+1)*1000 + seasons back from lastSeason;
 // fixture ids count from 1.
 func generate(cfg genConfig) *dataset {
 	r := rand.New(rand.NewPCG(cfg.seed, 1))
-	d := &dataset{firstTeam: 1, lastYear: 2017}
+	d := &dataset{}
 	pool := cfg.teams + 6
 	for l := range cfg.leagues {
 		for i := range pool {
@@ -41,14 +42,13 @@ func generate(cfg genConfig) *dataset {
 			crest := fmt.Sprintf("https://crests.example/%d.svg", id)
 			d.entities = append(d.entities, &model.Team{ID: id, Name: fmt.Sprintf("%s Club %d", model.BuiltinLeagues[l%len(model.BuiltinLeagues)].Name, i),
 				ShortName: &short, CrestURL: &crest})
-			d.teams++
 		}
 	}
 	fixtureID := 0
 	for l := range cfg.leagues {
 		code := model.BuiltinLeagues[l%len(model.BuiltinLeagues)].Code
 		for s := range cfg.seasons {
-			year := d.lastYear - s
+			year := lastSeason - s
 			comp := &model.Competition{
 				ID: (l+1)*1000 + s, Caption: fmt.Sprintf("%s %d/%02d", code, year, (year+1)%100), League: code, Year: year,
 				Type: model.TypeLeague, NumberOfMatchdays: 2 * (cfg.teams - 1), Tier: model.TierAnonymous,

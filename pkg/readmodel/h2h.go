@@ -60,8 +60,9 @@ func (s Snapshot) HeadToHead(fixtureID, n int) (HeadToHead, bool) {
 	}
 	h.TimeFrameStart = dayStart(meetings[0])
 	h.TimeFrameEnd = dayStart(meetings[len(meetings)-1])
+	var sc scores
 	view := func(m *fixture) *Fixture {
-		v := s.fixture(m)
+		v := s.fixture(m, &sc)
 		return &v
 	}
 	for i := len(meetings) - 1; i >= 0; i-- {
@@ -94,7 +95,7 @@ func (s Snapshot) HeadToHead(fixtureID, n int) (HeadToHead, bool) {
 			}
 		}
 		if len(h.Fixtures) < h2hDetailed {
-			h.Fixtures = append(h.Fixtures, s.fixture(m))
+			h.Fixtures = append(h.Fixtures, s.fixture(m, &sc))
 		}
 	}
 	return h, true

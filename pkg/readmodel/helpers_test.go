@@ -40,6 +40,8 @@ type feed struct {
 	m     *readmodel.Model
 	clock *clock
 	seq   uint64
+	// last is the stream as a replay sees it: the last event per subject.
+	last map[string]events.Event
 }
 
 func newFeed(tb testing.TB, now time.Time) *feed {
@@ -49,7 +51,7 @@ func newFeed(tb testing.TB, now time.Time) *feed {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &feed{tb: tb, m: m, clock: c}
+	return &feed{tb: tb, m: m, clock: c, last: map[string]events.Event{}}
 }
 
 // event encodes an entity as the stream would deliver it.
@@ -73,7 +75,9 @@ func (f *feed) put(vs ...any) {
 	f.tb.Helper()
 	for _, v := range vs {
 		f.seq++
-		f.m.Apply(event(f.tb, f.seq, v))
+		ev := event(f.tb, f.seq, v)
+		f.last[ev.Subject] = ev
+		f.m.Apply(ev)
 	}
 }
 

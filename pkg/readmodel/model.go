@@ -113,9 +113,10 @@ func (m *Model) Snapshot() Snapshot {
 // newer than what the model holds for its entity is ignored, and a message
 // that does not decode into a valid entity is counted and skipped.
 func (m *Model) Apply(ev events.Event) {
+	v, err := decodeEvent(ev)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.applyLocked(ev)
+	m.applyLocked(ev, v, err)
 	if m.w.ready {
 		m.publishLocked()
 	}
@@ -127,8 +128,17 @@ func (m *Model) Apply(ev events.Event) {
 func (m *Model) MarkReady() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.markReadyLocked(time.Time{})
+}
+
+// markReadyLocked publishes the replay and reports ready; start, if not
+// zero, is when the replay began.
+func (m *Model) markReadyLocked(start time.Time) {
 	m.w.ready = true
 	m.publishLocked()
+	if !start.IsZero() {
+		m.replayNanos.Store(int64(time.Since(start)))
+	}
 	m.readyOnce.Do(func() { close(m.ready) })
 }
 
@@ -169,40 +179,43 @@ func (m *Model) Tick(now time.Time) {
 // Run replays the stream into the model, marks it ready, then follows live
 // changes until ctx ends, recomputing current matchdays meanwhile. It
 // returns ctx's error, or the stream's if consumption fails.
+//
+// Messages are decoded on several goroutines (decoding is most of the cost
+// of a replay) and applied by one, in stream order; see pipeline.
 func (m *Model) Run(ctx context.Context, store *events.Store) error {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		m.background(ctx)
-	}()
+	wg.Go(func() { m.background(ctx) })
+	p := newPipeline(m, &wg)
 	start := time.Now()
-	err := store.Consume(ctx, events.Prefix+".>", func(ev events.Event, p events.Progress) error {
-		m.applyLive(ev, p.Pending)
-		return nil
-	}, func() {
-		m.MarkReady()
-		m.replayNanos.Store(int64(time.Since(start)))
-	})
+	err := store.Consume(ctx, events.Prefix+".>", p.handle, func() { p.ready(start) })
+	p.close()
 	cancel()
 	wg.Wait()
+	// Nothing held back outlives the consumer.
+	m.flush()
 	return err
 }
 
-// applyLive applies an event from Run. While the stream says more messages
-// are already waiting, publication is held back for at most MaxDelay so
-// that a burst is published in a few steps; background publishes what is
-// held if the next message is late.
-func (m *Model) applyLive(ev events.Event, pending uint64) {
+// applyChunk applies a chunk of decoded events from Run. While the stream
+// says more messages are already waiting, publication is held back for at
+// most MaxDelay so that a burst is published in a few steps; background
+// publishes what is held if the next message is late.
+func (m *Model) applyChunk(c *chunk) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.pending.Store(pending)
-	m.applyLocked(ev)
+	for i := range c.evs {
+		m.pending.Store(c.pending[i])
+		m.applyLocked(c.evs[i], c.vals[i], c.errs[i])
+	}
+	if c.ready {
+		m.markReadyLocked(c.start)
+		return
+	}
 	if !m.w.ready || !m.w.b.dirty {
 		return
 	}
-	if pending == 0 || time.Since(m.w.b.since) >= m.cfg.MaxDelay {
+	if len(c.evs) == 0 || c.pending[len(c.evs)-1] == 0 || time.Since(m.w.b.since) >= m.cfg.MaxDelay {
 		m.publishLocked()
 		return
 	}
@@ -235,7 +248,7 @@ func (m *Model) background(ctx context.Context) {
 	}
 }
 
-// flush publishes changes held back by applyLive.
+// flush publishes changes held back by applyChunk.
 func (m *Model) flush() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -244,9 +257,13 @@ func (m *Model) flush() {
 	}
 }
 
-func (m *Model) applyLocked(ev events.Event) {
+func (m *Model) applyLocked(ev events.Event, v any, decodeErr error) {
 	m.lastSeq.Store(ev.Seq)
-	switch err := m.w.apply(ev); {
+	err := decodeErr
+	if err == nil {
+		err = m.w.apply(ev, v)
+	}
+	switch {
 	case err == errStale:
 		m.stale.Add(1)
 	case err != nil:

@@ -13,7 +13,7 @@ import (
 // it is ever written again: the writer builds the next world beside it,
 // sharing every part that did not change, and swaps the pointer.
 type world struct {
-	gen, seq uint64
+	seq      uint64
 	fixtures *shardTable[int32, *fixture]
 	comps    *shardTable[int32, *compSnap]
 	teams    *shardTable[int32, *teamSnap]
@@ -132,11 +132,32 @@ func newWriter() *writer {
 // delta is a batch's change to one fixture list.
 type delta struct{ rem, add []*fixture }
 
-func note[K comparable](m map[K]*delta, k K, f *fixture, add bool) {
-	d := m[k]
-	if d == nil {
-		d = &delta{}
-		m[k] = d
+// deltas sorts a batch's fixture changes by the lists they touch.
+type deltas struct {
+	comps deltaIndex[int32]
+	teams deltaIndex[int32]
+	days  deltaIndex[int32]
+	pairs deltaIndex[uint64]
+}
+
+// deltaIndex is the deltas of one kind of list. Consecutive changes mostly
+// touch the same competition and day (the stream comes in that order), so
+// the last delta is kept at hand.
+type deltaIndex[K comparable] struct {
+	m     map[K]*delta
+	lastK K
+	last  *delta
+}
+
+func (x *deltaIndex[K]) note(k K, f *fixture, add bool) {
+	d := x.last
+	if d == nil || k != x.lastK {
+		d = x.m[k]
+		if d == nil {
+			d = &delta{}
+			x.m[k] = d
+		}
+		x.lastK, x.last = k, d
 	}
 	if add {
 		d.add = append(d.add, f)
@@ -145,36 +166,32 @@ func note[K comparable](m map[K]*delta, k K, f *fixture, add bool) {
 	}
 }
 
-// deltas sorts a batch's fixture changes by the lists they touch.
-type deltas struct {
-	comps map[int32]*delta
-	teams map[int32]*delta
-	days  map[int32]*delta
-	pairs map[uint64]*delta
-}
-
-func collect(changes map[int32]fixChange) deltas {
-	d := deltas{comps: map[int32]*delta{}, teams: map[int32]*delta{}, days: map[int32]*delta{}, pairs: map[uint64]*delta{}}
-	for _, ch := range changes {
-		if ch.orig != nil {
-			d.note(ch.orig, false)
-		}
+func (w *writer) collect() deltas {
+	d := deltas{comps: deltaIndex[int32]{m: map[int32]*delta{}}, teams: deltaIndex[int32]{m: map[int32]*delta{}},
+		days: deltaIndex[int32]{m: map[int32]*delta{}}, pairs: deltaIndex[uint64]{m: map[uint64]*delta{}}}
+	for _, ch := range w.b.fixtures {
+		d.note(ch.orig, false)
 		d.note(ch.cur, true)
+	}
+	for _, f := range w.b.added {
+		if cur, _ := w.fixtures.get(f.id); cur == f {
+			d.note(f, true)
+		}
 	}
 	return d
 }
 
 func (d *deltas) note(f *fixture, add bool) {
-	note(d.comps, f.comp, f, add)
-	note(d.days, f.day(), f, add)
+	d.comps.note(f.comp, f, add)
+	d.days.note(f.day(), f, add)
 	if f.home != 0 {
-		note(d.teams, f.home, f, add)
+		d.teams.note(f.home, f, add)
 	}
 	if f.away != 0 {
-		note(d.teams, f.away, f, add)
+		d.teams.note(f.away, f, add)
 	}
 	if f.finished() && f.home != 0 && f.away != 0 {
-		note(d.pairs, pairKey(f.home, f.away), f, add)
+		d.pairs.note(pairKey(f.home, f.away), f, add)
 	}
 }
 
@@ -238,9 +255,9 @@ func (w *writer) publish(now time.Time) *world {
 	w.gen++
 	g := w.gen
 	b := &w.b
-	d := collect(b.fixtures)
+	d := w.collect()
 
-	for day, dl := range d.days {
+	for day, dl := range d.days.m {
 		old, _ := w.days.get(day)
 		if list := merge(old, dl, byDate); len(list) > 0 {
 			w.days.set(day, list)
@@ -248,7 +265,7 @@ func (w *writer) publish(now time.Time) *world {
 			w.days.del(day)
 		}
 	}
-	for k, dl := range d.pairs {
+	for k, dl := range d.pairs.m {
 		var old []*fixture
 		if p, ok := w.pairs.get(k); ok {
 			old = p.fixtures
@@ -260,11 +277,11 @@ func (w *writer) publish(now time.Time) *world {
 		}
 	}
 
-	for t := range d.teams {
+	for t := range d.teams.m {
 		b.teams[t] = true
 	}
 	for t := range b.teams {
-		w.rebuildTeam(t, d.teams[t], g)
+		w.rebuildTeam(t, d.teams.m[t], g)
 	}
 	// A team's name, short name and crest show in its competitions' tables
 	// and fixture lists, and its name orders ties.
@@ -278,15 +295,15 @@ func (w *writer) publish(now time.Time) *world {
 			}
 		}
 	}
-	for c, dl := range d.comps {
+	for c, dl := range d.comps.m {
 		b.dirtyComp(c, dl.firstMatchday())
 	}
 	for c, from := range b.comps {
-		w.rebuildComp(c, d.comps[c], from, g, now.Unix())
+		w.rebuildComp(c, d.comps.m[c], from, g, now.Unix())
 	}
 
 	nw := &world{
-		gen: g, seq: w.seq,
+		seq:      w.seq,
 		fixtures: w.fixtures.publish(),
 		comps:    w.comps.publish(),
 		teams:    w.teams.publish(),
@@ -313,7 +330,7 @@ func (w *writer) publish(now time.Time) *world {
 			}
 		}
 	}
-	if len(b.fixtures) > 0 || b.calendar {
+	if len(b.fixtures) > 0 || len(b.added) > 0 || b.calendar {
 		nw.calendarVersion = g
 	}
 	if b.teamsChanged {
@@ -372,6 +389,7 @@ func (w *writer) latestComp(team int32, fixtures []*fixture) int32 {
 	return int32(best.ID)
 }
 
+// later reports whether c beats than as a team's latest competition.
 func later(c, than *model.Competition) bool {
 	if c.Year != than.Year {
 		return c.Year > than.Year

@@ -3,6 +3,7 @@ package readmodel_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -106,6 +107,35 @@ func TestRunAgainstJetStream(t *testing.T) {
 	if fx, _ := live.Fixture(2); fx.Status != model.Finished {
 		t.Errorf("fixture: %+v", fx)
 	}
+
+	// A burst, as from an import while replicas run: every change arrives,
+	// published in fewer steps than messages.
+	pubs := m.Stats().Publications
+	bulk := store.Bulk()
+	var last uint64
+	for i := range 200 {
+		f := played(1000+i, 10, 2+i%5, []int{alpha, bravo, charlie, delta}[i%4], []int{bravo, charlie, delta, alpha}[i%4], fmt.Sprintf("%d-%d", i%3, i%2))
+		if err := bulk.Put(ctx, events.Write{Value: f}, func(r events.Result, err error) {
+			if err != nil {
+				t.Error(err)
+			}
+			last = max(last, r.Seq)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := bulk.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	burst := waitSeq(ctx, t, m, last)
+	if fs, _ := burst.CompetitionFixtures(10, readmodel.FixtureFilter{}); len(fs) != 202 {
+		t.Errorf("after the burst: %d fixtures, want 202", len(fs))
+	}
+	tb, _ := burst.Table(10, 6)
+	if msg := checkTable(tb, league(10, 2017).Rules); msg != "" {
+		t.Error(msg)
+	}
+	t.Logf("a burst of 200 changes took %d publications", m.Stats().Publications-pubs)
 
 	stop()
 	if err := <-done; !errors.Is(err, context.Canceled) {

@@ -125,8 +125,8 @@ type Fixture struct {
 	AwayTeamName string
 }
 
-func (s Snapshot) fixture(f *fixture) Fixture {
-	v := Fixture{Fixture: f.unpack(s.w.strs)}
+func (s Snapshot) fixture(f *fixture, sc *scores) Fixture {
+	v := Fixture{Fixture: f.unpack(s.w.strs, sc)}
 	v.HomeTeamName = s.teamName(f.home, v.HomePlaceholder)
 	v.AwayTeamName = s.teamName(f.away, v.AwayPlaceholder)
 	return v
@@ -148,7 +148,7 @@ func (s Snapshot) Fixture(id int) (Fixture, bool) {
 	if !ok {
 		return Fixture{}, false
 	}
-	return s.fixture(f), true
+	return s.fixture(f, new(scores)), true
 }
 
 // FixtureFilter narrows a list of fixtures. The zero value lets every
@@ -189,6 +189,11 @@ func (s Snapshot) filter(list []*fixture, f FixtureFilter, team int32) []Fixture
 	i := sort.Search(len(list), func(i int) bool { return list[i].kickoff >= lo })
 	j := sort.Search(len(list), func(i int) bool { return list[i].kickoff >= hi })
 	var out []Fixture
+	if f.Matchday == 0 && f.Season == 0 && f.Venue == "" && len(f.Leagues) == 0 {
+		// Every fixture of the range is in the answer.
+		out = make([]Fixture, 0, j-i)
+	}
+	var sc scores
 	var comp int32
 	var compOK, known bool
 	for _, r := range list[i:j] {
@@ -207,7 +212,7 @@ func (s Snapshot) filter(list []*fixture, f FixtureFilter, team int32) []Fixture
 				continue
 			}
 		}
-		out = append(out, s.fixture(r))
+		out = append(out, s.fixture(r, &sc))
 	}
 	return out
 }

@@ -8,9 +8,9 @@ import (
 	"github.com/footdata/footballd/pkg/model"
 )
 
-// row is one team's line of a table at one matchday. The fields are int32
-// so that a competition's tables at every matchday stay small (about 80
-// bytes a row) and no count can overflow whatever the data.
+// row is one team's line of a table at one matchday. The fields are int32:
+// a competition's tables at every matchday stay small (80 bytes a row), and
+// wide enough for anything the model accepts.
 type row struct {
 	team                              int32
 	position, rank                    int32
@@ -174,6 +174,8 @@ func newTableBuilder(in *tableInput) *tableBuilder {
 		g := b.stats[i].group
 		b.order[g] = append(b.order[g], &b.stats[i])
 	}
+	// An adjustment of a team that is not in the table (neither listed nor
+	// playing) shows nowhere.
 	for team, points := range in.adjust {
 		if s, ok := b.slotOf[team]; ok {
 			b.stats[s].adjusting = points

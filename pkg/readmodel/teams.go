@@ -15,7 +15,9 @@ type Team struct {
 	// CurrentLeague is that competition's league.
 	CurrentCompetition int
 	CurrentLeague      model.LeagueCode
-	// Version changes with the team and with its fixtures.
+	// Version changes with the team, its latest competition and its
+	// fixtures; answers that show other teams' names depend on
+	// Snapshot.TeamsVersion too.
 	Version uint64
 }
 

@@ -1,0 +1,111 @@
+package readmodel
+
+import (
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/footdata/footballd/pkg/events"
+)
+
+// chunkSize bounds the events handed from the consumer to the decoders at
+// once: large enough that channel operations cost nothing per event, small
+// enough that a replica holds little undecoded data.
+const chunkSize = 256
+
+// chunk is a run of consecutive events of the stream on its way from the
+// consumer through a decoder to the writer.
+type chunk struct {
+	evs     []events.Event
+	pending []uint64 // the stream's pending count at each event
+	vals    []any    // decoded entities, set by a decoder
+	errs    []error
+	arena   []byte // the events' bodies, copied out of the consumer's buffers
+	// ready marks the end of the initial replay, after the chunk's events.
+	ready bool
+	start time.Time
+	done  chan struct{} // closed once decoded
+}
+
+// pipeline decodes on several goroutines and applies on one, in order.
+// The consumer's handler appends events to a chunk and sends a chunk when it
+// is full or when the stream has nothing more waiting (so a live event is
+// never held back). Each chunk goes both to the decoders and, in stream
+// order, to the writer, which waits until the chunk is decoded and applies
+// it. Goroutines: the decoders and the writer, started by newPipeline, end
+// after close; wg tracks them.
+type pipeline struct {
+	m       *Model
+	cur     *chunk
+	work    chan *chunk
+	ordered chan *chunk
+}
+
+func newPipeline(m *Model, wg *sync.WaitGroup) *pipeline {
+	decoders := max(1, runtime.GOMAXPROCS(0))
+	p := &pipeline{m: m, work: make(chan *chunk, 2*decoders), ordered: make(chan *chunk, 4*decoders)}
+	for range decoders {
+		wg.Go(func() {
+			for c := range p.work {
+				for i, ev := range c.evs {
+					c.vals[i], c.errs[i] = decodeEvent(ev)
+				}
+				close(c.done)
+			}
+		})
+	}
+	wg.Go(func() {
+		for c := range p.ordered {
+			<-c.done
+			m.applyChunk(c)
+		}
+	})
+	return p
+}
+
+// handle is the consumer's handler. The event's body is only valid during
+// the call, so it is copied into the chunk's arena.
+func (p *pipeline) handle(ev events.Event, pr events.Progress) error {
+	if p.cur == nil {
+		p.cur = &chunk{arena: make([]byte, 0, 64<<10)}
+	}
+	c := p.cur
+	start := len(c.arena)
+	c.arena = append(c.arena, ev.Data...)
+	ev.Data = c.arena[start:len(c.arena):len(c.arena)]
+	c.evs = append(c.evs, ev)
+	c.pending = append(c.pending, pr.Pending)
+	if len(c.evs) == chunkSize || pr.Pending == 0 {
+		p.send()
+	}
+	return nil
+}
+
+// ready is the consumer's onReady: the writer marks the model ready after
+// the events sent so far.
+func (p *pipeline) ready(start time.Time) {
+	if p.cur == nil {
+		p.cur = &chunk{}
+	}
+	p.cur.ready, p.cur.start = true, start
+	p.send()
+}
+
+func (p *pipeline) send() {
+	c := p.cur
+	p.cur = nil
+	c.vals = make([]any, len(c.evs))
+	c.errs = make([]error, len(c.evs))
+	c.done = make(chan struct{})
+	p.ordered <- c
+	p.work <- c
+}
+
+// close sends what is left and ends the goroutines once they are done.
+func (p *pipeline) close() {
+	if p.cur != nil {
+		p.send()
+	}
+	close(p.work)
+	close(p.ordered)
+}

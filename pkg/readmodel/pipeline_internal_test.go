@@ -1,0 +1,49 @@
+package readmodel
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
+)
+
+// TestHeldBackChangeIsPublished checks the path of a live change that Run
+// holds back because the stream said more was waiting, and whose follower
+// never came: the background goroutine publishes it after MaxDelay.
+func TestHeldBackChangeIsPublished(t *testing.T) {
+	// Long enough that the race detector and a loaded machine cannot make
+	// the held-back change look late at once.
+	m, err := New(Config{MaxDelay: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.MarkReady()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { m.background(ctx) })
+	defer wg.Wait()
+	defer cancel()
+
+	data, err := events.Encode(&model.Team{ID: 7, Name: "Seven"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := events.Event{Kind: events.KindTeam, Key: []string{"7"}, Subject: "football.team.7", Seq: 42, Data: data}
+	v, derr := decodeEvent(ev)
+	before := m.Snapshot()
+	m.applyChunk(&chunk{evs: []events.Event{ev}, pending: []uint64{5}, vals: []any{v}, errs: []error{derr}})
+	if s := m.Snapshot(); s.Seq() == 42 {
+		t.Fatal("published at once although more was pending")
+	}
+	select {
+	case <-before.Changed():
+	case <-time.After(5 * time.Second):
+		t.Fatal("held-back change never published")
+	}
+	if tm, ok := m.Snapshot().Team(7); !ok || tm.Name != "Seven" {
+		t.Errorf("team after publication: %+v %v", tm, ok)
+	}
+}
