@@ -3,6 +3,8 @@ package events
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/footdata/footballd/pkg/model"
 )
 
 // SchemaVersion is the version of the message body written today. Readers
@@ -28,6 +30,12 @@ func Encode(v any) ([]byte, error) {
 // Decode reads a message body into a T.
 func Decode[T any](body []byte) (T, error) {
 	var e envelope[T]
+	if f, ok := any(&e.Data).(*model.Fixture); ok {
+		if fast, ok := decodeFixture(body); ok {
+			*f = fast
+			return e.Data, nil
+		}
+	}
 	if err := json.Unmarshal(body, &e); err != nil {
 		return e.Data, fmt.Errorf("decode %T: %w", e.Data, err)
 	}
