@@ -134,6 +134,7 @@ func TestBadFlagsFailAtStart(t *testing.T) {
 		{[]string{"--listen", "8080"}, "--listen"},
 		{[]string{"--nats", "http://x"}, "--nats"},
 		{[]string{"--public-url", "ftp://x"}, "public URL"},
+		{[]string{"--stream-replicas", "2"}, "--stream-replicas"},
 	}
 	for _, tt := range tests {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

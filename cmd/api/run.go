@@ -32,6 +32,7 @@ type config struct {
 	now          string
 	logLevel     string
 	drain        time.Duration
+	replicas     int
 
 	switchMonth time.Month
 	switchDay   int
@@ -59,6 +60,8 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	fs.StringVar(&c.seasonSwitch, "season-switch", env("FD_SEASON_SWITCH", "06-01"), "MM-DD on which a new season becomes current (FD_SEASON_SWITCH)")
 	fs.StringVar(&c.now, "now", env("FD_NOW", ""), "start the service's clock at this RFC 3339 instant, for demos and tests; it then runs on (FD_NOW)")
 	fs.StringVar(&c.logLevel, "log-level", env("FD_LOG_LEVEL", "info"), "debug, info, warn or error (FD_LOG_LEVEL)")
+	replicas := env("FD_STREAM_REPLICAS", "0")
+	fs.StringVar(&replicas, "stream-replicas", replicas, "replicas of the stream on a NATS cluster: 1, 3 or 5; 0 keeps what the stream has (FD_STREAM_REPLICAS)")
 	drain := env("FD_DRAIN", "5s")
 	fs.StringVar(&drain, "drain", drain, "on SIGTERM, how long to report not ready before closing, so load balancers stop routing here (FD_DRAIN)")
 	if err := fs.Parse(args); err != nil {
@@ -70,6 +73,9 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	var err error
 	if c.cacheMB, err = strconv.Atoi(cacheMB); err != nil || c.cacheMB < 1 {
 		return nil, fmt.Errorf("--cache-mb %q: must be a whole number of MiB, at least 1", cacheMB)
+	}
+	if c.replicas, err = strconv.Atoi(replicas); err != nil || (c.replicas != 0 && c.replicas != 1 && c.replicas != 3 && c.replicas != 5) {
+		return nil, fmt.Errorf("--stream-replicas %q: must be 0, 1, 3 or 5", replicas)
 	}
 	if c.drain, err = time.ParseDuration(drain); err != nil || c.drain < 0 {
 		return nil, fmt.Errorf("--drain %q: must be a duration such as 5s", drain)
@@ -90,9 +96,11 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	if _, _, err := net.SplitHostPort(c.listen); err != nil {
 		return nil, fmt.Errorf("--listen %q: must be host:port or :port", c.listen)
 	}
-	u, err := url.Parse(c.natsURL)
-	if err != nil || u.Scheme != "nats" || u.Host == "" {
-		return nil, fmt.Errorf("--nats %q: must be a URL such as nats://127.0.0.1:4222", c.natsURL)
+	for _, one := range strings.Split(c.natsURL, ",") {
+		u, err := url.Parse(strings.TrimSpace(one))
+		if err != nil || u.Scheme != "nats" || u.Host == "" {
+			return nil, fmt.Errorf("--nats %q: must be a URL such as nats://127.0.0.1:4222, or several separated by commas", c.natsURL)
+		}
 	}
 	return c, nil
 }
@@ -131,7 +139,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		log.Info("embedded nats started", "url", ns.URL(), "dir", cfg.embeddedNATS)
 	}
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	store, err := events.Connect(cctx, cfg.natsURL, "api", events.StreamConfig{})
+	store, err := events.Connect(cctx, cfg.natsURL, "api", events.StreamConfig{Replicas: cfg.replicas})
 	cancel()
 	if err != nil {
 		return err

@@ -17,7 +17,9 @@ type StreamConfig struct {
 	// History is how many revisions of each entity are kept: the audit
 	// trail of edits (default 64).
 	History int64
-	// Replicas: 1 for a single server, 3 for a production cluster.
+	// Replicas: 1 for a single server, 3 for a production cluster. 0
+	// keeps what the stream has (1 when creating it), so that a writer
+	// started with defaults never scales a production stream down.
 	Replicas int
 	// DuplicateWindow is how long a message id is remembered, so that a
 	// retry after a lost ack is dropped (default 2 minutes).
@@ -33,9 +35,6 @@ func (c *StreamConfig) setDefaults() {
 	if c.History == 0 {
 		c.History = 64
 	}
-	if c.Replicas == 0 {
-		c.Replicas = 1
-	}
 	if c.DuplicateWindow == 0 {
 		c.DuplicateWindow = 2 * time.Minute
 	}
@@ -46,7 +45,7 @@ func (c *StreamConfig) Validate() error {
 	switch {
 	case c.History < 1:
 		return fmt.Errorf("stream history %d: must be at least 1", c.History)
-	case c.Replicas != 1 && c.Replicas != 3 && c.Replicas != 5:
+	case c.Replicas != 0 && c.Replicas != 1 && c.Replicas != 3 && c.Replicas != 5:
 		return fmt.Errorf("stream replicas %d: must be 1, 3 or 5", c.Replicas)
 	case c.DuplicateWindow < time.Second:
 		return fmt.Errorf("stream duplicate window %s: must be at least 1s", c.DuplicateWindow)
@@ -93,6 +92,12 @@ func Open(ctx context.Context, nc *nats.Conn, cfg StreamConfig) (*Store, error) 
 	js, err := jetstream.New(nc, jetstream.WithPublishAsyncMaxPending(4*bulkWindow), jetstream.WithPublishAsyncTimeout(ackTimeout))
 	if err != nil {
 		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	if cfg.Replicas == 0 {
+		cfg.Replicas = 1
+		if existing, err := js.Stream(ctx, cfg.Name); err == nil {
+			cfg.Replicas = existing.CachedInfo().Config.Replicas
+		}
 	}
 	stream, err := js.CreateOrUpdateStream(ctx, cfg.jetstream())
 	if err != nil {
