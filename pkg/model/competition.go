@@ -73,7 +73,8 @@ type TableRules struct {
 // DefaultRules returns the table rules a league used in the season starting
 // in year. Editors override them per competition.
 //
-//   - Points: 3 for a win from 1981 in England and 1995 elsewhere, 2 before.
+//   - Points: 3 for a win from 1981 in England (PL, ELC, EL1, EL2, FAC) and
+//     1995 elsewhere, 2 before.
 //   - PL, ELC, EL1: goal difference, goals scored, then head-to-head.
 //   - SA, SB, PD, SD: head-to-head points and goal difference first.
 //   - BL1, BL2, BL3: goal difference, goals scored, head-to-head, away goals;
@@ -83,7 +84,7 @@ type TableRules struct {
 func DefaultRules(code LeagueCode, year int) TableRules {
 	r := TableRules{PointsWin: defaultPointsWin, PointsDraw: defaultPointsDraw}
 	switch code {
-	case "PL", "ELC", "EL1", "FAC":
+	case "PL", "ELC", "EL1", "EL2", "FAC":
 		if year < threePointsSinceEngland {
 			r.PointsWin = historicPointsWin
 		}

@@ -67,6 +67,7 @@ func TestDefaultRules(t *testing.T) {
 	}{
 		{"PL", 2025, 3, GoalDifference},
 		{"PL", 1980, 2, GoalDifference},
+		{"EL2", 1985, 3, GoalDifference},
 		{"SA", 2025, 3, HeadToHeadPoints},
 		{"PD", 1990, 2, HeadToHeadPoints},
 		{"BL1", 1965, 2, GoalQuotient},
