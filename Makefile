@@ -2,7 +2,7 @@ GO          ?= go
 GOBIN       ?= $(shell $(GO) env GOPATH)/bin
 STATICCHECK := $(GOBIN)/staticcheck
 
-.PHONY: all build test vet staticcheck bench run clean
+.PHONY: all build test vet staticcheck bench bench-quick bench-packages run clean
 
 all: build
 
@@ -23,8 +23,17 @@ test: vet staticcheck
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) test -race -count=1 -timeout 9m ./...
 
-## bench: package benchmarks (whole-system figures come with issue 5).
-bench:
+## bench: whole-system figures against baselines in the same run (about
+## 5 minutes on 2 cores); results in bench/results/, method in docs/performance.md.
+bench: build
+	$(GO) run ./scripts/bench --out bench/results
+
+## bench-quick: the same rows at a small scale, under two minutes.
+bench-quick: build
+	$(GO) run ./scripts/bench --quick --out bench/results
+
+## bench-packages: the benchmarks next to the code (go test -bench).
+bench-packages:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
 
 ## run: one replica in single-machine mode on localhost:8080 with the demo season.

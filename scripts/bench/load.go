@@ -1,0 +1,164 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/valyala/fasthttp"
+)
+
+// loadResult is what one load run measured.
+type loadResult struct {
+	Requests int
+	Elapsed  time.Duration
+	lat      []time.Duration
+}
+
+func (r loadResult) rps() float64 { return float64(r.Requests) / r.Elapsed.Seconds() }
+
+// merge pools the samples of several rounds, so that the percentiles are
+// over every request of every round.
+func (r loadResult) merge(o loadResult) loadResult {
+	return loadResult{Requests: r.Requests + o.Requests, Elapsed: r.Elapsed + o.Elapsed, lat: append(r.lat, o.lat...)}
+}
+
+func (r loadResult) pct(p float64) time.Duration {
+	if len(r.lat) == 0 {
+		return 0
+	}
+	slices.Sort(r.lat)
+	return r.lat[min(len(r.lat)-1, int(float64(len(r.lat))*p))]
+}
+
+// requestFunc fills the n-th request of a run.
+type requestFunc func(n int64, req *fasthttp.Request)
+
+// closedLoop keeps conns connections busy for d, each sending its next
+// request as soon as the previous answer arrived: peak throughput.
+func closedLoop(addr string, conns int, d time.Duration, next requestFunc) (loadResult, error) {
+	client := &fasthttp.HostClient{Addr: addr, MaxConns: conns, ReadBufferSize: 64 << 10}
+	var seq, failed atomic.Int64
+	lats := make([][]time.Duration, conns)
+	var wg sync.WaitGroup
+	start := time.Now()
+	stop := start.Add(d)
+	for w := range conns {
+		wg.Go(func() {
+			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+			defer fasthttp.ReleaseRequest(req)
+			defer fasthttp.ReleaseResponse(resp)
+			mine := make([]time.Duration, 0, 1<<14)
+			for {
+				t0 := time.Now()
+				if !t0.Before(stop) {
+					break
+				}
+				req.Reset()
+				next(seq.Add(1), req)
+				if err := client.Do(req, resp); err != nil || resp.StatusCode() != fasthttp.StatusOK {
+					failed.Add(1)
+				}
+				mine = append(mine, time.Since(t0))
+			}
+			lats[w] = mine
+		})
+	}
+	wg.Wait()
+	return collect(lats, time.Since(start), failed.Load())
+}
+
+// openLoop sends rate requests per second for d whatever the answers do:
+// request i is due at start+i/rate and its latency counts from then, so a
+// slow answer delays the requests behind it and shows in their latency
+// instead of quietly lowering the rate (no coordinated omission).
+func openLoop(addr string, rate float64, workers int, d time.Duration, next requestFunc) (loadResult, error) {
+	client := &fasthttp.HostClient{Addr: addr, MaxConns: workers, ReadBufferSize: 64 << 10}
+	total := int64(rate * d.Seconds())
+	var seq, failed atomic.Int64
+	lats := make([][]time.Duration, workers)
+	var wg sync.WaitGroup
+	start := time.Now().Add(10 * time.Millisecond)
+	for w := range workers {
+		wg.Go(func() {
+			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+			defer fasthttp.ReleaseRequest(req)
+			defer fasthttp.ReleaseResponse(resp)
+			var mine []time.Duration
+			for {
+				i := seq.Add(1) - 1
+				if i >= total {
+					break
+				}
+				due := start.Add(time.Duration(float64(i) / rate * float64(time.Second)))
+				time.Sleep(time.Until(due))
+				req.Reset()
+				next(i, req)
+				if err := client.Do(req, resp); err != nil || resp.StatusCode() != fasthttp.StatusOK {
+					failed.Add(1)
+				}
+				mine = append(mine, time.Since(due))
+			}
+			lats[w] = mine
+		})
+	}
+	wg.Wait()
+	return collect(lats, time.Since(start), failed.Load())
+}
+
+func collect(lats [][]time.Duration, elapsed time.Duration, failed int64) (loadResult, error) {
+	r := loadResult{Elapsed: elapsed}
+	for _, l := range lats {
+		r.lat = append(r.lat, l...)
+	}
+	r.Requests = len(r.lat)
+	if failed > 0 {
+		return r, fmt.Errorf("%d of %d requests failed", failed, r.Requests)
+	}
+	return r, nil
+}
+
+// bareResponse is one response the bare server replays: the bytes and
+// headers our replica sent for the same path.
+type bareResponse struct {
+	Headers map[string]string `json:"headers"`
+	Body    []byte            `json:"body"`
+}
+
+// serveBare is the baseline server (the bench binary started again with
+// --bare-serve): a plain fasthttp handler writing, per path, the bytes and
+// headers captured from our replica. It runs as a process of its own, as
+// the replica does, so that neither shares the load generator's process.
+func serveBare(file, listen string) error {
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	var byPath map[string]bareResponse
+	if err := json.Unmarshal(raw, &byPath); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return err
+	}
+	// No default Server or Content-Type header: the captured headers are
+	// the whole set, as in our replica's responses.
+	srv := &fasthttp.Server{NoDefaultServerHeader: true, NoDefaultContentType: true, Handler: func(ctx *fasthttp.RequestCtx) {
+		r, ok := byPath[string(ctx.Path())]
+		if !ok {
+			ctx.SetStatusCode(fasthttp.StatusNotFound)
+			return
+		}
+		for k, v := range r.Headers {
+			ctx.Response.Header.Set(k, v)
+		}
+		ctx.Response.SetBodyRaw(r.Body)
+	}}
+	return srv.Serve(ln)
+}

@@ -1,0 +1,175 @@
+// Command bench measures the whole system against baselines measured in the
+// same run: read throughput and latency of an API replica beside a bare
+// fasthttp server writing the same bytes, start-up replay beside a raw
+// JetStream replay, edit-to-visible freshness on three replicas, memory per
+// fixture, and bulk ingest beside a raw async publish. It prints a table and
+// writes it as JSON and Markdown (see docs/performance.md).
+//
+//	go run ./scripts/bench [--quick] [--out bench/results]
+//
+// bin/api must be built first (make bench and make bench-quick do).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// scale holds what differs between a quick and a full run.
+type scale struct {
+	Small, Big     int           // fixtures of the two generated worlds
+	ExtraEdits     int           // revisions per fixture in the edits world (built at Small)
+	ReadFor        time.Duration // one closed-loop load run
+	Rounds         int           // interleaved rounds of every read row
+	Conns          int           // connections of the closed-loop load
+	LatencyFor     time.Duration // the open-loop run at half of peak
+	Edits          int           // freshness samples
+	ReplayRounds   int
+	EngSoccer      bool
+	SeasonDir      string // openfootball season imported for the ingest row
+	ReadyTimeout   time.Duration
+	MemorySettle   time.Duration
+	OpenLoopWorker int
+}
+
+var (
+	quickScale = scale{Small: 20_000, Big: 100_000, ExtraEdits: 10, ReadFor: time.Second, Rounds: 2, Conns: 32,
+		LatencyFor: 3 * time.Second, Edits: 50, ReplayRounds: 1, SeasonDir: "2015-16",
+		ReadyTimeout: 2 * time.Minute, MemorySettle: time.Second, OpenLoopWorker: 64}
+	fullScale = scale{Small: 100_000, Big: 1_000_000, ExtraEdits: 10, ReadFor: 3 * time.Second, Rounds: 3, Conns: 32,
+		LatencyFor: 10 * time.Second, Edits: 200, ReplayRounds: 3, EngSoccer: true, SeasonDir: "2015-16",
+		ReadyTimeout: 10 * time.Minute, MemorySettle: 3 * time.Second, OpenLoopWorker: 64}
+)
+
+// benchEnv is what every step shares.
+type benchEnv struct {
+	scale
+	apiBin  string
+	self    string
+	tmp     string
+	dataDir string
+	rep     *report
+}
+
+func (e *benchEnv) logPath(name string) string { return filepath.Join(e.tmp, name+".log") }
+
+func (e *benchEnv) add(r row) {
+	e.rep.Rows = append(e.rep.Rows, r)
+	fmt.Printf("  %-9s %-52s %-26s | %-26s %6s %s\n", r.Section, r.What, r.Ours, r.Baseline, ratioText(r.Ratio), r.Status)
+}
+
+func (e *benchEnv) fail(step string, err error) {
+	msg := fmt.Sprintf("%s: %v", step, err)
+	e.rep.Failures = append(e.rep.Failures, msg)
+	fmt.Println("  FAILED", msg)
+}
+
+func main() {
+	quick := flag.Bool("quick", false, "small scale, under two minutes")
+	out := flag.String("out", "bench/results", "directory for the result files")
+	api := flag.String("api", "bin/api", "the API replica binary")
+	data := flag.String("data", "../shared/data", "directory holding openfootball-football-json and engsoccerdata")
+	noEng := flag.Bool("no-engsoccer", false, "skip the engsoccerdata rows of a full run")
+	bareFile := flag.String("bare-serve", "", "internal: serve the captured responses in this file as the bare baseline")
+	listen := flag.String("listen", "", "internal: address of the bare baseline server")
+	flag.Parse()
+	if *bareFile != "" {
+		if err := serveBare(*bareFile, *listen); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	env := &benchEnv{scale: fullScale, dataDir: *data}
+	mode := "full"
+	if *quick {
+		env.scale, mode = quickScale, "quick"
+	}
+	if *noEng {
+		env.EngSoccer = false
+	}
+	var err error
+	if env.apiBin, err = filepath.Abs(*api); err != nil {
+		log.Fatal(err)
+	}
+	if _, err := os.Stat(env.apiBin); err != nil {
+		log.Fatalf("%v: build it first with `go build -o bin/ ./cmd/...` (make bench does)", err)
+	}
+	if env.self, err = os.Executable(); err != nil {
+		log.Fatal(err)
+	}
+	if env.tmp, err = os.MkdirTemp("", "footballd-bench-"); err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(env.tmp)
+	env.rep = &report{Started: time.Now(), Mode: mode, Machine: describeMachine(), Params: map[string]any{
+		"smallFixtures": env.Small, "bigFixtures": env.Big, "extraEdits": env.ExtraEdits, "readSeconds": env.ReadFor.Seconds(),
+		"rounds": env.Rounds, "connections": env.Conns, "latencySeconds": env.LatencyFor.Seconds(), "edits": env.Edits,
+		"replayRounds": env.ReplayRounds, "engsoccer": env.EngSoccer, "openfootballSeason": env.SeasonDir}}
+	fmt.Printf("footballd bench, %s mode; logs of child processes in %s (removed at the end)\n", mode, env.tmp)
+
+	steps := []struct {
+		name string
+		fn   func(context.Context, *benchEnv) error
+	}{
+		{"ingest openfootball", ingestOpenFootball},
+		{"empty replica", emptyReplica},
+		{"small world", smallWorld},
+		{"edits world", editsWorld},
+		{"big world", bigWorld},
+	}
+	if env.EngSoccer {
+		steps = append(steps, struct {
+			name string
+			fn   func(context.Context, *benchEnv) error
+		}{"engsoccerdata", engSoccerWorld})
+	}
+	for _, s := range steps {
+		if ctx.Err() != nil {
+			break
+		}
+		fmt.Printf("== %s (%s)\n", s.name, time.Since(env.rep.Started).Round(time.Second))
+		if err := s.fn(ctx, env); err != nil {
+			env.fail(s.name, err)
+		}
+	}
+	env.rep.Elapsed = time.Since(env.rep.Started).Round(time.Second).String()
+	fmt.Println()
+	env.rep.markdown(os.Stdout)
+	if err := env.rep.write(*out); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("\nwritten to %s/latest.{json,md}\n", *out)
+	if len(env.rep.Failures) > 0 {
+		os.Exit(1)
+	}
+}
+
+func describeMachine() machine {
+	m := machine{Cores: runtime.NumCPU(), Go: runtime.Version(), OS: runtime.GOOS + "/" + runtime.GOARCH}
+	if raw, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.Lines(string(raw)) {
+			if v, ok := strings.CutPrefix(line, "model name"); ok {
+				m.CPU = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), ":"))
+				break
+			}
+		}
+	}
+	if raw, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb float64
+		if _, err := fmt.Sscanf(string(raw), "MemTotal: %f kB", &kb); err == nil {
+			m.MemGiB = kb / (1 << 20)
+		}
+	}
+	return m
+}

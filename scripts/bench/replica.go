@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/valyala/fasthttp"
+)
+
+// process is a child process serving HTTP on addr: an API replica or the
+// bare baseline server.
+type process struct {
+	cmd     *exec.Cmd
+	addr    string
+	started time.Time
+	logPath string
+	exited  chan struct{}
+	client  *fasthttp.HostClient
+}
+
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// spawn starts bin with args plus --listen on a free port; stderr goes to
+// logPath so that a failing child can be diagnosed after the run.
+func spawn(logPath, bin string, args ...string) (*process, error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, append(args, "--listen", addr)...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	p := &process{cmd: cmd, addr: addr, logPath: logPath, client: &fasthttp.HostClient{Addr: addr, MaxConns: 4, ReadBufferSize: 64 << 10}}
+	p.started = time.Now()
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return nil, err
+	}
+	// The child holds its own descriptor; ours is no longer needed.
+	logf.Close()
+	p.exited = make(chan struct{})
+	go func() { _ = cmd.Wait(); close(p.exited) }()
+	return p, nil
+}
+
+// startReplica starts bin/api against natsURL. The clock is pinned so that
+// "current season" and current matchdays are the same in every run.
+func startReplica(env *benchEnv, name, natsURL string) (*process, error) {
+	return spawn(env.logPath(name), env.apiBin, "--nats", natsURL, "--now", "2026-03-13T12:00:00Z",
+		"--log-level", "warn", "--drain", "0s")
+}
+
+// get fetches path with the given headers and returns status, headers and
+// a copy of the body.
+func (p *process) get(path string, hdr map[string]string) (int, map[string]string, []byte, error) {
+	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(resp)
+	req.SetRequestURI("http://" + p.addr + path)
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	if err := p.client.DoTimeout(req, resp, 10*time.Second); err != nil {
+		return 0, nil, nil, err
+	}
+	headers := map[string]string{}
+	resp.Header.VisitAll(func(k, v []byte) { headers[string(k)] = string(v) })
+	return resp.StatusCode(), headers, bytes.Clone(resp.Body()), nil
+}
+
+// waitReady polls /readyz every millisecond and returns the time from the
+// process start to the first 200: start-up as an operator sees it.
+func (p *process) waitReady(timeout time.Duration) (time.Duration, error) {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		select {
+		case <-p.exited:
+			return 0, fmt.Errorf("%s exited before it was ready (%v); its log ends: %s", p.cmd.Path, p.cmd.ProcessState, p.logTail())
+		default:
+		}
+		if code, _, _, err := p.get("/readyz", nil); err == nil && code == fasthttp.StatusOK {
+			return time.Since(p.started), nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return 0, fmt.Errorf("%s not ready after %s", p.addr, timeout)
+}
+
+// logTail is the end of the process's log, for an error message: the
+// temporary directory holding it is gone after the run.
+func (p *process) logTail() string {
+	raw, _ := os.ReadFile(p.logPath)
+	return strings.TrimSpace(string(raw[max(0, len(raw)-600):]))
+}
+
+// metric reads one unlabelled sample from /metrics.
+func (p *process) metric(name string) (float64, error) {
+	_, _, body, err := p.get("/metrics", nil)
+	if err != nil {
+		return 0, err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(body))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			return strconv.ParseFloat(strings.TrimSpace(v), 64)
+		}
+	}
+	return 0, fmt.Errorf("metric %s not found", name)
+}
+
+// rss is the resident set of the process from /proc, in bytes.
+func (p *process) rss() (float64, error) {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.Lines(string(raw)) {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
+			return kb * 1024, err
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS for pid %d", p.cmd.Process.Pid)
+}
+
+// stop ends the process with SIGTERM (a replica drains, with --drain 0s
+// at once) and kills it if it is still there after five seconds.
+func (p *process) stop() {
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.exited:
+	case <-time.After(5 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+	}
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/footdata/footballd/internal/generate"
+	"github.com/footdata/footballd/internal/natsembed"
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// world is a NATS server with its own storage holding one stream.
+type world struct {
+	name  string
+	srv   *natsembed.Server
+	store *events.Store
+	dir   string
+}
+
+// newWorld starts an empty server; the stream is created as every process
+// of the service creates it (events.StreamConfig defaults: file storage).
+func newWorld(ctx context.Context, env *benchEnv, name string) (*world, error) {
+	dir := filepath.Join(env.tmp, name)
+	srv, err := natsembed.Start(natsembed.Options{Dir: dir})
+	if err != nil {
+		return nil, err
+	}
+	store, err := events.Connect(ctx, srv.URL(), "bench", events.StreamConfig{})
+	if err != nil {
+		srv.Stop()
+		return nil, err
+	}
+	return &world{name: name, srv: srv, store: store, dir: dir}, nil
+}
+
+func (w *world) url() string { return w.srv.URL() }
+
+// close stops the server and removes its storage: the big worlds take
+// gigabytes of disk.
+func (w *world) close() {
+	w.store.Close()
+	w.srv.Stop()
+	_ = os.RemoveAll(w.dir)
+}
+
+// generateWorld publishes a deterministic synthetic world of at least
+// fixtures fixtures, each going through extraEdits revisions first.
+func generateWorld(ctx context.Context, w *world, fixtures, extraEdits int) (generate.Summary, error) {
+	return generate.Run(ctx, w.store, generate.Config{Seed: 1, Fixtures: fixtures, ExtraEdits: extraEdits,
+		Meta: events.Meta{Editor: "bench", Source: "generate"}}, nil)
+}
+
+// rawPublish async-publishes n fixture-sized messages, one subject each,
+// with the same 512-message window as the service's bulk publisher, to a
+// fresh server with the same stream configuration: the ingest baseline.
+func rawPublish(ctx context.Context, env *benchEnv, n int) (time.Duration, error) {
+	w, err := newWorld(ctx, env, "raw-publish")
+	if err != nil {
+		return 0, err
+	}
+	defer w.close()
+	nc, err := nats.Connect(w.url())
+	if err != nil {
+		return 0, err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc, jetstream.WithPublishAsyncMaxPending(512))
+	if err != nil {
+		return 0, err
+	}
+	f := model.Fixture{ID: 1, CompetitionID: 1, Matchday: 1, Stage: model.Regular, Round: "Matchday 1",
+		Kickoff: time.Date(2015, 8, 8, 14, 0, 0, 0, time.UTC), HomeTeamID: 1, AwayTeamID: 2, Status: model.Finished,
+		Result: model.Result{FullTime: &model.Score{Home: 1, Away: 3}, HalfTime: &model.Score{Home: 0, Away: 1}},
+		Source: "openfootball:PL:2015:Matchday 1|Norwich City|Crystal Palace"}
+	body, err := events.Encode(&f)
+	if err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	for i := range n {
+		// A full window blocks the publisher until acks free a slot, as
+		// the service's bulk publisher does, instead of failing.
+		if _, err := js.PublishAsync(fmt.Sprintf("football.fixture.1.%d", i+1), body, jetstream.WithStallWait(time.Minute)); err != nil {
+			return 0, err
+		}
+	}
+	select {
+	case <-js.PublishAsyncComplete():
+	case <-time.After(5 * time.Minute):
+		return 0, fmt.Errorf("raw publish of %d messages did not complete", n)
+	}
+	return time.Since(start), nil
+}
+
+// rawReplay reads the last message of every subject with an ordered
+// consumer, as Store.Consume does (same policy, same pull batch), and only
+// counts them: the floor for a replica's replay. Connecting is included,
+// as it is in a replica's start-up.
+func rawReplay(ctx context.Context, url string) (time.Duration, int, error) {
+	start := time.Now()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return 0, 0, err
+	}
+	cons, err := js.OrderedConsumer(ctx, "FOOTBALL", jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{events.Prefix + ".>"}, DeliverPolicy: jetstream.DeliverLastPerSubjectPolicy})
+	if err != nil {
+		return 0, 0, err
+	}
+	it, err := cons.Messages(jetstream.PullMaxMessages(1024))
+	if err != nil {
+		return 0, 0, err
+	}
+	defer it.Stop()
+	n := 0
+	for {
+		msg, err := it.Next()
+		if err != nil {
+			return 0, n, err
+		}
+		n++
+		md, err := msg.Metadata()
+		if err != nil {
+			return 0, n, err
+		}
+		if md.NumPending == 0 {
+			return time.Since(start), n, nil
+		}
+	}
+}
