@@ -267,16 +267,14 @@ func (s *Server) showFixture(kind linkKind) fiber.Handler {
 		if n < 0 {
 			n = 10
 		}
-		// The aggregate costs a few microseconds (it follows n, not the
-		// data) and its version changes with the two teams' meetings: with
-		// the competition's, it keys the response, so an edit elsewhere
-		// leaves this one cached.
-		h, _ := who.snap.HeadToHead(id, n)
+		// The versions of the fixture's competition and of its two teams'
+		// meetings key the response, so an edit elsewhere leaves it cached.
 		base := s.baseURL(c)
 		k := key("fixture", strconv.Itoa(id), strconv.Itoa(n), string(rep), strconv.Itoa(int(kind)), base,
-			u64(comp.Version), u64(h.Version), u64(who.snap.TeamsVersion()))
+			u64(comp.Version), u64(who.snap.PairVersion(id)), u64(who.snap.TeamsVersion()))
 		return s.respond(c, k, func() (any, int) {
 			l := newLinks(base, kind)
+			h, _ := who.snap.HeadToHead(id, n)
 			return struct {
 				Fixture    any            `json:"fixture"`
 				HeadToHead headToHeadJSON `json:"head2head"`

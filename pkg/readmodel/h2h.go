@@ -28,6 +28,23 @@ type HeadToHead struct {
 	Version uint64
 }
 
+// PairVersion is HeadToHead(fixtureID, n).Version for any n, without
+// building the aggregate: two map lookups, for a cache key.
+func (s Snapshot) PairVersion(fixtureID int) uint64 {
+	if !fitsInt32(fixtureID) {
+		return 0
+	}
+	f, ok := s.w.fixtures.get(int32(fixtureID))
+	if !ok || f.home == 0 || f.away == 0 {
+		return 0
+	}
+	p, ok := s.w.pairs.get(pairKey(f.home, f.away))
+	if !ok {
+		return 0
+	}
+	return p.version
+}
+
 // HeadToHead aggregates the last n finished meetings of the fixture's two
 // teams that kicked off before or at the fixture, in any competition and
 // season: the fixture itself counts once it is finished, as in the historic

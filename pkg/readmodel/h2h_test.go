@@ -89,6 +89,16 @@ func TestHeadToHead(t *testing.T) {
 	if _, ok := s.HeadToHead(999, 10); ok {
 		t.Error("unknown fixture found")
 	}
+	// The pair's version is the aggregate's; a meeting of another pair
+	// moves that pair's version only.
+	if h, _ := s.HeadToHead(100, 3); s.PairVersion(100) != h.Version || h.Version == 0 || s.PairVersion(999) != 0 {
+		t.Errorf("pair version %d, the aggregate's %d", s.PairVersion(100), h.Version)
+	}
+	f.put(meeting(10, 12, alpha, charlie, "1-1", date(2017, 2, 1)))
+	if s2 := f.snap(); s2.PairVersion(7) == s.PairVersion(7) || s2.PairVersion(100) != s.PairVersion(100) {
+		t.Errorf("after a meeting of another pair: versions %d→%d (that pair), %d→%d (this one)",
+			s.PairVersion(7), s2.PairVersion(7), s.PairVersion(100), s2.PairVersion(100))
+	}
 	// Names come with the fixtures.
 	h, _ := s.HeadToHead(100, 1)
 	if h.Fixtures[0].HomeTeamName != "Alpha FC" || h.LastWinHomeTeam.AwayTeamName != "Bravo FC" {
