@@ -34,6 +34,19 @@ func (s *scanner) expect(c byte) error {
 
 func (s *scanner) peek(c byte) bool { return s.i < len(s.b) && s.b[s.i] == c }
 
+// plain reports whether v can be taken as a string's value as it is: valid
+// UTF-8 with no escape and no control character.
+func plain(v []byte) bool {
+	ascii := true
+	for _, c := range v {
+		if c < 0x20 || c == '\\' {
+			return false
+		}
+		ascii = ascii && c < utf8.RuneSelf
+	}
+	return ascii || utf8.Valid(v)
+}
+
 // str reads a string without escapes.
 func (s *scanner) str() ([]byte, error) {
 	if err := s.expect('"'); err != nil {
@@ -44,7 +57,7 @@ func (s *scanner) str() ([]byte, error) {
 		return nil, errUnexpected
 	}
 	v := s.b[s.i : s.i+end]
-	if bytes.IndexByte(v, '\\') >= 0 || !utf8.Valid(v) || bytes.IndexFunc(v, func(r rune) bool { return r < 0x20 }) >= 0 {
+	if !plain(v) {
 		return nil, errUnexpected
 	}
 	s.i += end + 1
@@ -169,7 +182,7 @@ func (s *scanner) fixture(f *model.Fixture) error {
 			f.AwayTeamID, err = s.int()
 		case "group", "stage", "round", "homePlaceholder", "awayPlaceholder", "status", "awarded", "source":
 			if v, err = s.str(); err == nil {
-				setString(f, string(key), string(v))
+				setString(f, string(key), v)
 			}
 		case "kickoff":
 			if v, err = s.str(); err == nil {
@@ -216,7 +229,38 @@ func (s *scanner) fixture(f *model.Fixture) error {
 	})
 }
 
-func setString(f *model.Fixture, key, v string) {
+// enum returns the constant spelled v, so that the values every fixture
+// repeats are not allocated once per message.
+func enum(v []byte) string {
+	switch string(v) {
+	case "REGULAR":
+		return "REGULAR"
+	case "PLAYOFF":
+		return "PLAYOFF"
+	case "FINISHED":
+		return "FINISHED"
+	case "TIMED":
+		return "TIMED"
+	case "SCHEDULED":
+		return "SCHEDULED"
+	case "IN_PLAY":
+		return "IN_PLAY"
+	case "POSTPONED":
+		return "POSTPONED"
+	case "CANCELED":
+		return "CANCELED"
+	case "HOME_TEAM":
+		return "HOME_TEAM"
+	case "AWAY_TEAM":
+		return "AWAY_TEAM"
+	case "DRAW":
+		return "DRAW"
+	}
+	return string(v)
+}
+
+func setString(f *model.Fixture, key string, raw []byte) {
+	v := enum(raw)
 	switch key {
 	case "group":
 		f.Group = v
