@@ -10,15 +10,17 @@ import (
 	"github.com/dgraph-io/ristretto/v2"
 )
 
-// entry is a rendered response: the body once, its gzip form when it is
-// worth compressing, and its ETag. It is immutable once built.
+// entry is a rendered response: the body, its ETag and, made on the first
+// request that accepts it, its gzip form. Nothing in it changes after that.
 type entry struct {
 	status int
 	body   []byte
-	gz     []byte
 	etag   string
 	// maxAge is the Cache-Control max-age in seconds.
 	maxAge int
+
+	gzOnce sync.Once
+	gz     []byte // nil when the body is too small to be worth it
 }
 
 // gzipMin is the body size below which compression does not pay.
@@ -27,18 +29,28 @@ const gzipMin = 512
 func newEntry(status int, body []byte, maxAge int) *entry {
 	h := fnv.New64a()
 	h.Write(body)
-	e := &entry{status: status, body: body, etag: fmt.Sprintf(`"%016x"`, h.Sum64()), maxAge: maxAge}
-	if len(body) >= gzipMin {
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-		zw.Write(body)
-		zw.Close()
-		e.gz = buf.Bytes()
-	}
-	return e
+	return &entry{status: status, body: body, etag: fmt.Sprintf(`"%016x"`, h.Sum64()), maxAge: maxAge}
 }
 
-func (e *entry) cost() int64 { return int64(len(e.body)+len(e.gz)+len(e.etag)) + 64 }
+// gzipped returns the compressed body, compressing it once, or nil when
+// the body is too small for compression to pay.
+func (e *entry) gzipped() []byte {
+	e.gzOnce.Do(func() {
+		if len(e.body) < gzipMin {
+			return
+		}
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+		zw.Write(e.body)
+		zw.Close()
+		e.gz = buf.Bytes()
+	})
+	return e.gz
+}
+
+// cost counts the body twice: room for its compressed form, which may be
+// added after the entry is cached.
+func (e *entry) cost() int64 { return int64(2*len(e.body)+len(e.etag)) + 128 }
 
 // renderCache keeps rendered responses. Keys carry the version of the data
 // a response depends on, so a change makes new keys and nothing is ever

@@ -94,10 +94,12 @@ func (s *Server) respond(c *fiber.Ctx, key string, render func() (any, int)) err
 		return nil
 	}
 	c.Status(e.status)
-	if e.gz != nil && acceptsGzip(c.Request().Header.Peek(fiber.HeaderAcceptEncoding)) {
-		h.Set(fiber.HeaderContentEncoding, "gzip")
-		c.Response().SetBodyRaw(e.gz)
-		return nil
+	if acceptsGzip(c.Request().Header.Peek(fiber.HeaderAcceptEncoding)) {
+		if gz := e.gzipped(); gz != nil {
+			h.Set(fiber.HeaderContentEncoding, "gzip")
+			c.Response().SetBodyRaw(gz)
+			return nil
+		}
 	}
 	c.Response().SetBodyRaw(e.body)
 	return nil

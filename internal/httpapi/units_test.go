@@ -84,8 +84,8 @@ func TestRenderCacheRendersOnceForConcurrentMisses(t *testing.T) {
 func TestEntryCompressesLargeBodies(t *testing.T) {
 	small := newEntry(200, []byte(`{"a":1}`), 10)
 	large := newEntry(200, make([]byte, 4096), 10)
-	if small.gz != nil || large.gz == nil || len(large.gz) >= 4096 || small.etag == large.etag {
-		t.Errorf("small gz %v, large gz %d bytes, etags %s %s", small.gz != nil, len(large.gz), small.etag, large.etag)
+	if small.gzipped() != nil || large.gzipped() == nil || len(large.gzipped()) >= 4096 || small.etag == large.etag {
+		t.Errorf("small gz %v, large gz %d bytes, etags %s %s", small.gzipped() != nil, len(large.gzipped()), small.etag, large.etag)
 	}
 }
 
