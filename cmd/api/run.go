@@ -168,13 +168,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// The replay builds the model in one go and keeps most of what it
 	// allocates, so collecting garbage at the usual pace is mostly wasted
 	// work (a third of the replay in the profile of docs/performance.md):
-	// collect less often until ready, then return to the usual pace.
+	// collect less often until ready, then return to the usual pace and
+	// hand the replay's garbage back to the system at once.
 	gcPercent := debug.SetGCPercent(replayGCPercent)
 	go func() {
 		start := time.Now()
 		go func() {
 			err := model.WaitReady(runCtx)
 			debug.SetGCPercent(gcPercent)
+			debug.FreeOSMemory()
 			if err == nil {
 				log.Info("replay complete", "duration", time.Since(start).String(), "seq", model.Stats().LastSeq)
 			}

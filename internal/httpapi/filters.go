@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -146,14 +145,4 @@ func (f *filters) parseTimeFrame(q func(string) (string, bool), today time.Time)
 		f.hasRange = true
 	}
 	return nil
-}
-
-// key is a canonical form of the filters for cache keys.
-func (f *filters) key() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "s%d|m%d|h%d|v%s|l%s|n%s", f.season, f.matchday, f.head2head, f.venue, strings.Join(f.leagues, ","), strings.ToLower(f.name))
-	if f.hasRange {
-		fmt.Fprintf(&b, "|r%s..%s", f.start.Format(time.DateOnly), f.end.Format(time.DateOnly))
-	}
-	return b.String()
 }

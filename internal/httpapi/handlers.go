@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/footdata/footballd/pkg/model"
@@ -82,10 +81,9 @@ func (s *Server) listCompetitions(kind linkKind) fiber.Handler {
 		if season == 0 {
 			season = who.snap.CurrentSeason()
 		}
-		base := s.baseURL(c)
-		k := key("comps", strconv.Itoa(season), string(who.tier), string(rep), strconv.Itoa(int(kind)), base, u64(who.snap.SeasonVersion(season)))
-		return s.respond(c, k, func() (any, int) {
-			l := newLinks(base, kind)
+		k := s.newKey(c, "comps", kind, rep).int(season).str(string(who.tier)).u64(who.snap.SeasonVersion(season))
+		return s.respond(c, k.String(), func() (any, int) {
+			l := newLinks(s.baseURL(c), kind)
 			out := []competitionJSON{}
 			for _, comp := range who.snap.Competitions(season) {
 				if who.tier.Allows(comp.Tier) {
@@ -108,10 +106,9 @@ func (s *Server) showCompetition(kind linkKind) fiber.Handler {
 			return err
 		}
 		id := comp.ID
-		base := s.baseURL(c)
-		k := key("comp", strconv.Itoa(id), string(rep), strconv.Itoa(int(kind)), base, u64(comp.Version))
-		return s.respond(c, k, func() (any, int) {
-			return renderCompetition(comp, rep, newLinks(base, kind)), maxAgeOf(who, comp)
+		k := s.newKey(c, "comp", kind, rep).int(id).u64(comp.Version)
+		return s.respond(c, k.String(), func() (any, int) {
+			return renderCompetition(comp, rep, newLinks(s.baseURL(c), kind)), maxAgeOf(who, comp)
 		})
 	}
 }
@@ -123,10 +120,9 @@ func (s *Server) competitionTeams(kind linkKind) fiber.Handler {
 			return err
 		}
 		id := comp.ID
-		base := s.baseURL(c)
-		k := key("comp-teams", strconv.Itoa(id), string(rep), strconv.Itoa(int(kind)), base, u64(comp.Version), u64(who.snap.TeamsVersion()))
-		return s.respond(c, k, func() (any, int) {
-			l := newLinks(base, kind)
+		k := s.newKey(c, "comp-teams", kind, rep).int(id).u64(comp.Version).u64(who.snap.TeamsVersion())
+		return s.respond(c, k.String(), func() (any, int) {
+			l := newLinks(s.baseURL(c), kind)
 			teams, _ := who.snap.CompetitionTeams(id)
 			out := struct {
 				Links *selfLinks `json:"_links,omitempty"`
@@ -159,11 +155,10 @@ func (s *Server) leagueTable(kind linkKind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		base := s.baseURL(c)
-		k := key("table", strconv.Itoa(id), strconv.Itoa(f.matchday), string(rep), strconv.Itoa(int(kind)), base, u64(comp.Version))
-		return s.respond(c, k, func() (any, int) {
+		k := s.newKey(c, "table", kind, rep).int(id).int(f.matchday).u64(comp.Version)
+		return s.respond(c, k.String(), func() (any, int) {
 			t, _ := who.snap.Table(id, f.matchday)
-			return renderTable(comp, t, rep, newLinks(base, kind)), maxAgeOf(who, comp)
+			return renderTable(comp, t, rep, newLinks(s.baseURL(c), kind)), maxAgeOf(who, comp)
 		})
 	}
 }
@@ -189,10 +184,9 @@ func (s *Server) competitionFixtures(kind linkKind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		base := s.baseURL(c)
-		k := key("comp-fixtures", strconv.Itoa(id), f.key(), string(rep), strconv.Itoa(int(kind)), base, u64(comp.Version), u64(who.snap.TeamsVersion()))
-		return s.respond(c, k, func() (any, int) {
-			l := newLinks(base, kind)
+		k := s.newKey(c, "comp-fixtures", kind, rep).int(id).filters(&f).u64(comp.Version).u64(who.snap.TeamsVersion())
+		return s.respond(c, k.String(), func() (any, int) {
+			l := newLinks(s.baseURL(c), kind)
 			fs, _ := who.snap.CompetitionFixtures(id, readmodel.FixtureFilter{From: f.start, To: f.end, Matchday: f.matchday})
 			out := fixtureList{Count: len(fs), Fixtures: renderFixtures(fs, rep, l)}
 			if f.hasRange {
@@ -222,10 +216,9 @@ func (s *Server) listFixtures(kind linkKind) fiber.Handler {
 		if !f.hasRange {
 			f.start, f.end, f.hasRange = day, day.AddDate(0, 0, 7), true // n7
 		}
-		base := s.baseURL(c)
-		k := key("fixtures", f.key(), string(who.tier), string(rep), strconv.Itoa(int(kind)), base, u64(who.snap.CalendarVersion()))
-		return s.respond(c, k, func() (any, int) {
-			l := newLinks(base, kind)
+		k := s.newKey(c, "fixtures", kind, rep).filters(&f).str(string(who.tier)).u64(who.snap.CalendarVersion())
+		return s.respond(c, k.String(), func() (any, int) {
+			l := newLinks(s.baseURL(c), kind)
 			leagues := make([]model.LeagueCode, len(f.leagues))
 			for i, code := range f.leagues {
 				leagues[i] = model.LeagueCode(code)
@@ -269,11 +262,9 @@ func (s *Server) showFixture(kind linkKind) fiber.Handler {
 		}
 		// The versions of the fixture's competition and of its two teams'
 		// meetings key the response, so an edit elsewhere leaves it cached.
-		base := s.baseURL(c)
-		k := key("fixture", strconv.Itoa(id), strconv.Itoa(n), string(rep), strconv.Itoa(int(kind)), base,
-			u64(comp.Version), u64(who.snap.PairVersion(id)), u64(who.snap.TeamsVersion()))
-		return s.respond(c, k, func() (any, int) {
-			l := newLinks(base, kind)
+		k := s.newKey(c, "fixture", kind, rep).int(id).int(n).u64(comp.Version).u64(who.snap.PairVersion(id)).u64(who.snap.TeamsVersion())
+		return s.respond(c, k.String(), func() (any, int) {
+			l := newLinks(s.baseURL(c), kind)
 			h, _ := who.snap.HeadToHead(id, n)
 			return struct {
 				Fixture    any            `json:"fixture"`
@@ -296,9 +287,9 @@ func (s *Server) searchTeams(c *fiber.Ctx) error {
 	if _, err := representationOf(c, false); err != nil {
 		return err
 	}
-	base := s.baseURL(c)
-	k := key("search", strings.ToLower(q), base, u64(who.snap.TeamsVersion()))
-	return s.respond(c, k, func() (any, int) {
+	k := s.newKey(c, "search", competitionsPath, full).str(strings.ToLower(q)).u64(who.snap.TeamsVersion())
+	return s.respond(c, k.String(), func() (any, int) {
+		base := s.baseURL(c)
 		type hit struct {
 			ID                 int               `json:"id"`
 			Name               string            `json:"name"`
@@ -345,9 +336,8 @@ func (s *Server) showTeam(kind linkKind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		base := s.baseURL(c)
-		k := key("team", strconv.Itoa(t.ID), string(rep), strconv.Itoa(int(kind)), base, u64(t.Version))
-		return s.respond(c, k, func() (any, int) { return renderTeam(t, rep, newLinks(base, kind)), maxAgeTeams })
+		k := s.newKey(c, "team", kind, rep).int(t.ID).u64(t.Version)
+		return s.respond(c, k.String(), func() (any, int) { return renderTeam(t, rep, newLinks(s.baseURL(c), kind)), maxAgeTeams })
 	}
 }
 
@@ -369,10 +359,9 @@ func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 		if f.season == 0 && !f.hasRange {
 			f.season = who.snap.CurrentSeason()
 		}
-		base := s.baseURL(c)
-		k := key("team-fixtures", strconv.Itoa(t.ID), f.key(), string(who.tier), string(rep), strconv.Itoa(int(kind)), base, u64(t.Version), u64(who.snap.TeamsVersion()))
-		return s.respond(c, k, func() (any, int) {
-			l := newLinks(base, kind)
+		k := s.newKey(c, "team-fixtures", kind, rep).int(t.ID).filters(&f).str(string(who.tier)).u64(t.Version).u64(who.snap.TeamsVersion())
+		return s.respond(c, k.String(), func() (any, int) {
+			l := newLinks(s.baseURL(c), kind)
 			venue := model.Side("")
 			switch f.venue {
 			case "home":
@@ -412,10 +401,9 @@ func (s *Server) teamPlayers(kind linkKind) fiber.Handler {
 			return err
 		}
 		sq, _ := callerOf(c).snap.Squad(t.ID)
-		base := s.baseURL(c)
-		k := key("players", strconv.Itoa(t.ID), string(rep), strconv.Itoa(int(kind)), base, u64(sq.Version))
-		return s.respond(c, k, func() (any, int) {
-			l := newLinks(base, kind)
+		k := s.newKey(c, "players", kind, rep).int(t.ID).u64(sq.Version)
+		return s.respond(c, k.String(), func() (any, int) {
+			l := newLinks(s.baseURL(c), kind)
 			out := struct {
 				Links   *selfLinks   `json:"_links,omitempty"`
 				Count   int          `json:"count"`

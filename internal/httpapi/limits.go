@@ -16,8 +16,15 @@ type limiter struct {
 
 type limitShard struct {
 	mu       sync.Mutex
-	counters map[string]*window
+	counters map[windowKey]*window
 	writes   int
+}
+
+// windowKey names one caller's counter for one rule, without building a
+// string per request.
+type windowKey struct {
+	caller string
+	period time.Duration
 }
 
 type window struct {
@@ -41,7 +48,7 @@ type verdict struct {
 func newLimiter(now func() time.Time) *limiter {
 	l := &limiter{now: now, seed: maphash.MakeSeed()}
 	for i := range l.shards {
-		l.shards[i].counters = map[string]*window{}
+		l.shards[i].counters = map[windowKey]*window{}
 	}
 	return l
 }
@@ -58,7 +65,7 @@ func (l *limiter) take(key string, rules ...limit) verdict {
 	v := verdict{allowed: true, remaining: -1}
 	ws := make([]*window, len(rules))
 	for i, r := range rules {
-		k := key + "|" + r.period.String()
+		k := windowKey{key, r.period}
 		w := sh.counters[k]
 		period := int64(r.period / time.Second)
 		if w == nil || now-w.start >= period {

@@ -19,11 +19,53 @@ const (
 	maxAgeTeams    = 300
 )
 
-// key builds a cache key from its parts. The version of the data a
-// response depends on is always one of them.
-func key(parts ...string) string { return strings.Join(parts, "|") }
+// cacheKey builds a response's cache key with one buffer: the route, how
+// links are made (kind and base URL, which come from the request), the
+// representation, what selects the answer, and the versions of the data
+// it depends on, so a change of any of them is a new key.
+type cacheKey struct{ b []byte }
 
-func u64(v uint64) string { return strconv.FormatUint(v, 10) }
+func (s *Server) newKey(c *fiber.Ctx, route string, kind linkKind, rep representation) cacheKey {
+	k := cacheKey{make([]byte, 0, 160)}
+	k.b = append(k.b, route...)
+	k.b = append(k.b, '|', byte('0'+kind), '|')
+	k.b = append(k.b, rep...)
+	k.b = append(k.b, '|')
+	if s.opts.PublicURL == "" {
+		k.b = append(k.b, c.Protocol()...)
+		k.b = append(k.b, "://"...)
+		k.b = append(k.b, c.Hostname()...)
+	}
+	return k
+}
+
+func (k cacheKey) int(v int) cacheKey {
+	k.b = append(strconv.AppendInt(k.b, int64(v), 10), '|')
+	return k
+}
+
+func (k cacheKey) u64(v uint64) cacheKey {
+	k.b = append(strconv.AppendUint(k.b, v, 10), '|')
+	return k
+}
+
+func (k cacheKey) str(v string) cacheKey {
+	k.b = append(append(k.b, v...), '|')
+	return k
+}
+
+// filters adds the filters in a canonical form.
+func (k cacheKey) filters(f *filters) cacheKey {
+	k = k.int(f.season).int(f.matchday).int(f.head2head).str(f.venue).str(strings.Join(f.leagues, ","))
+	if f.hasRange {
+		k.b = f.start.AppendFormat(k.b, time.DateOnly)
+		k.b = append(k.b, '.', '.')
+		k.b = f.end.AppendFormat(k.b, time.DateOnly)
+	}
+	return k
+}
+
+func (k cacheKey) String() string { return string(k.b) }
 
 // representationOf reads X-Response-Control. compressed is served only by
 // fixture resources; elsewhere the full form is served, and the response
