@@ -153,11 +153,11 @@ func (im *Importer) openFootball(ctx context.Context, path string, opts Options)
 	if err != nil {
 		return err
 	}
-	comp, err := im.putCompetition(ctx, pf, teamIDs)
+	comp, existed, err := im.putCompetition(ctx, pf, teamIDs)
 	if err != nil {
 		return err
 	}
-	return im.putFixtures(ctx, pf, comp, teamIDs)
+	return im.putFixtures(ctx, pf, comp, existed, teamIDs)
 }
 
 func (im *Importer) ensureLeague(ctx context.Context, l model.League) (model.League, error) {
@@ -218,14 +218,16 @@ func (im *Importer) resolveTeams(ctx context.Context, pf *parsedFile) (map[strin
 	return ids, nil
 }
 
-func (im *Importer) putCompetition(ctx context.Context, pf *parsedFile, teamIDs map[string]int) (model.Competition, error) {
-	c := model.Competition{Caption: pf.caption, League: pf.league.Code, Year: pf.year, Type: pf.kind,
+// putCompetition creates or updates the file's competition; existed tells
+// whether it was in the stream before.
+func (im *Importer) putCompetition(ctx context.Context, pf *parsedFile, teamIDs map[string]int) (c model.Competition, existed bool, err error) {
+	c = model.Competition{Caption: pf.caption, League: pf.league.Code, Year: pf.year, Type: pf.kind,
 		NumberOfMatchdays: pf.matchdays, Tier: model.TierAnonymous, Rules: model.DefaultRules(pf.league.Code, pf.year)}
 	var prev *events.Revision
 	if id, ok := im.comps[compKey(c.League, c.Year)]; ok {
 		old, rev, err := im.ed.Competition(ctx, id)
 		if err != nil {
-			return c, err
+			return c, false, err
 		}
 		// Access tier and table rules are the editors' decisions: an
 		// import never changes them.
@@ -246,11 +248,11 @@ func (im *Importer) putCompetition(ctx context.Context, pf *parsedFile, teamIDs 
 	sort.Slice(c.Teams, func(i, j int) bool { return c.Teams[i].TeamID < c.Teams[j].TeamID })
 	ch, err := im.ed.PutCompetition(ctx, &c, prev)
 	if err != nil {
-		return c, fmt.Errorf("competition %s %d: %w", c.League, c.Year, err)
+		return c, false, fmt.Errorf("competition %s %d: %w", c.League, c.Year, err)
 	}
 	im.Summary.Competitions.add(ch.Action)
 	im.comps[compKey(c.League, c.Year)] = c.ID
-	return c, nil
+	return c, prev != nil, nil
 }
 
 type stored struct {
@@ -258,9 +260,10 @@ type stored struct {
 	rev events.Revision
 }
 
-func (im *Importer) putFixtures(ctx context.Context, pf *parsedFile, c model.Competition, teamIDs map[string]int) error {
+func (im *Importer) putFixtures(ctx context.Context, pf *parsedFile, c model.Competition, existed bool, teamIDs map[string]int) error {
 	existing := map[string]stored{}
-	if c.ID != 0 {
+	// A competition created by this import has no fixtures to find yet.
+	if existed {
 		err := im.ed.Store.Scan(ctx, events.Subject(events.KindFixture, strconv.Itoa(c.ID), "*"), func(ev events.Event) error {
 			f, err := events.Decode[model.Fixture](ev.Data)
 			if err == nil && f.Source != "" {
