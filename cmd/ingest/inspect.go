@@ -56,16 +56,21 @@ func body(data []byte) string {
 	return out.String()
 }
 
-func show(ctx context.Context, e *env, args []string) error {
-	pos, _, err := parse(e.flags("show"), args)
+// current reads `KIND ID` from args and loads the entity's last revision.
+func (e *env) current(ctx context.Context, name string, args []string) (events.Revision, error) {
+	pos, _, err := parse(e.flags(name), args)
 	if err != nil {
-		return err
+		return events.Revision{}, err
 	}
 	subject, err := kindAndID(pos)
 	if err != nil {
-		return err
+		return events.Revision{}, err
 	}
-	rev, err := e.ed.Store.Get(ctx, subject)
+	return e.ed.Store.Get(ctx, subject)
+}
+
+func show(ctx context.Context, e *env, args []string) error {
+	rev, err := e.current(ctx, "show", args)
 	if err != nil {
 		return err
 	}
@@ -75,15 +80,7 @@ func show(ctx context.Context, e *env, args []string) error {
 }
 
 func history(ctx context.Context, e *env, args []string) error {
-	pos, _, err := parse(e.flags("history"), args)
-	if err != nil {
-		return err
-	}
-	subject, err := kindAndID(pos)
-	if err != nil {
-		return err
-	}
-	rev, err := e.ed.Store.Get(ctx, subject)
+	rev, err := e.current(ctx, "history", args)
 	if err != nil {
 		return err
 	}
