@@ -192,6 +192,8 @@ func TestEndpoints(t *testing.T) {
 		{"timeFrame 100", "/v1/fixtures?timeFrame=p100", nil, 400, "", []string{`got 'p100'`}},
 		{"range start alone", "/v1/fixtures?timeFrameStart=2026-03-01", nil, 400, "", []string{`timeFrameStart and timeFrameEnd go together`}},
 		{"range reversed", "/v1/fixtures?timeFrameStart=2026-03-10&timeFrameEnd=2026-03-01", nil, 400, "", []string{`must not be before`}},
+		{"range too wide across competitions", "/v1/fixtures?timeFrameStart=2015-01-01&timeFrameEnd=2016-01-01", nil, 400, "", []string{`spans 365 days; /v1/fixtures serves at most 99 days`}},
+		{"a season of one competition by range", "/v1/competitions/1/fixtures?timeFrameStart=2015-08-01&timeFrameEnd=2016-06-01", nil, 200, "", []string{`"count":380`}},
 		{"range and timeFrame", "/v1/fixtures?timeFrame=n7&timeFrameStart=2026-03-01&timeFrameEnd=2026-03-02", nil, 400, "", []string{`cannot be combined`}},
 		{"range bad date", "/v1/fixtures?timeFrameStart=2026-02-30&timeFrameEnd=2026-03-02", nil, 400, "", []string{`timeFrameStart must be a date YYYY-MM-DD, got '2026-02-30'`}},
 		{"fixtures of the next week", "/v1/fixtures/", nil, 200, "fixtures-n7", nil},

@@ -60,6 +60,9 @@ func visible(who *caller, fs []readmodel.Fixture) []readmodel.Fixture {
 	return out
 }
 
+// maxCalendarDays bounds a /v1/fixtures range, as timeFrame's 99 days do.
+const maxCalendarDays = 99
+
 type selfLinks struct {
 	Self        href  `json:"self"`
 	Competition *href `json:"competition,omitempty"`
@@ -215,6 +218,11 @@ func (s *Server) listFixtures(kind linkKind) fiber.Handler {
 		}
 		if !f.hasRange {
 			f.start, f.end, f.hasRange = day, day.AddDate(0, 0, 7), true // n7
+		}
+		// Across every competition an unbounded range could ask for the
+		// whole history in one response: hold it to what timeFrame allows.
+		if days := int(f.end.Sub(f.start).Hours() / 24); days > maxCalendarDays {
+			return badRequest("timeFrameStart to timeFrameEnd spans %d days; /v1/fixtures serves at most %d days at a time", days, maxCalendarDays)
 		}
 		k := s.newKey(c, "fixtures", kind, rep).filters(&f).str(string(who.tier)).u64(who.snap.CalendarVersion())
 		return s.respond(c, k.String(), func() (any, int) {
