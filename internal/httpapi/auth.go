@@ -45,7 +45,7 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 		token := strings.TrimSpace(string(c.Request().Header.Peek("X-Auth-Token")))
 		var cl model.Client
 		known := false
-		if token != "" && model.TokenRE.MatchString(token) {
+		if token != "" && model.ValidToken(token) {
 			cl, known = snap.Client(model.HashToken(token))
 		}
 		var v verdict

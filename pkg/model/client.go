@@ -31,9 +31,18 @@ const (
 
 var (
 	clientNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`)
-	// TokenRE is the spec's token format.
-	TokenRE = regexp.MustCompile(`^[a-z1-9]+$`)
 )
+
+// ValidToken reports whether s has the spec's token format, [a-z1-9]+. It
+// runs on every authenticated request, so it is a loop, not a regexp.
+func ValidToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 'a' || c > 'z') && (c < '1' || c > '9') {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // tokenAlphabet is the spec's token alphabet: letters and digits 1-9.
 const tokenAlphabet = "abcdefghijklmnopqrstuvwxyz123456789"

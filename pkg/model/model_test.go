@@ -162,7 +162,7 @@ func TestNormalizeTeamName(t *testing.T) {
 
 func TestTokens(t *testing.T) {
 	tok, err := NewToken()
-	if err != nil || len(tok) != 32 || !TokenRE.MatchString(tok) {
+	if err != nil || len(tok) != 32 || !ValidToken(tok) {
 		t.Fatalf("token %q, %v", tok, err)
 	}
 	other, _ := NewToken()
@@ -172,6 +172,14 @@ func TestTokens(t *testing.T) {
 	c := Client{Name: "acme", Tier: TierRegistered, PerMinute: 50, TokenHash: HashToken(tok)}
 	if err := c.Validate(); err != nil || strings.Contains(c.TokenHash, tok) {
 		t.Fatalf("client %+v: %v", c, err)
+	}
+}
+
+func TestValidToken(t *testing.T) {
+	for tok, want := range map[string]bool{"abc123": true, "z9": true, "": false, "abc0": false, "ABC": false, "ab-c": false, "äbc": false} {
+		if got := ValidToken(tok); got != want {
+			t.Errorf("ValidToken(%q) = %v", tok, got)
+		}
 	}
 }
 
