@@ -10,8 +10,8 @@ import (
 
 // competitionFor loads a competition the caller may see: 404 if it does
 // not exist, 403 if it needs a higher tier.
-func competitionFor(who *caller, id int) (readmodel.Competition, error) {
-	comp, ok := who.snap.Competition(id)
+func competitionFor(who *caller, id int) (readmodel.CompetitionKey, error) {
+	comp, ok := who.snap.CompetitionKey(id)
 	if !ok {
 		return comp, notFound("competition %d does not exist; list the current ones at /v1/competitions", id)
 	}
@@ -24,11 +24,11 @@ func competitionFor(who *caller, id int) (readmodel.Competition, error) {
 // competitionRequest is the common start of every /competitions/{id}
 // endpoint: the caller, the competition it may see, and the representation
 // asked for (compressed only where fixtures allow it).
-func competitionRequest(c *fiber.Ctx, fixtures bool) (*caller, readmodel.Competition, representation, error) {
+func competitionRequest(c *fiber.Ctx, fixtures bool) (*caller, readmodel.CompetitionKey, representation, error) {
 	who := callerOf(c)
 	id, err := pathID(c, "competition")
 	if err != nil {
-		return who, readmodel.Competition{}, "", err
+		return who, readmodel.CompetitionKey{}, "", err
 	}
 	comp, err := competitionFor(who, id)
 	if err != nil {
@@ -38,7 +38,7 @@ func competitionRequest(c *fiber.Ctx, fixtures bool) (*caller, readmodel.Competi
 	return who, comp, rep, err
 }
 
-func maxAgeOf(who *caller, comp readmodel.Competition) int {
+func maxAgeOf(who *caller, comp readmodel.CompetitionKey) int {
 	if comp.Year < who.snap.CurrentSeason() {
 		return maxAgeFinished
 	}
@@ -111,7 +111,8 @@ func (s *Server) showCompetition(kind linkKind) fiber.Handler {
 		id := comp.ID
 		k := s.newKey(c, "comp", kind, rep).int(id).u64(comp.Version)
 		return s.respond(c, k.String(), func() (any, int) {
-			return renderCompetition(comp, rep, newLinks(s.baseURL(c), kind)), maxAgeOf(who, comp)
+			whole, _ := who.snap.Competition(id)
+			return renderCompetition(whole, rep, newLinks(s.baseURL(c), kind)), maxAgeOf(who, comp)
 		})
 	}
 }
@@ -161,7 +162,8 @@ func (s *Server) leagueTable(kind linkKind) fiber.Handler {
 		k := s.newKey(c, "table", kind, rep).int(id).int(f.matchday).u64(comp.Version)
 		return s.respond(c, k.String(), func() (any, int) {
 			t, _ := who.snap.Table(id, f.matchday)
-			return renderTable(comp, t, rep, newLinks(s.baseURL(c), kind)), maxAgeOf(who, comp)
+			whole, _ := who.snap.Competition(id)
+			return renderTable(whole, t, rep, newLinks(s.baseURL(c), kind)), maxAgeOf(who, comp)
 		})
 	}
 }

@@ -127,6 +127,12 @@ func TestCompetitionQueries(t *testing.T) {
 	if !ok || c.NumberOfGames != 3 || c.NumberOfTeams() != 4 || c.LastMatchday != 6 || c.LastUpdated.IsZero() {
 		t.Errorf("competition 20: %+v", c)
 	}
+	if k, ok := s.CompetitionKey(20); !ok || k != (readmodel.CompetitionKey{ID: 20, Type: c.Type, Tier: c.Tier, Year: c.Year, Version: c.Version}) {
+		t.Errorf("key of competition 20: %+v, competition %+v", k, c)
+	}
+	if _, ok := s.CompetitionKey(999); ok {
+		t.Error("key of a competition that does not exist")
+	}
 	// The copy is the caller's.
 	c.Teams[0].TeamID = 999
 	if again, _ := s.Competition(20); again.Teams[0].TeamID == 999 {

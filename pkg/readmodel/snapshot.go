@@ -85,6 +85,27 @@ func (s Snapshot) competition(c *compSnap) Competition {
 	return v
 }
 
+// CompetitionKey is what a cached answer about a competition needs to be
+// found: whether it exists, who may see it, its kind, season and version.
+// It copies nothing, unlike Competition, so a cache hit costs no
+// allocation that grows with the competition.
+type CompetitionKey struct {
+	ID      int
+	Type    model.CompetitionType
+	Tier    model.Tier
+	Year    int
+	Version uint64
+}
+
+// CompetitionKey returns the key of one competition.
+func (s Snapshot) CompetitionKey(id int) (CompetitionKey, bool) {
+	c, ok := s.comp(id)
+	if !ok {
+		return CompetitionKey{}, false
+	}
+	return CompetitionKey{ID: c.comp.ID, Type: c.comp.Type, Tier: c.comp.Tier, Year: c.comp.Year, Version: c.version}, true
+}
+
 // Competition returns one competition.
 func (s Snapshot) Competition(id int) (Competition, bool) {
 	c, ok := s.comp(id)
