@@ -324,25 +324,24 @@ func (s *Server) searchTeams(c *fiber.Ctx) error {
 	})
 }
 
-func (s *Server) teamFor(c *fiber.Ctx) (readmodel.Team, error) {
+// teamRequest is the common start of every /teams/{id} endpoint: the
+// team and the representation asked for.
+func teamRequest(c *fiber.Ctx, fixtures bool) (readmodel.Team, representation, error) {
 	id, err := pathID(c, "team")
 	if err != nil {
-		return readmodel.Team{}, err
+		return readmodel.Team{}, "", err
 	}
 	t, ok := callerOf(c).snap.Team(id)
 	if !ok {
-		return t, notFound("team %d does not exist; find teams with /v1/teams?name=…", id)
+		return t, "", notFound("team %d does not exist; find teams with /v1/teams?name=…", id)
 	}
-	return t, nil
+	rep, err := representationOf(c, fixtures)
+	return t, rep, err
 }
 
 func (s *Server) showTeam(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		t, err := s.teamFor(c)
-		if err != nil {
-			return err
-		}
-		rep, err := representationOf(c, false)
+		t, rep, err := teamRequest(c, false)
 		if err != nil {
 			return err
 		}
@@ -354,11 +353,7 @@ func (s *Server) showTeam(kind linkKind) fiber.Handler {
 func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		who := callerOf(c)
-		t, err := s.teamFor(c)
-		if err != nil {
-			return err
-		}
-		rep, err := representationOf(c, true)
+		t, rep, err := teamRequest(c, true)
 		if err != nil {
 			return err
 		}
@@ -402,11 +397,7 @@ func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 
 func (s *Server) teamPlayers(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		t, err := s.teamFor(c)
-		if err != nil {
-			return err
-		}
-		rep, err := representationOf(c, false)
+		t, rep, err := teamRequest(c, false)
 		if err != nil {
 			return err
 		}
