@@ -391,12 +391,7 @@ func numberEngSoccer(ms []parsedMatch) int {
 // its league, every row a finished fixture. A file that cannot be imported
 // at all is counted as rejected and its reason returned.
 func (im *Importer) EngSoccer(ctx context.Context, path string, opts EngSoccerOptions) error {
-	im.Summary.Files++
-	err := im.engSoccer(ctx, path, opts)
-	if err != nil && model.ErrorCode(err) == model.Invalid {
-		im.Summary.Rejected = append(im.Summary.Rejected, Rejection{File: path, Reason: err.Error()})
-	}
-	return err
+	return im.file(path, im.engSoccer(ctx, path, opts))
 }
 
 func (im *Importer) engSoccer(ctx context.Context, path string, opts EngSoccerOptions) error {

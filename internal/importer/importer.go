@@ -122,8 +122,13 @@ var placeholderRE = regexp.MustCompile(`^(?:[WL]\d+|[123][A-L](?:/[A-L0-9]+)*|Wi
 // OpenFootball imports one openfootball JSON file. A file that cannot be
 // imported at all is counted as rejected and its reason returned.
 func (im *Importer) OpenFootball(ctx context.Context, path string, opts Options) error {
+	return im.file(path, im.openFootball(ctx, path, opts))
+}
+
+// file counts an imported file, and lists it as rejected when its import
+// failed as invalid (rather than for want of a stream).
+func (im *Importer) file(path string, err error) error {
 	im.Summary.Files++
-	err := im.openFootball(ctx, path, opts)
 	if err != nil && model.ErrorCode(err) == model.Invalid {
 		im.Summary.Rejected = append(im.Summary.Rejected, Rejection{File: path, Reason: err.Error()})
 	}
