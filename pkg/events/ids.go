@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/footdata/footballd/pkg/model"
 )
@@ -32,6 +33,7 @@ func (s *Store) Reserve(ctx context.Context, kind Kind, id int) error {
 
 func (s *Store) bumpCounter(ctx context.Context, kind Kind, step func(next int) (first, newNext int)) (int, error) {
 	subject := counterSubject(kind)
+	transient := 0
 	for range 100 {
 		c := counter{Next: 1}
 		var prevSeq uint64
@@ -54,12 +56,21 @@ func (s *Store) bumpCounter(ctx context.Context, kind Kind, step func(next int) 
 		if err != nil {
 			return 0, err
 		}
-		_, err = s.js.PublishMsg(ctx, newMsg(subject, body, prevSeq, Meta{Source: "id counter"}))
+		tctx, cancel := context.WithTimeout(ctx, requestTimeout)
+		_, err = s.js.PublishMsg(tctx, newMsg(subject, body, prevSeq, Meta{Source: "id counter"}))
+		cancel()
 		if err == nil {
 			return first, nil
 		}
+		// A conflict means someone else moved the counter; a lost ack
+		// (server restarting) may have moved it for us. Either way the
+		// next round reads it again: ids are never handed out twice, at
+		// worst a block is skipped.
 		if err = publishError(subject, prevSeq, err); !errors.Is(err, ErrConflict) {
-			return 0, err
+			if transient++; transient >= requestAttempts || ctx.Err() != nil {
+				return 0, err
+			}
+			time.Sleep(time.Duration(transient) * 100 * time.Millisecond)
 		}
 	}
 	return 0, fmt.Errorf("reserve %s ids: too much contention", kind)

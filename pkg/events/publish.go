@@ -132,7 +132,9 @@ func (s *Store) Put(ctx context.Context, w Write) (Result, error) {
 	msg := newMsg(subject, body, expected, w.Meta)
 	var lastErr error
 	for attempt := 0; attempt < putAttempts; attempt++ {
-		ack, err := s.js.PublishMsg(ctx, msg)
+		tctx, cancel := context.WithTimeout(ctx, requestTimeout)
+		ack, err := s.js.PublishMsg(tctx, msg)
+		cancel()
 		if err == nil {
 			return Result{Subject: subject, Seq: ack.Sequence, Changed: true}, nil
 		}

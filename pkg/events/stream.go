@@ -152,10 +152,44 @@ const (
 	HeaderSource = "Fd-Source"
 )
 
+// requestTimeout bounds one request to the server. A reply lost while the
+// server restarts would otherwise hold the caller until its own deadline;
+// with it the request fails in time to be tried again.
+const requestTimeout = 5 * time.Second
+
+// requestAttempts bounds the tries of a request that is safe to repeat.
+const requestAttempts = 5
+
+// retry runs a request that is safe to repeat, each try bounded by
+// requestTimeout, until it succeeds, fails for good (done reports which),
+// or the attempts or ctx run out.
+func retry(ctx context.Context, try func(ctx context.Context) error, done func(error) bool) error {
+	var err error
+	for attempt := range requestAttempts {
+		tctx, cancel := context.WithTimeout(ctx, requestTimeout)
+		err = try(tctx)
+		cancel()
+		if err == nil || done(err) || ctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(time.Duration(attempt+1) * 100 * time.Millisecond):
+		}
+	}
+	return err
+}
+
 // Get returns the current revision of subject, or an error with code
 // model.NotFound.
 func (s *Store) Get(ctx context.Context, subject string) (Revision, error) {
-	m, err := s.stream.GetLastMsgForSubject(ctx, subject)
+	var m *jetstream.RawStreamMsg
+	err := retry(ctx, func(ctx context.Context) error {
+		var err error
+		m, err = s.stream.GetLastMsgForSubject(ctx, subject)
+		return err
+	}, func(err error) bool { return errors.Is(err, jetstream.ErrMsgNotFound) })
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
 		return Revision{}, notFound(subject)
 	}
