@@ -263,6 +263,22 @@ func deduct(ctx context.Context, e *env, args []string) error {
 		return usagef("want --points N")
 	}
 	a := model.Adjustment{ID: *id, CompetitionID: *comp, TeamID: *team, Points: -*points, Reason: *reason}
+	if *id != 0 {
+		// Changing an adjustment: what is not given stays as it was.
+		old, _, err := events.Load[model.Adjustment](ctx, e.ed.Store, events.Subject(events.KindAdjustment, "*", strconv.Itoa(*id)))
+		if err != nil {
+			return err
+		}
+		if !set["competition"] {
+			a.CompetitionID = old.CompetitionID
+		}
+		if !set["team"] {
+			a.TeamID = old.TeamID
+		}
+		if !set["reason"] {
+			a.Reason = old.Reason
+		}
+	}
 	ch, err := e.ed.PutAdjustment(ctx, &a)
 	if err == nil {
 		e.print(ch)

@@ -44,6 +44,7 @@ func TestCommandsHappyPath(t *testing.T) {
 		{"result 1 --score 2-1 --awarded away", []string{`awarded: "AWAY_TEAM"`}},
 		{"fixture put --id 1 --odds 1.5,4.2,6.0", []string{`odds.homeWin: 1.5`}},
 		{"deduct --competition 1 --team 2 --points 3 --reason administration", []string{`adjustment 1/1 created`, `points: -3`}},
+		{"deduct --id 1 --points 0", []string{`adjustment 1/1 updated`, `points: -3 → 0`}},
 		{"tiebreak --competition 1 --order 2,1 --reason lots", []string{`tiebreak 1 created`, `teamIds\[0\]: 2`}},
 		{"team alias --team 1 Arsenal_London", []string{`teamname arsenal_london created`}},
 		{"team put --id 3 --crest https://example.org/everton.svg", []string{`team 3 updated`, `crestUrl: "https://example.org/everton.svg"`}},
