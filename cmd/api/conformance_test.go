@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 )
@@ -51,13 +51,11 @@ func theWorld(t *testing.T) *world {
 			"openfootball-worldcup-json/2018/worldcup.json",
 			"openfootball-football-json/2025-26/en.1.json")
 		w.pl2015, w.fl2016, w.wc18, w.pl2025 = 1, 2, 3, 4
-		ed := &editor.Editor{Store: s, Meta: events.Meta{Editor: "test"}}
-		c, rev, err := ed.Competition(context.Background(), w.fl2016)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.Tier = model.TierDonating
-		if _, err := ed.PutCompetition(context.Background(), &c, rev); err != nil {
+		ed := natstest.Editor(t, s)
+		if _, _, err := ed.PutCompetition(context.Background(), w.fl2016, func(c *model.Competition) error {
+			c.Tier = model.TierDonating
+			return nil
+		}); err != nil {
 			t.Fatal(err)
 		}
 		w.acme = addClient(t, s, "acme", model.TierRegistered, 1000)

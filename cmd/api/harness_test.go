@@ -17,15 +17,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/internal/importer"
+	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-const sharedData = "../../../shared/data"
 
 // freePort returns a loopback address nobody listens on.
 func freePort(t testing.TB) string {
@@ -137,11 +135,9 @@ func (r *replica) store() *events.Store {
 
 func importFiles(t testing.TB, s *events.Store, files ...string) {
 	t.Helper()
-	ed := &editor.Editor{Store: s, Meta: events.Meta{Editor: "test"}}
-	im := importer.New(ed, nil)
 	for _, f := range files {
-		if err := im.OpenFootball(context.Background(), filepath.Join(sharedData, f), importer.Options{}); err != nil {
-			t.Fatalf("import %s: %v", f, err)
+		if sum := natstest.Import(t, s, "openfootball", importer.Options{}, natstest.SharedData(t, f)); len(sum.Rejected) > 0 {
+			t.Fatalf("import %s: rejected %v", f, sum.Rejected)
 		}
 	}
 }
@@ -235,8 +231,7 @@ func firstDiff(want, got string) string {
 // addClient registers an API client and returns its token.
 func addClient(t testing.TB, s *events.Store, name string, tier model.Tier, perMinute int) string {
 	t.Helper()
-	ed := &editor.Editor{Store: s, Meta: events.Meta{Editor: "test"}}
-	token, _, err := ed.AddClient(context.Background(), model.Client{Name: name, Tier: tier, PerMinute: perMinute})
+	token, _, err := natstest.Editor(t, s).AddClient(context.Background(), model.Client{Name: name, Tier: tier, PerMinute: perMinute})
 	if err != nil {
 		t.Fatal(err)
 	}

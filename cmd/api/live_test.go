@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 )
@@ -17,23 +18,29 @@ import (
 func smallWorld(t *testing.T, s *events.Store) (ed *editor.Editor, fixture model.Fixture) {
 	t.Helper()
 	ctx := context.Background()
-	ed = &editor.Editor{Store: s, Meta: events.Meta{Editor: "test"}}
+	ed = natstest.Editor(t, s)
 	for _, name := range []string{"Home FC", "Away FC"} {
-		if _, err := ed.PutTeam(ctx, &model.Team{Name: name}, nil); err != nil {
+		if _, _, err := ed.PutTeam(ctx, 0, func(t *model.Team) error { t.Name = name; return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
-	c := model.Competition{League: "PL", Year: 2025, Caption: "Test League 2025/26", Type: model.TypeLeague, NumberOfMatchdays: 2,
-		Teams: []model.CompetitionTeam{{TeamID: 1}, {TeamID: 2}}, Rules: model.DefaultRules("PL", 2025)}
-	if _, err := ed.PutCompetition(ctx, &c, nil); err != nil {
+	_, c, err := ed.PutCompetition(ctx, 0, func(c *model.Competition) error {
+		*c = model.Competition{League: "PL", Year: 2025, Caption: "Test League 2025/26", Type: model.TypeLeague, NumberOfMatchdays: 2,
+			Teams: []model.CompetitionTeam{{TeamID: 1}, {TeamID: 2}}}
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
-	fixture = model.Fixture{CompetitionID: c.ID, Matchday: 1, Stage: model.Regular, Status: model.Timed,
-		Kickoff: time.Date(2026, 3, 14, 15, 0, 0, 0, time.UTC), HomeTeamID: 1, AwayTeamID: 2}
-	if _, err := ed.PutFixture(ctx, &fixture, nil); err != nil {
+	_, f, err := ed.PutFixture(ctx, 0, false, func(f *model.Fixture) error {
+		*f = model.Fixture{CompetitionID: c.ID, Matchday: 1, Stage: model.Regular, Status: model.Timed,
+			Kickoff: time.Date(2026, 3, 14, 15, 0, 0, 0, time.UTC), HomeTeamID: 1, AwayTeamID: 2}
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
-	return ed, fixture
+	return ed, *f
 }
 
 // TestLiveEditIsServedAtOnce: a result published after the replica is
@@ -47,12 +54,10 @@ func TestLiveEditIsServedAtOnce(t *testing.T) {
 	if !strings.Contains(string(before.body), `"playedGames":0`) {
 		t.Fatalf("table before the result: %s", before.body)
 	}
-	cur, rev, err := ed.Fixture(context.Background(), f.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cur.Status, cur.Result.FullTime = model.Finished, &model.Score{Home: 2, Away: 1}
-	if _, err := ed.PutFixture(context.Background(), &cur, rev); err != nil {
+	if _, _, err := ed.PutFixture(context.Background(), f.ID, true, func(cur *model.Fixture) error {
+		cur.Status, cur.Result.FullTime = model.Finished, &model.Score{Home: 2, Away: 1}
+		return nil
+	}); err != nil {
 		t.Fatal(err)
 	}
 	published := time.Now()

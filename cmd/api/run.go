@@ -151,7 +151,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer store.Close()
 
 	clock := cfg.clock()
-	model, err := readmodel.New(readmodel.Config{Now: clock, SwitchMonth: cfg.switchMonth, SwitchDay: cfg.switchDay})
+	model, err := readmodel.New(readmodel.Config{Now: clock, SwitchMonth: cfg.switchMonth, SwitchDay: cfg.switchDay, Log: log})
 	if err != nil {
 		return err
 	}

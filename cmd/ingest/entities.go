@@ -4,152 +4,113 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 
-	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/pkg/model"
 )
 
-func leaguePut(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("league put")
-	name := fs.String("name", "", "league name")
-	country := fs.String("country", "", "country or region")
-	zone := fs.String("zone", "", "IANA time zone of local kick-off times")
-	pos, _, err := parse(fs, args)
-	if err != nil {
-		return err
+func commands() []command {
+	return []command{
+		leaguePut(), competitionPut(), teamPut(), teamAlias(), squadPut(), fixturePut(), result(), status(),
+		deduct(), tiebreak(), show(), history(),
+		clientAdd(), clientList(), clientRevoke(), clientRotate(),
+		importCommand("openfootball", "[--league CODE] [--season YYYY] FILE...", "import openfootball JSON files (league files, World Cup, Euro)",
+			"ingest import openfootball ../shared/data/openfootball-football-json/2015-16/*.json", openFootballFlags),
+		importCommand("engsoccerdata", "[--from YYYY] [--to YYYY] DIR|FILE...", "import engsoccerdata CSV files (the data-raw folder, with its deductions; test and benchmark input only)",
+			"ingest import engsoccerdata --from 1990 --to 1999 ../shared/data/engsoccerdata/data-raw", engSoccerFlags),
+		generateWorld(),
 	}
-	if len(pos) != 1 {
-		return usagef("want one league CODE, got %d arguments", len(pos))
-	}
-	code, err := model.ParseLeagueCode(pos[0])
-	if err != nil {
-		return err
-	}
-	if _, err := time.LoadLocation(*zone); err != nil || *zone == "" {
-		return model.Invalidf("zone", *zone, "must be an IANA time zone such as Europe/London")
-	}
-	ch, err := e.ed.PutLeague(ctx, model.League{Code: code, Name: *name, Country: *country, Zone: *zone})
-	if err == nil {
-		e.print(ch)
-	}
-	return err
 }
 
-// intList parses "1,2,3" for field.
-func intList(field, s string) ([]int, error) {
-	var out []int
-	for _, part := range strings.Split(s, ",") {
-		if part = strings.TrimSpace(part); part == "" {
-			continue
-		}
-		n, err := strconv.Atoi(part)
-		if err != nil || n <= 0 {
-			return nil, model.Invalidf(field, part, "must be a positive integer id")
-		}
-		out = append(out, n)
-	}
-	return out, nil
+var leagueFields = fields[model.League]{
+	{"name", "league name", func(l *model.League, v string) error { l.Name = v; return nil }},
+	{"country", "country or region", func(l *model.League, v string) error { l.Country = v; return nil }},
+	{"zone", "IANA time zone of local kick-off times, e.g. Europe/London", func(l *model.League, v string) error { l.Zone = v; return nil }},
 }
 
-func competitionPut(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("competition put")
-	id := fs.Int("id", 0, "competition id (omit to create with a new id)")
-	file := fs.String("file", "", "JSON file with the whole competition")
-	caption := fs.String("caption", "", "name including the season")
-	league := fs.String("league", "", "league code")
-	year := fs.Int("year", 0, "season start year")
-	typ := fs.String("type", "LEAGUE", "LEAGUE, TOURNAMENT or CUP")
-	matchdays := fs.Int("matchdays", 0, "number of matchdays")
-	teams := fs.String("teams", "", "participating team ids, comma separated; ID:GROUP for tournaments")
-	tier := fs.String("tier", "anonymous", "access tier needed: anonymous, registered or donating")
-	pointsWin := fs.Int("points-win", 0, "points for a win (default from the league)")
-	pointsDraw := fs.Int("points-draw", 0, "points for a draw (default from the league)")
-	tieBreakers := fs.String("tiebreakers", "", "ordered tie-breakers, comma separated (default from the league)")
-	pos, set, err := parse(fs, args)
-	if err != nil {
+func leaguePut() command {
+	g := given{}
+	return command{name: "league put", args: "CODE --name NAME --country COUNTRY --zone TZ",
+		summary: "add or change a league code beyond the spec's appendix",
+		example: "ingest league put ABL --name Bundesliga --country Austria --zone Europe/Vienna",
+		flags:   func(fs *flag.FlagSet) { leagueFields.register(fs, g) },
+		run: func(ctx context.Context, e *env, pos []string) error {
+			if len(pos) != 1 {
+				return usagef("want one league CODE, got %d arguments", len(pos))
+			}
+			code, err := model.ParseLeagueCode(pos[0])
+			if err != nil {
+				return err
+			}
+			l := model.League{Code: code}
+			if err := leagueFields.apply(g, &l); err != nil {
+				return err
+			}
+			if err := l.Validate(); err != nil {
+				return err
+			}
+			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.PutLeague(ctx, l) })
+		}}
+}
+
+// rules returns c's table rules, from its league's defaults for its season
+// when it has none yet: a rule flag changes one rule of them.
+func rules(c *model.Competition) *model.TableRules {
+	if c.Rules.PointsWin == 0 {
+		c.Rules = model.DefaultRules(c.League, c.Year)
+	}
+	return &c.Rules
+}
+
+var competitionFields = fields[model.Competition]{
+	{"caption", "name including the season, e.g. \"Premier League 2025/26\"", func(c *model.Competition, v string) error { c.Caption = v; return nil }},
+	{"league", "league code", func(c *model.Competition, v string) (err error) { c.League, err = model.ParseLeagueCode(v); return err }},
+	{"year", "season start year", func(c *model.Competition, v string) (err error) { c.Year, err = parseInt("year", v); return err }},
+	{"type", "LEAGUE, TOURNAMENT or CUP (a new competition: LEAGUE)", func(c *model.Competition, v string) error {
+		c.Type = model.CompetitionType(strings.ToUpper(v))
+		return nil
+	}},
+	{"matchdays", "number of matchdays", func(c *model.Competition, v string) (err error) {
+		c.NumberOfMatchdays, err = parseInt("matchdays", v)
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
-	}
-	var c model.Competition
-	var prev *events.Revision
-	if *id != 0 {
-		old, rev, err := e.ed.Competition(ctx, *id)
-		if err != nil && model.ErrorCode(err) != model.NotFound {
-			return err
-		}
-		c, prev = old, rev
-		c.ID = *id
-	}
-	if *file != "" {
-		if err := readJSON(*file, &c); err != nil {
-			return err
-		}
-		if *id != 0 {
-			c.ID = *id
-		}
-	}
-	if prev == nil && *file == "" {
-		set["type"], set["tier"] = true, true // defaults apply to a new competition
-	}
-	if set["caption"] {
-		c.Caption = *caption
-	}
-	if set["league"] {
-		code, err := model.ParseLeagueCode(*league)
-		if err != nil {
-			return err
-		}
-		c.League = code
-	}
-	if set["year"] {
-		c.Year = *year
-	}
-	if set["type"] {
-		c.Type = model.CompetitionType(strings.ToUpper(*typ))
-	}
-	if set["matchdays"] {
-		c.NumberOfMatchdays = *matchdays
-	}
-	if set["tier"] {
-		if c.Tier, err = model.ParseTier("tier", *tier); err != nil {
-			return err
-		}
-	}
-	if set["teams"] {
+	}},
+	{"teams", "participating team ids, comma separated; ID:GROUP in tournaments", func(c *model.Competition, v string) error {
 		c.Teams = nil
-		for _, part := range strings.Split(*teams, ",") {
+		for _, part := range strings.Split(v, ",") {
 			if part = strings.TrimSpace(part); part == "" {
 				continue
 			}
 			idPart, group, _ := strings.Cut(part, ":")
-			n, err := strconv.Atoi(idPart)
-			if err != nil || n <= 0 {
-				return model.Invalidf("teams", part, "must be a positive team id, or ID:GROUP")
+			n, err := parseID("teams", idPart)
+			if err != nil {
+				return err
 			}
 			c.Teams = append(c.Teams, model.CompetitionTeam{TeamID: n, Group: group})
 		}
-	}
-	if c.Rules.PointsWin == 0 {
-		c.Rules = model.DefaultRules(c.League, c.Year)
-	}
-	if set["points-win"] {
-		c.Rules.PointsWin = *pointsWin
-	}
-	if set["points-draw"] {
-		c.Rules.PointsDraw = *pointsDraw
-	}
-	if set["tiebreakers"] {
-		c.Rules.TieBreakers = nil
-		for _, part := range strings.Split(*tieBreakers, ",") {
+		return nil
+	}},
+	{"tier", "access tier needed: anonymous, registered or donating (a new competition: anonymous)", func(c *model.Competition, v string) (err error) {
+		c.Tier, err = model.ParseTier("tier", v)
+		return err
+	}},
+	{"points-win", "points for a win (default: the league's for the season)", func(c *model.Competition, v string) (err error) {
+		rules(c).PointsWin, err = parseInt("points-win", v)
+		return err
+	}},
+	{"points-draw", "points for a draw (default: the league's for the season)", func(c *model.Competition, v string) (err error) {
+		rules(c).PointsDraw, err = parseInt("points-draw", v)
+		return err
+	}},
+	{"tiebreakers", "ordered tie-breakers, comma separated (default: the league's)", func(c *model.Competition, v string) error {
+		r := rules(c)
+		r.TieBreakers = nil
+		for _, part := range strings.Split(v, ",") {
 			if strings.TrimSpace(part) == "" {
 				continue
 			}
@@ -157,88 +118,75 @@ func competitionPut(ctx context.Context, e *env, args []string) error {
 			if err != nil {
 				return err
 			}
-			c.Rules.TieBreakers = append(c.Rules.TieBreakers, tb)
+			r.TieBreakers = append(r.TieBreakers, tb)
 		}
-	}
-	ch, err := e.ed.PutCompetition(ctx, &c, prev)
-	if err == nil {
-		e.print(ch)
-	}
-	return err
+		return nil
+	}},
 }
 
-func optional(set map[string]bool, name, value string, into **string) {
-	if !set[name] {
-		return
-	}
-	if value == "" {
-		*into = nil
-		return
-	}
-	*into = &value
+func competitionPut() command {
+	var file string
+	return putCommand(command{name: "competition put", args: "[--id N] --league CODE --year YYYY --caption TEXT [flags]",
+		summary: "create a competition (one per league and season), or change the fields given of one",
+		example: "ingest competition put --league PL --year 2026 --caption \"Premier League 2026/27\" --matchdays 38 --teams 1,2,3,4\n  ingest competition put --id 6 --tier registered"},
+		competitionFields,
+		func(fs *flag.FlagSet) {
+			fs.StringVar(&file, "file", "", "JSON file with the whole competition, applied before the other flags")
+		},
+		func(int, given) (func(*model.Competition) error, error) {
+			if file == "" {
+				return func(*model.Competition) error { return nil }, nil
+			}
+			var c model.Competition
+			if err := readJSON(file, &c); err != nil {
+				return nil, err
+			}
+			return func(x *model.Competition) error { *x = c; return nil }, nil
+		},
+		func(ctx context.Context, ed *editor.Editor, id int, change func(*model.Competition) error) (editor.Change, error) {
+			ch, _, err := ed.PutCompetition(ctx, id, change)
+			return ch, err
+		})
 }
 
-func teamPut(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("team put")
-	id := fs.Int("id", 0, "team id (omit to create with a new id)")
-	name := fs.String("name", "", "full name")
-	short := fs.String("short-name", "", "short name (empty clears)")
-	code := fs.String("code", "", "2-5 letter code (empty clears)")
-	crest := fs.String("crest", "", "crest image URL (empty clears)")
-	value := fs.String("market-value", "", "squad market value, e.g. \"1,030,000,000 €\" (empty clears)")
-	pos, set, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
-	}
-	var t model.Team
-	var prev *events.Revision
-	if *id != 0 {
-		old, rev, err := e.ed.Team(ctx, *id)
-		if err != nil && model.ErrorCode(err) != model.NotFound {
-			return err
-		}
-		t, prev = old, rev
-		t.ID = *id
-	}
-	if set["name"] {
-		t.Name = *name
-	}
-	optional(set, "short-name", *short, &t.ShortName)
-	optional(set, "code", *code, &t.Code)
-	optional(set, "crest", *crest, &t.CrestURL)
-	optional(set, "market-value", *value, &t.SquadMarketValue)
-	if prev == nil && !e.ed.DryRun && set["name"] {
-		// A new team's name must not already belong to another team.
-		if tn, _, err := events.Load[model.TeamName](ctx, e.ed.Store, events.TeamNameSubject(*name)); err == nil {
-			return &model.Error{Code: model.Conflict, Field: "name", Value: *name,
-				Message: fmt.Sprintf("already names team %d: change that team with --id %d", tn.TeamID, tn.TeamID)}
-		}
-	}
-	ch, err := e.ed.PutTeam(ctx, &t, prev)
-	if err == nil {
-		e.print(ch)
-	}
-	return err
+var teamFields = fields[model.Team]{
+	{"name", "full name", func(t *model.Team, v string) error { t.Name = v; return nil }},
+	{"short-name", "short name (empty clears)", func(t *model.Team, v string) error { t.ShortName = ptr(v); return nil }},
+	{"code", "2 to 5 letter code (empty clears)", func(t *model.Team, v string) error { t.Code = ptr(v); return nil }},
+	{"crest", "crest image URL, http(s) (empty clears)", func(t *model.Team, v string) error { t.CrestURL = ptr(v); return nil }},
+	{"market-value", "squad market value, e.g. \"1,030,000,000 €\" (empty clears)", func(t *model.Team, v string) error {
+		t.SquadMarketValue = ptr(v)
+		return nil
+	}},
 }
 
-func teamAlias(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("team alias")
-	team := fs.Int("team", 0, "team id")
-	pos, _, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 || *team <= 0 {
-		return usagef("want --team ID and one NAME")
-	}
-	ch, err := e.ed.PutTeamName(ctx, pos[0], *team)
-	if err == nil {
-		e.print(ch)
-	}
-	return err
+func teamPut() command {
+	return putCommand(command{name: "team put", args: "[--id N] --name NAME [flags]",
+		summary: "create a team, or change the fields given of one",
+		example: "ingest team put --name \"Arsenal FC\" --short-name Arsenal --code ARS --crest https://example.org/arsenal.svg"},
+		teamFields, nil, nil,
+		func(ctx context.Context, ed *editor.Editor, id int, change func(*model.Team) error) (editor.Change, error) {
+			ch, _, err := ed.PutTeam(ctx, id, change)
+			return ch, err
+		})
+}
+
+func teamAlias() command {
+	var team string
+	return command{name: "team alias", args: "--team ID NAME",
+		summary: "map another spelling of a name to a team (importers find teams by name)",
+		example: "ingest team alias --team 12 \"Arsenal London\"",
+		flags:   func(fs *flag.FlagSet) { fs.StringVar(&team, "team", "", "team id") },
+		run: func(ctx context.Context, e *env, pos []string) error {
+			if len(pos) != 1 || team == "" {
+				return usagef("want --team ID and one NAME")
+			}
+			id, err := parseID("team", team)
+			if err != nil {
+				return err
+			}
+			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.PutTeamName(ctx, pos[0], id) })
+		}}
 }
 
 func readJSON(path string, into any) error {
@@ -254,44 +202,66 @@ func readJSON(path string, into any) error {
 	return nil
 }
 
-func squadPut(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("squad put")
-	team := fs.Int("team", 0, "team id")
-	pos, _, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 || *team <= 0 {
-		return usagef("want --team ID and one FILE (.csv or .json)")
-	}
-	sq := model.Squad{TeamID: *team}
-	switch strings.ToLower(filepath.Ext(pos[0])) {
-	case ".json":
-		if err := readJSON(pos[0], &sq.Players); err != nil {
-			return err
-		}
-	case ".csv":
-		f, err := os.Open(pos[0])
-		if err != nil {
-			return model.Invalidf("file", pos[0], "cannot be read: %v", err)
-		}
-		defer f.Close()
-		if sq.Players, err = readSquadCSV(f); err != nil {
-			return err
-		}
-	default:
-		return model.Invalidf("file", pos[0], "must end in .csv or .json")
-	}
-	ch, err := e.ed.PutSquad(ctx, sq)
-	if err == nil {
-		e.print(ch)
-	}
-	return err
+func squadPut() command {
+	var team string
+	return command{name: "squad put", args: "--team ID FILE.csv|FILE.json",
+		summary: "replace a team's squad (CSV header: name,position,jerseyNumber,dateOfBirth,nationality,contractUntil,marketValue; or a JSON array of players)",
+		example: "ingest squad put --team 12 squad.csv",
+		flags:   func(fs *flag.FlagSet) { fs.StringVar(&team, "team", "", "team id") },
+		run: func(ctx context.Context, e *env, pos []string) error {
+			if len(pos) != 1 || team == "" {
+				return usagef("want --team ID and one FILE (.csv or .json)")
+			}
+			id, err := parseID("team", team)
+			if err != nil {
+				return err
+			}
+			sq := model.Squad{TeamID: id}
+			switch strings.ToLower(filepath.Ext(pos[0])) {
+			case ".json":
+				if err := readJSON(pos[0], &sq.Players); err != nil {
+					return err
+				}
+			case ".csv":
+				f, err := os.Open(pos[0])
+				if err != nil {
+					return model.Invalidf("file", pos[0], "cannot be read: %v", err)
+				}
+				defer f.Close()
+				if sq.Players, err = readSquadCSV(f); err != nil {
+					return err
+				}
+			default:
+				return model.Invalidf("file", pos[0], "must end in .csv or .json")
+			}
+			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.PutSquad(ctx, sq) })
+		}}
 }
 
-// squadColumns are the CSV header names a squad file may use; name is
-// required, the others optional and in any order.
-var squadColumns = []string{"id", "name", "position", "jerseyNumber", "dateOfBirth", "nationality", "contractUntil", "marketValue"}
+// playerFields are the CSV columns of a squad file; name is required, the
+// others optional and in any order.
+var playerFields = fields[model.Player]{
+	{"id", "", func(p *model.Player, v string) (err error) { p.ID, err = parseInt("id", v); return err }},
+	{"name", "", func(p *model.Player, v string) error { p.Name = v; return nil }},
+	{"position", "", func(p *model.Player, v string) error { p.Position = v; return nil }},
+	{"jerseyNumber", "", func(p *model.Player, v string) error {
+		n, err := parseInt("jerseyNumber", v)
+		p.JerseyNumber = &n
+		return err
+	}},
+	{"dateOfBirth", "", func(p *model.Player, v string) error {
+		d, err := model.ParseDate("dateOfBirth", v)
+		p.DateOfBirth = &d
+		return err
+	}},
+	{"nationality", "", func(p *model.Player, v string) error { p.Nationality = v; return nil }},
+	{"contractUntil", "", func(p *model.Player, v string) error {
+		d, err := model.ParseDate("contractUntil", v)
+		p.ContractUntil = &d
+		return err
+	}},
+	{"marketValue", "", func(p *model.Player, v string) error { p.MarketValue = &v; return nil }},
+}
 
 func readSquadCSV(r io.Reader) ([]model.Player, error) {
 	rows, err := csv.NewReader(r).ReadAll()
@@ -302,15 +272,19 @@ func readSquadCSV(r io.Reader) ([]model.Player, error) {
 		return nil, model.Invalidf("file", "", "is empty: want a header line")
 	}
 	col := map[string]int{}
+	var names []string
+	for _, f := range playerFields {
+		names = append(names, f.name)
+	}
 	for i, h := range rows[0] {
 		known := false
-		for _, c := range squadColumns {
-			if strings.EqualFold(strings.TrimSpace(h), c) {
-				col[c], known = i, true
+		for _, f := range playerFields {
+			if strings.EqualFold(strings.TrimSpace(h), f.name) {
+				col[f.name], known = i, true
 			}
 		}
 		if !known {
-			return nil, model.Invalidf("header", h, "unknown column; want %s", strings.Join(squadColumns, ", "))
+			return nil, model.Invalidf("header", h, "unknown column; want %s", strings.Join(names, ", "))
 		}
 	}
 	if _, ok := col["name"]; !ok {
@@ -318,41 +292,89 @@ func readSquadCSV(r io.Reader) ([]model.Player, error) {
 	}
 	var players []model.Player
 	for line, row := range rows[1:] {
-		get := func(c string) string {
-			if i, ok := col[c]; ok && i < len(row) {
-				return strings.TrimSpace(row[i])
-			}
-			return ""
-		}
-		p := model.Player{Name: get("name"), Position: get("position"), Nationality: get("nationality")}
-		if v := get("id"); v != "" {
-			if p.ID, err = strconv.Atoi(v); err != nil {
-				return nil, model.Invalidf(fmt.Sprintf("line %d id", line+2), v, "must be an integer")
+		g := given{}
+		for name, i := range col {
+			if i < len(row) && strings.TrimSpace(row[i]) != "" {
+				g[name] = strings.TrimSpace(row[i])
 			}
 		}
-		if v := get("jerseyNumber"); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return nil, model.Invalidf(fmt.Sprintf("line %d jerseyNumber", line+2), v, "must be an integer")
-			}
-			p.JerseyNumber = &n
-		}
-		for _, d := range []struct {
-			col  string
-			into **model.Date
-		}{{"dateOfBirth", &p.DateOfBirth}, {"contractUntil", &p.ContractUntil}} {
-			if v := get(d.col); v != "" {
-				date, err := model.ParseDate(fmt.Sprintf("line %d %s", line+2, d.col), v)
-				if err != nil {
-					return nil, err
-				}
-				*d.into = &date
-			}
-		}
-		if v := get("marketValue"); v != "" {
-			p.MarketValue = &v
+		var p model.Player
+		if err := playerFields.apply(g, &p); err != nil {
+			return nil, fmt.Errorf("line %d: %w", line+2, err)
 		}
 		players = append(players, p)
 	}
 	return players, nil
+}
+
+var adjustmentFields = fields[model.Adjustment]{
+	{"competition", "competition id", func(a *model.Adjustment, v string) (err error) {
+		a.CompetitionID, err = parseID("competition", v)
+		return err
+	}},
+	{"team", "team id", func(a *model.Adjustment, v string) (err error) { a.TeamID, err = parseID("team", v); return err }},
+	{"points", "points to deduct (negative adds; 0 withdraws)", func(a *model.Adjustment, v string) error {
+		n, err := parseInt("points", v)
+		a.Points = -n
+		return err
+	}},
+	{"reason", "why, e.g. \"entered administration\"", func(a *model.Adjustment, v string) error { a.Reason = v; return nil }},
+}
+
+func deduct() command {
+	return putCommand(command{name: "deduct", args: "[--id N] --competition ID --team ID --points N --reason TEXT",
+		summary: "deduct points from a team in a competition (negative N adds); --id N changes an earlier one, keeping what is not given, and --points 0 withdraws it",
+		example: "ingest deduct --competition 6 --team 12 --points 10 --reason \"entered administration\"\n  ingest deduct --id 3 --points 0"},
+		adjustmentFields, nil,
+		func(id int, g given) (func(*model.Adjustment) error, error) {
+			if _, ok := g["points"]; !ok && id == 0 {
+				return nil, usagef("want --points N")
+			}
+			return func(*model.Adjustment) error { return nil }, nil
+		},
+		func(ctx context.Context, ed *editor.Editor, id int, change func(*model.Adjustment) error) (editor.Change, error) {
+			ch, _, err := ed.PutAdjustment(ctx, id, change)
+			return ch, err
+		})
+}
+
+func tiebreak() command {
+	var comp, order, reason string
+	return command{name: "tiebreak", args: "--competition ID --order ID,ID,... --reason TEXT",
+		summary: "order teams still level after every tie-breaker (fair play, drawing of lots)",
+		example: "ingest tiebreak --competition 6 --order 12,7 --reason \"drawing of lots\"",
+		flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&comp, "competition", "", "competition id")
+			fs.StringVar(&order, "order", "", "team ids, best first, comma separated")
+			fs.StringVar(&reason, "reason", "", "why, e.g. \"fair play\" or \"drawing of lots\"")
+		},
+		run: func(ctx context.Context, e *env, pos []string) error {
+			if err := noArgs(pos); err != nil {
+				return err
+			}
+			c, err := parseID("competition", comp)
+			if err != nil {
+				return err
+			}
+			ids, err := intList("order", order)
+			if err != nil {
+				return err
+			}
+			o := model.TieBreakOrder{CompetitionID: c, TeamIDs: ids, Reason: reason}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.PutTieBreak(ctx, o) })
+		}}
+}
+
+// idArg reads the id positional argument of a command, for field.
+func idArg(field string, pos []string, want int) (int, error) {
+	if len(pos) == 0 {
+		return 0, usagef("want a %s id", strings.ToUpper(field))
+	}
+	if len(pos) > want {
+		return 0, usagef("unexpected argument %q", pos[want])
+	}
+	return parseID(field, pos[0])
 }

@@ -2,104 +2,58 @@ package main
 
 import (
 	"context"
+	"flag"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/pkg/model"
 )
 
-func parseTime(field, s string) (time.Time, error) {
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return time.Time{}, model.Invalidf(field, s, "must be an RFC 3339 time such as 2026-03-14T15:00:00Z")
-	}
-	return t.UTC(), nil
-}
-
-func fixturePut(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("fixture put")
-	id := fs.Int("id", 0, "fixture id (omit to create with a new id)")
-	comp := fs.Int("competition", 0, "competition id")
-	matchday := fs.Int("matchday", 0, "matchday (round) number")
-	home := fs.Int("home", 0, "home team id (0: not known yet)")
-	away := fs.Int("away", 0, "away team id (0: not known yet)")
-	homeName := fs.String("home-placeholder", "", "label of an unknown home team, e.g. \"Winner Group A\"")
-	awayName := fs.String("away-placeholder", "", "label of an unknown away team")
-	kickoff := fs.String("kickoff", "", "kick-off time, RFC 3339")
-	group := fs.String("group", "", "group of a tournament's group stage")
-	stage := fs.String("stage", "REGULAR", "REGULAR or PLAYOFF (play-offs never count in a table)")
-	statusFlag := fs.String("status", "", "status (default TIMED for a new fixture)")
-	round := fs.String("round", "", "round label, e.g. Semi-finals")
-	odds := fs.String("odds", "", "decimal odds home,draw,away (empty clears)")
-	pos, set, err := parse(fs, args)
-	if err != nil {
+// score returns a setter of one of a result's scores: "" clears it.
+func score(field string, into func(*model.Fixture) **model.Score) func(*model.Fixture, string) error {
+	return func(f *model.Fixture, v string) error {
+		if v == "" {
+			*into(f) = nil
+			return nil
+		}
+		sc, err := model.ParseScore(field, v)
+		*into(f) = &sc
 		return err
 	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
-	}
-	var f model.Fixture
-	var prev *events.Revision
-	if *id != 0 {
-		old, rev, err := e.ed.Fixture(ctx, *id)
-		if err != nil && model.ErrorCode(err) != model.NotFound {
-			return err
-		}
-		f, prev = old, rev
-		f.ID = *id
-	}
-	if prev == nil {
-		f.Stage, f.Status = model.Regular, model.Timed
-	}
-	if set["competition"] {
-		f.CompetitionID = *comp
-	}
-	if set["matchday"] {
-		f.Matchday = *matchday
-	}
-	if set["home"] {
-		f.HomeTeamID = *home
-	}
-	if set["away"] {
-		f.AwayTeamID = *away
-	}
-	if set["home-placeholder"] {
-		f.HomePlaceholder = *homeName
-	}
-	if set["away-placeholder"] {
-		f.AwayPlaceholder = *awayName
-	}
-	if set["kickoff"] {
-		if f.Kickoff, err = parseTime("kickoff", *kickoff); err != nil {
-			return err
-		}
-	}
-	if set["group"] {
-		f.Group = *group
-	}
-	if set["stage"] {
-		f.Stage = model.Stage(strings.ToUpper(*stage))
-	}
-	if set["round"] {
-		f.Round = *round
-	}
-	if set["status"] {
-		if f.Status, err = model.ParseStatus(*statusFlag); err != nil {
-			return err
-		}
-	}
-	if set["odds"] {
-		if f.Odds, err = parseOdds(*odds); err != nil {
-			return err
-		}
-	}
-	ch, err := e.ed.PutFixture(ctx, &f, prev)
-	if err == nil {
-		e.print(ch)
-	}
-	return err
+}
+
+var fixtureFields = fields[model.Fixture]{
+	{"competition", "competition id", func(f *model.Fixture, v string) (err error) {
+		f.CompetitionID, err = parseID("competition", v)
+		return err
+	}},
+	{"matchday", "matchday (round) number", func(f *model.Fixture, v string) (err error) { f.Matchday, err = parseInt("matchday", v); return err }},
+	{"home", "home team id (0: not known yet)", func(f *model.Fixture, v string) (err error) { f.HomeTeamID, err = parseInt("home", v); return err }},
+	{"away", "away team id (0: not known yet)", func(f *model.Fixture, v string) (err error) { f.AwayTeamID, err = parseInt("away", v); return err }},
+	{"home-placeholder", "label of an unknown home team, e.g. \"Winner Group A\"", func(f *model.Fixture, v string) error { f.HomePlaceholder = v; return nil }},
+	{"away-placeholder", "label of an unknown away team", func(f *model.Fixture, v string) error { f.AwayPlaceholder = v; return nil }},
+	{"kickoff", "kick-off time, RFC 3339", func(f *model.Fixture, v string) (err error) { f.Kickoff, err = parseTime("kickoff", v); return err }},
+	{"group", "group of a tournament's group stage", func(f *model.Fixture, v string) error { f.Group = v; return nil }},
+	{"stage", "REGULAR or PLAYOFF: play-offs and knock-out rounds count in no table (a new fixture: REGULAR)", func(f *model.Fixture, v string) error {
+		f.Stage = model.Stage(strings.ToUpper(v))
+		return nil
+	}},
+	{"leg", "1 or 2 in a two-legged tie, 0 for a single match", func(f *model.Fixture, v string) (err error) { f.Leg, err = parseInt("leg", v); return err }},
+	{"round", "round label, e.g. Semi-finals", func(f *model.Fixture, v string) error { f.Round = v; return nil }},
+	{"status", "status (a new fixture: TIMED)", func(f *model.Fixture, v string) (err error) { f.Status, err = model.ParseStatus(v); return err }},
+	{"odds", "decimal odds home,draw,away (empty clears)", func(f *model.Fixture, v string) (err error) { f.Odds, err = parseOdds(v); return err }},
+}
+
+func fixturePut() command {
+	return putCommand(command{name: "fixture put", args: "[--id N] --competition ID --matchday N --home ID --away ID --kickoff TIME [flags]",
+		summary: "create a fixture, or change the fields given of one (a status move that skips states goes through them)",
+		example: "ingest fixture put --competition 6 --matchday 31 --home 12 --away 7 --kickoff 2026-04-04T14:00:00Z\n  ingest fixture put --id 4242 --odds 1.85,3.60,4.20"},
+		fixtureFields, nil, nil,
+		func(ctx context.Context, ed *editor.Editor, id int, change func(*model.Fixture) error) (editor.Change, error) {
+			ch, _, err := ed.PutFixture(ctx, id, false, change)
+			return ch, err
+		})
 }
 
 func parseOdds(s string) (*model.Odds, error) {
@@ -121,79 +75,55 @@ func parseOdds(s string) (*model.Odds, error) {
 	return &model.Odds{HomeWin: v[0], Draw: v[1], AwayWin: v[2]}, nil
 }
 
-func fixtureArg(pos []string) (int, error) {
-	if len(pos) == 0 {
-		return 0, usagef("want a FIXTURE id")
-	}
-	id, err := strconv.Atoi(pos[0])
-	if err != nil || id <= 0 {
-		return 0, model.Invalidf("fixture", pos[0], "must be a positive integer id")
-	}
-	return id, nil
+var resultFields = fields[model.Fixture]{
+	{"score", "full-time score H-A (while IN_PLAY, the running score)", score("score", func(f *model.Fixture) **model.Score { return &f.Result.FullTime })},
+	{"half-time", "half-time score H-A", score("half-time", func(f *model.Fixture) **model.Score { return &f.Result.HalfTime })},
+	{"extra-time", "score after extra time H-A (knock-out fixtures, after a level full time)", score("extra-time", func(f *model.Fixture) **model.Score { return &f.Result.ExtraTime })},
+	{"penalties", "penalty shoot-out H-A (after a level match)", score("penalties", func(f *model.Fixture) **model.Score { return &f.Result.Penalties })},
+	{"awarded", "awarded winner: home, away or draw; none clears (the table follows the award, not the goals)", func(f *model.Fixture, v string) (err error) {
+		if v == "none" || v == "" {
+			f.Awarded = ""
+			return nil
+		}
+		f.Awarded, err = model.ParseSide("awarded", v)
+		return err
+	}},
+	{"status", "FINISHED (the default), or IN_PLAY for a live score", func(f *model.Fixture, v string) error {
+		st, err := model.ParseStatus(v)
+		if err == nil && st != model.Finished && st != model.InPlay {
+			err = model.Invalidf("status", v, "a result is FINISHED or IN_PLAY; use `ingest status` for other moves")
+		}
+		f.Status = st
+		return err
+	}},
 }
 
-func result(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("result")
-	full := fs.String("score", "", "full-time (or, live, the running) score H-A")
-	half := fs.String("half-time", "", "half-time score H-A")
-	extra := fs.String("extra-time", "", "score after extra time H-A")
-	pens := fs.String("penalties", "", "penalty shoot-out H-A")
-	statusFlag := fs.String("status", "FINISHED", "FINISHED, or IN_PLAY for a live score")
-	awarded := fs.String("awarded", "", "awarded winner: home, away or draw; none clears")
-	pos, set, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := fixtureArg(pos)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 1 {
-		return usagef("unexpected argument %q", pos[1])
-	}
-	f, prev, err := e.ed.Fixture(ctx, id)
-	if err != nil {
-		return err
-	}
-	for _, s := range []struct {
-		flag string
-		val  string
-		into **model.Score
-	}{{"score", *full, &f.Result.FullTime}, {"half-time", *half, &f.Result.HalfTime}, {"extra-time", *extra, &f.Result.ExtraTime}, {"penalties", *pens, &f.Result.Penalties}} {
-		if !set[s.flag] {
-			continue
-		}
-		if s.val == "" {
-			*s.into = nil
-			continue
-		}
-		sc, err := model.ParseScore(s.flag, s.val)
-		if err != nil {
-			return err
-		}
-		*s.into = &sc
-	}
-	if !set["score"] && !set["awarded"] && f.Result.FullTime == nil {
-		return usagef("want --score H-A (or --awarded SIDE)")
-	}
-	if f.Status, err = model.ParseStatus(*statusFlag); err != nil {
-		return err
-	}
-	if f.Status != model.Finished && f.Status != model.InPlay {
-		return model.Invalidf("status", *statusFlag, "a result is FINISHED or IN_PLAY; use `ingest status` for other moves")
-	}
-	if set["awarded"] {
-		if *awarded == "none" || *awarded == "" {
-			f.Awarded = ""
-		} else if f.Awarded, err = model.ParseSide("awarded", *awarded); err != nil {
-			return err
-		}
-	}
-	ch, err := e.ed.PutFixture(ctx, &f, prev)
-	if err == nil {
-		e.print(ch)
-	}
-	return err
+func result() command {
+	g := given{}
+	return command{name: "result", args: "FIXTURE --score H-A [--half-time H-A] [--extra-time H-A] [--penalties H-A] [--status S] [--awarded SIDE]",
+		summary: "record a final or live result; a fixture not yet IN_PLAY goes through it",
+		example: "ingest result 4242 --score 2-1 --half-time 1-0\n  ingest result 4242 --score 1-0 --status IN_PLAY\n  ingest result 4242 --score 1-1 --extra-time 2-2 --penalties 4-3",
+		flags:   func(fs *flag.FlagSet) { resultFields.register(fs, g) },
+		run: func(ctx context.Context, e *env, pos []string) error {
+			id, err := idArg("fixture", pos, 1)
+			if err != nil {
+				return err
+			}
+			if _, ok := g["status"]; !ok {
+				g["status"] = string(model.Finished)
+			}
+			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) {
+				ch, _, err := ed.PutFixture(ctx, id, true, func(f *model.Fixture) error {
+					_, score := g["score"]
+					_, awarded := g["awarded"]
+					if !score && !awarded && f.Result.FullTime == nil {
+						return usagef("want --score H-A (or --awarded SIDE)")
+					}
+					return resultFields.apply(g, f)
+				})
+				return ch, err
+			})
+		}}
 }
 
 // statusWords are the verbs editors type for each status.
@@ -202,109 +132,42 @@ var statusWords = map[string]model.Status{
 	"start": model.InPlay, "finish": model.Finished, "postpone": model.Postponed, "cancel": model.Canceled,
 }
 
-func status(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("status")
-	kickoff := fs.String("kickoff", "", "new kick-off time, RFC 3339 (when rescheduling)")
-	pos, set, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := fixtureArg(pos)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 2 {
-		return usagef("want FIXTURE STATUS, e.g. `ingest status 42 postpone`")
-	}
-	next, ok := statusWords[strings.ToLower(pos[1])]
-	if !ok {
-		if next, err = model.ParseStatus(pos[1]); err != nil {
-			return model.Invalidf("status", pos[1], "must be schedule, time, kick-off, finish, postpone, cancel or a status name")
-		}
-	}
-	f, prev, err := e.ed.Fixture(ctx, id)
-	if err != nil {
-		return err
-	}
-	if err := f.Status.CheckTransition(next); err != nil {
-		return err
-	}
-	f.Status = next
-	if next == model.InPlay && f.Result.FullTime == nil {
-		f.Result.FullTime = &model.Score{}
-	}
-	if set["kickoff"] {
-		if f.Kickoff, err = parseTime("kickoff", *kickoff); err != nil {
-			return err
-		}
-	}
-	ch, err := e.ed.PutFixture(ctx, &f, prev)
-	if err == nil {
-		e.print(ch)
-	}
-	return err
-}
-
-func deduct(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("deduct")
-	id := fs.Int("id", 0, "adjustment id, to change or withdraw an earlier one")
-	comp := fs.Int("competition", 0, "competition id")
-	team := fs.Int("team", 0, "team id")
-	points := fs.Int("points", 0, "points to deduct (negative adds; 0 withdraws)")
-	reason := fs.String("reason", "", "why, e.g. \"entered administration\"")
-	pos, set, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
-	}
-	if !set["points"] {
-		return usagef("want --points N")
-	}
-	a := model.Adjustment{ID: *id, CompetitionID: *comp, TeamID: *team, Points: -*points, Reason: *reason}
-	if *id != 0 {
-		// Changing an adjustment: what is not given stays as it was.
-		old, _, err := events.Load[model.Adjustment](ctx, e.ed.Store, events.Subject(events.KindAdjustment, "*", strconv.Itoa(*id)))
-		if err != nil {
-			return err
-		}
-		if !set["competition"] {
-			a.CompetitionID = old.CompetitionID
-		}
-		if !set["team"] {
-			a.TeamID = old.TeamID
-		}
-		if !set["reason"] {
-			a.Reason = old.Reason
-		}
-	}
-	ch, err := e.ed.PutAdjustment(ctx, &a)
-	if err == nil {
-		e.print(ch)
-	}
-	return err
-}
-
-func tiebreak(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("tiebreak")
-	comp := fs.Int("competition", 0, "competition id")
-	order := fs.String("order", "", "team ids, best first, comma separated")
-	reason := fs.String("reason", "", "why, e.g. \"fair play\" or \"drawing of lots\"")
-	pos, _, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
-	}
-	ids, err := intList("order", *order)
-	if err != nil {
-		return err
-	}
-	ch, err := e.ed.PutTieBreak(ctx, model.TieBreakOrder{CompetitionID: *comp, TeamIDs: ids, Reason: *reason})
-	if err == nil {
-		e.print(ch)
-	}
-	return err
+func status() command {
+	var kickoff string
+	return command{name: "status", args: "FIXTURE STATUS [--kickoff TIME]",
+		summary: "move a fixture to a status: schedule, time, kick-off, finish, postpone, cancel (a move that skips states goes through them)",
+		example: "ingest status 4242 postpone\n  ingest status 4242 time --kickoff 2026-04-15T19:45:00Z",
+		flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&kickoff, "kickoff", "", "new kick-off time, RFC 3339 (when rescheduling)")
+		},
+		run: func(ctx context.Context, e *env, pos []string) error {
+			id, err := idArg("fixture", pos, 2)
+			if err != nil {
+				return err
+			}
+			if len(pos) != 2 {
+				return usagef("want FIXTURE STATUS, e.g. `ingest status 42 postpone`")
+			}
+			next, ok := statusWords[strings.ToLower(pos[1])]
+			if !ok {
+				if next, err = model.ParseStatus(pos[1]); err != nil {
+					return model.Invalidf("status", pos[1], "must be schedule, time, kick-off, finish, postpone, cancel or a status name")
+				}
+			}
+			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) {
+				ch, _, err := ed.PutFixture(ctx, id, true, func(f *model.Fixture) error {
+					f.Status = next
+					if next == model.InPlay && f.Result.FullTime == nil {
+						f.Result.FullTime = &model.Score{}
+					}
+					if kickoff != "" {
+						var err error
+						f.Kickoff, err = parseTime("kickoff", kickoff)
+						return err
+					}
+					return nil
+				})
+				return ch, err
+			})
+		}}
 }

@@ -24,23 +24,82 @@ const (
 	exitConflict = 4
 )
 
-// env is what every command gets.
+// exitCode is the one place that maps an error to an exit status: usage
+// errors and the model.Error codes.
+func exitCode(err error) int {
+	var ue usageError
+	if errors.As(err, &ue) {
+		return exitInvalid
+	}
+	switch model.ErrorCode(err) {
+	case "":
+		return exitOK
+	case model.Invalid:
+		return exitInvalid
+	case model.NotFound:
+		return exitNotFound
+	case model.Conflict:
+		return exitConflict
+	}
+	return exitFailure
+}
+
+// env is what every command gets: its editor, connected to the stream on
+// first use, so that parsing and help never touch the network.
 type env struct {
-	ed     *editor.Editor
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
+	global  globals
+	getenv  func(string) string
+	stdin   io.Reader
+	stdout  io.Writer
+	stderr  io.Writer
+	command string
 	// terminal is stderr when it is a terminal, for progress bars.
 	terminal io.Writer
+	ed       *editor.Editor
+}
+
+// globals are the flags every command takes, before or after its name.
+type globals struct {
+	nats, editor string
+	dryRun       bool
+}
+
+func (g *globals) register(fs *flag.FlagSet, getenv func(string) string) {
+	fs.StringVar(&g.nats, "nats", or(getenv("FD_NATS_URL"), "nats://127.0.0.1:4222"), "NATS server URL (FD_NATS_URL)")
+	fs.StringVar(&g.editor, "editor", or(getenv("FD_EDITOR"), getenv("USER"), "unknown"), "who makes the change, recorded with it (FD_EDITOR, else $USER)")
+	fs.BoolVar(&g.dryRun, "dry-run", false, "validate and show the change without publishing")
+}
+
+// editor connects to the stream and returns the command's editor.
+func (e *env) editor(ctx context.Context) (*editor.Editor, error) {
+	if e.ed != nil {
+		return e.ed, nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	store, err := events.Connect(cctx, e.global.nats, "ingest", events.StreamConfig{})
+	if err != nil {
+		return nil, err
+	}
+	e.ed = &editor.Editor{Store: store, Meta: events.Meta{Editor: e.global.editor, Source: "ingest " + e.command}, DryRun: e.global.dryRun}
+	return e.ed, nil
+}
+
+func (e *env) close() {
+	if e.ed != nil {
+		e.ed.Store.Close()
+	}
 }
 
 type command struct {
 	name    string // "competition put"
-	args    string // synopsis of arguments after the name
+	args    string // synopsis of what follows the name
 	summary string
-	run     func(ctx context.Context, e *env, args []string) error
-	// offline commands do not need the stream.
-	offline bool
+	example string
+	// flags registers the command's own flags.
+	flags func(fs *flag.FlagSet)
+	// run does the work with the positional arguments.
+	run func(ctx context.Context, e *env, args []string) error
 }
 
 // usageError is bad command-line syntax: exit 2 and a hint.
@@ -50,46 +109,33 @@ func (u usageError) Error() string { return u.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
-func commands() []command {
-	return []command{
-		{"league put", "CODE --name N --country C --zone TZ", "add or change a league code beyond the spec's appendix", leaguePut, false},
-		{"competition put", "[--id N] --league CODE --year YYYY --caption TEXT [flags]", "create or change a competition", competitionPut, false},
-		{"team put", "[--id N] --name NAME [flags]", "create or change a team", teamPut, false},
-		{"team alias", "--team ID NAME", "map another spelling of a name to a team (used by importers)", teamAlias, false},
-		{"squad put", "--team ID FILE.csv|FILE.json", "replace a team's squad", squadPut, false},
-		{"fixture put", "[--id N] --competition ID --matchday N --home ID --away ID --kickoff TIME [flags]", "create or change a fixture", fixturePut, false},
-		{"result", "FIXTURE --score H-A [--half-time H-A] [--extra-time H-A] [--penalties H-A] [--status S] [--awarded SIDE]", "record a (live or final) result", result, false},
-		{"status", "FIXTURE STATUS [--kickoff TIME]", "move a fixture to a status: schedule, time, kick-off, finish, postpone, cancel", status, false},
-		{"deduct", "--competition ID --team ID --points N --reason TEXT", "deduct N points (negative N adds); --id A --points 0 withdraws", deduct, false},
-		{"tiebreak", "--competition ID --order ID,ID,... --reason TEXT", "order teams level after every tie-breaker", tiebreak, false},
-		{"show", "KIND ID", "print the current state of an entity", show, false},
-		{"history", "KIND ID", "print every stored revision of an entity: who, when, what changed", history, false},
-		{"client add", "NAME [--tier registered|donating] [--per-minute N] [--per-day N]", "register an API client and print its token once", clientAdd, false},
-		{"client list", "", "list API clients", clientList, false},
-		{"client revoke", "NAME", "revoke a client's token", clientRevoke, false},
-		{"import openfootball", "[--league CODE] [--season YYYY] FILE...", "import openfootball JSON files", importOpenFootball, false},
-		{"import engsoccerdata", "[--from YYYY] [--to YYYY] DIR|FILE...", "import engsoccerdata CSV files (the data-raw folder, with its deductions)", importEngSoccer, false},
-		{"generate", "[--seed N] [--fixtures N | --leagues N --seasons N] [--live N] [--extra-edits N]", "publish a synthetic world, deterministic from the seed (benchmarks, demos)", generateWorld, false},
-	}
-}
-
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: ingest [--nats URL] [--editor NAME] [--dry-run] COMMAND [ARGS]")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-20s %s\n      %s\n", c.name, c.args, c.summary)
+		fmt.Fprintf(w, "  %-20s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nglobal flags (env): --nats (FD_NATS_URL, default nats://127.0.0.1:4222), --editor (FD_EDITOR, default $USER)")
-	fmt.Fprintln(w, "exit status: 0 ok, 1 failure, 2 invalid input, 3 not found, 4 conflict")
+	fmt.Fprintln(w, "\n`ingest help COMMAND` or `ingest COMMAND --help` shows a command's flags and an example.")
+	fmt.Fprintln(w, "global flags (before or after the command): --nats URL (FD_NATS_URL, default nats://127.0.0.1:4222), --editor NAME (FD_EDITOR, default $USER), --dry-run")
+	fmt.Fprintln(w, "exit status: 0 ok, 1 failure (stream unreachable), 2 invalid input, 3 not found, 4 conflict")
+}
+
+// commandUsage prints a command's synopsis, flags with their defaults, and
+// an example.
+func commandUsage(w io.Writer, c command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: ingest %s %s\n\n%s\n\nflags:\n", c.name, c.args, c.summary)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprintf(w, "\nexample:\n  %s\n", c.example)
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
-	global := flag.NewFlagSet("ingest", flag.ContinueOnError)
-	global.SetOutput(io.Discard)
-	natsURL := global.String("nats", or(getenv("FD_NATS_URL"), "nats://127.0.0.1:4222"), "NATS server URL")
-	editorName := global.String("editor", or(getenv("FD_EDITOR"), getenv("USER"), "unknown"), "who makes the change")
-	dryRun := global.Bool("dry-run", false, "validate and show the change without publishing")
-	if err := global.Parse(args); err != nil {
+	e := &env{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, terminal: terminalOf(stderr)}
+	defer e.close()
+	top := flag.NewFlagSet("ingest", flag.ContinueOnError)
+	top.SetOutput(io.Discard)
+	e.global.register(top, getenv)
+	if err := top.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(stdout)
 			return exitOK
@@ -97,36 +143,62 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		fmt.Fprintf(stderr, "ingest: %v (see ingest --help)\n", err)
 		return exitInvalid
 	}
-	rest := global.Args()
-	if len(rest) == 0 || rest[0] == "help" {
-		usage(stdout)
-		if len(rest) == 0 {
-			return exitInvalid
+	rest := top.Args()
+	if len(rest) == 0 {
+		usage(stderr)
+		return exitInvalid
+	}
+	if rest[0] == "help" {
+		if len(rest) == 1 {
+			usage(stdout)
+			return exitOK
 		}
-		return exitOK
+		rest = append(rest[1:], "--help")
 	}
 	cmd, cmdArgs, ok := lookup(rest)
 	if !ok {
 		fmt.Fprintf(stderr, "ingest: unknown command %q (see ingest --help)\n", strings.Join(rest[:min(2, len(rest))], " "))
 		return exitInvalid
 	}
-	e := &env{ed: &editor.Editor{Meta: events.Meta{Editor: *editorName, Source: "ingest " + cmd.name}, DryRun: *dryRun},
-		stdin: stdin, stdout: stdout, stderr: stderr, terminal: terminalOf(stderr)}
-	if !cmd.offline {
-		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		store, err := events.Connect(cctx, *natsURL, "ingest", events.StreamConfig{})
-		cancel()
-		if err != nil {
-			fmt.Fprintf(stderr, "ingest: %s: %v\n", cmd.name, err)
-			return exitFailure
-		}
-		defer store.Close()
-		e.ed.Store = store
+	e.command = cmd.name
+	// Global flags given before the command name stay set unless given
+	// again after it.
+	before := e.global
+	fs := flag.NewFlagSet("ingest "+cmd.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	e.global.register(fs, getenv)
+	if cmd.flags != nil {
+		cmd.flags(fs)
 	}
-	if err := cmd.run(ctx, e, cmdArgs); err != nil {
-		return report(stderr, cmd.name, err)
+	pos, err := parse(fs, cmdArgs)
+	if errors.Is(err, flag.ErrHelp) {
+		commandUsage(stdout, cmd, fs)
+		return exitOK
+	}
+	if err == nil {
+		e.global = mergeGlobals(before, e.global, fs)
+		err = cmd.run(ctx, e, pos)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ingest: %s: %s\n", cmd.name, strings.ReplaceAll(err.Error(), "\n", "; "))
+		return exitCode(err)
 	}
 	return exitOK
+}
+
+// mergeGlobals keeps what was given before the command name unless it was
+// given again after it.
+func mergeGlobals(before, after globals, fs *flag.FlagSet) globals {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["nats"] {
+		after.nats = before.nats
+	}
+	if !set["editor"] {
+		after.editor = before.editor
+	}
+	after.dryRun = after.dryRun || before.dryRun
+	return after
 }
 
 func lookup(args []string) (command, []string, bool) {
@@ -139,23 +211,24 @@ func lookup(args []string) (command, []string, bool) {
 	return command{}, nil, false
 }
 
-// report prints err on one line and returns the exit code for it.
-func report(w io.Writer, name string, err error) int {
-	msg := strings.ReplaceAll(err.Error(), "\n", "; ")
-	fmt.Fprintf(w, "ingest: %s: %s\n", name, msg)
-	var ue usageError
-	if errors.As(err, &ue) {
-		return exitInvalid
+// parse parses args, allowing flags after positional arguments, and
+// returns the positional ones.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usagef("%v (see ingest help %s)", err, strings.TrimPrefix(fs.Name(), "ingest "))
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
 	}
-	switch model.ErrorCode(err) {
-	case model.Invalid:
-		return exitInvalid
-	case model.NotFound:
-		return exitNotFound
-	case model.Conflict:
-		return exitConflict
-	}
-	return exitFailure
 }
 
 func or(vals ...string) string {
@@ -178,35 +251,76 @@ func terminalOf(w io.Writer) io.Writer {
 	return w
 }
 
-// flags returns a flag set for a command that also accepts --dry-run, so
-// the flag works before or after the command name.
-func (e *env) flags(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.BoolVar(&e.ed.DryRun, "dry-run", e.ed.DryRun, "validate and show the change without publishing")
-	return fs
-}
-
-// parse parses args, allowing flags after positional arguments, and returns
-// the positional ones and the names of the flags that were set.
-func parse(fs *flag.FlagSet, args []string) ([]string, map[string]bool, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, nil, usagef("%v", err)
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	return pos, set, nil
-}
-
 func (e *env) print(ch editor.Change) {
 	fmt.Fprintln(e.stdout, ch.String())
+}
+
+// edit connects, makes one edit and prints what it changed.
+func (e *env) edit(ctx context.Context, do func(ed *editor.Editor) (editor.Change, error)) error {
+	ed, err := e.editor(ctx)
+	if err != nil {
+		return err
+	}
+	ch, err := do(ed)
+	if err == nil {
+		e.print(ch)
+	}
+	return err
+}
+
+// putCommand is a `KIND put` command: an optional --id (none creates the
+// entity), the entity's table of flags, and the editor's put. prepare, if
+// not nil, checks the flags and returns a change to apply before them.
+func putCommand[T any](c command, table fields[T], extra func(fs *flag.FlagSet),
+	prepare func(id int, g given) (func(*T) error, error),
+	put func(ctx context.Context, ed *editor.Editor, id int, change func(*T) error) (editor.Change, error)) command {
+	g := given{}
+	var id string
+	c.flags = func(fs *flag.FlagSet) {
+		fs.StringVar(&id, "id", "", "id of the one to change (omit to create one with a new id)")
+		if extra != nil {
+			extra(fs)
+		}
+		table.register(fs, g)
+	}
+	c.run = func(ctx context.Context, e *env, pos []string) error {
+		if err := noArgs(pos); err != nil {
+			return err
+		}
+		n, err := optionalID("id", id)
+		if err != nil {
+			return err
+		}
+		first := func(*T) error { return nil }
+		if prepare != nil {
+			if first, err = prepare(n, g); err != nil {
+				return err
+			}
+		}
+		return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) {
+			return put(ctx, ed, n, func(v *T) error {
+				if err := first(v); err != nil {
+					return err
+				}
+				return table.apply(g, v)
+			})
+		})
+	}
+	return c
+}
+
+// optionalID parses an optional --id flag: 0 when not given.
+func optionalID(field, v string) (int, error) {
+	if v == "" {
+		return 0, nil
+	}
+	return parseID(field, v)
+}
+
+// noArgs refuses positional arguments.
+func noArgs(pos []string) error {
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	return nil
 }

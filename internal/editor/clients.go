@@ -9,35 +9,65 @@ import (
 )
 
 // AddClient registers an API client and returns its token, which is stored
-// only as a hash and so can never be shown again.
+// only as a hash and so can never be shown again. The name of a revoked
+// client may be given again.
 func (e *Editor) AddClient(ctx context.Context, c model.Client) (token string, ch Change, err error) {
 	if token, err = model.NewToken(); err != nil {
 		return "", Change{}, err
 	}
 	c.TokenHash = model.HashToken(token)
-	if err := c.Validate(); err != nil {
-		return "", Change{}, err
-	}
-	_, prev, err := current[model.Client](ctx, e.Store, events.Subject(events.KindClient, c.Name))
-	if err != nil {
-		return "", Change{}, err
-	}
-	if prev != nil {
-		return "", Change{}, &model.Error{Code: model.Conflict, Field: "name", Value: c.Name,
-			Message: "a client of this name exists (revoke it first, or choose another name)"}
-	}
-	ch, err = e.put(ctx, &c, nil)
+	subject := events.Subject(events.KindClient, c.Name)
+	ch, err = e.run(ctx, func(ctx context.Context) (plan, error) {
+		cur, rev, err := load[model.Client](ctx, e.Store, subject)
+		if err != nil {
+			return plan{}, err
+		}
+		if rev != nil && !cur.Revoked {
+			return plan{}, &model.Error{Code: model.Conflict, Field: "name", Value: c.Name,
+				Message: "a client of this name exists (rotate its token with `ingest client rotate`, revoke it, or choose another name)"}
+		}
+		return e.newPlan(ctx, rev, &c)
+	}, false)
 	return token, ch, err
 }
 
 // RevokeClient disables a client's token for good.
 func (e *Editor) RevokeClient(ctx context.Context, name string) (Change, error) {
-	c, prev, err := mustExist[model.Client](ctx, e.Store, events.Subject(events.KindClient, name), "client", name)
-	if err != nil {
-		return Change{}, err
+	return e.editClient(ctx, name, func(c *model.Client) error {
+		c.Revoked = true
+		return nil
+	})
+}
+
+// RotateClient gives a client a new token, shown once; the old one stops
+// working as soon as the replicas have the change.
+func (e *Editor) RotateClient(ctx context.Context, name string) (token string, ch Change, err error) {
+	if token, err = model.NewToken(); err != nil {
+		return "", Change{}, err
 	}
-	c.Revoked = true
-	return e.put(ctx, &c, prev)
+	ch, err = e.editClient(ctx, name, func(c *model.Client) error {
+		if c.Revoked {
+			return model.Invalidf("name", name, "the client is revoked: add it again with `ingest client add`")
+		}
+		c.TokenHash = model.HashToken(token)
+		return nil
+	})
+	return token, ch, err
+}
+
+func (e *Editor) editClient(ctx context.Context, name string, change func(*model.Client) error) (Change, error) {
+	subject := events.Subject(events.KindClient, name)
+	return e.run(ctx, func(ctx context.Context) (plan, error) {
+		cur, rev, err := mustLoad[model.Client](ctx, e.Store, subject, "client", name)
+		if err != nil {
+			return plan{}, err
+		}
+		next := *cur
+		if err := change(&next); err != nil {
+			return plan{}, err
+		}
+		return e.newPlan(ctx, rev, &next)
+	}, false)
 }
 
 // Clients lists every client, revoked ones included, by name.

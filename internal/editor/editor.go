@@ -1,10 +1,22 @@
-// Package editor is the write side of the service: it checks an editor's
-// change against the rules and the current state of the stream, then
-// publishes it with compare-and-set. The CLI and the importers both write
-// through it, so a change is validated the same way whatever its origin.
+// Package editor is the write side of the service and the only place that
+// decides an edit: it checks a change against the rules of pkg/model and the
+// current state of the stream, claims natural keys, walks status paths,
+// decides whether anything changed, reserves ids once the change is valid,
+// and publishes with compare-and-set. The CLI, the importers and the
+// generator all write through it, one entity at a time or in batches, so a
+// change is decided the same way whatever its origin.
+//
+// Every edit becomes a plan: the revisions that take one entity from the
+// revision it was decided on to its new state, each encoded once. A Batch
+// publishes plans; a single edit is a batch of one. A plan that loses a
+// compare-and-set race is either decided again against the winner's state
+// (imports and natural-key claims: any number of writers end with each
+// entity once) or reported as a conflict (an editor's edit of what they
+// saw: nobody silently overwrites anybody).
 package editor
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -13,15 +25,18 @@ import (
 	"github.com/footdata/footballd/pkg/model"
 )
 
-// Editor writes changes on behalf of one person or program.
+// Editor writes changes on behalf of one person or program. It is not
+// safe for concurrent use; give each writer its own.
 type Editor struct {
 	Store *events.Store
 	Meta  events.Meta
-	// DryRun validates and reports changes without publishing them.
+	// DryRun decides and reports changes without reserving ids or
+	// publishing anything.
 	DryRun bool
 
-	dryTaken   map[events.Kind]int // ids handed out by a dry run
-	knownTeams map[int]bool        // teams seen to exist
+	dryTaken map[events.Kind]int // ids handed out by a dry run
+	teams    map[int]bool        // teams seen to exist
+	leagues  map[model.LeagueCode]model.League
 }
 
 // Action says what a change did (or, in a dry run, would do).
@@ -40,8 +55,24 @@ type Change struct {
 	Action  Action
 	Seq     uint64
 	DryRun  bool
-	// Diff lists the fields that changed, "path: old → new".
-	Diff []string
+	// Revisions is the number of revisions published (a status path
+	// writes one per step).
+	Revisions int
+	// before and after are the bodies of the revision the edit started
+	// from (nil when created) and of its result, for Diff.
+	before, after []byte
+}
+
+// Diff lists the fields the change changed, "path: old → new".
+func (c Change) Diff() []string {
+	if c.Action == Unchanged {
+		return nil
+	}
+	lines, err := Diff(c.before, c.after)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	return lines
 }
 
 func (c Change) String() string {
@@ -55,66 +86,145 @@ func (c Change) String() string {
 	if c.Seq > 0 && !c.DryRun {
 		fmt.Fprintf(&b, " (revision %d)", c.Seq)
 	}
-	for _, d := range c.Diff {
+	for _, d := range c.Diff() {
 		b.WriteString("\n  " + d)
 	}
 	return b.String()
 }
 
-// put writes value from prev (nil to create) and describes the change.
-func (e *Editor) put(ctx context.Context, value any, prev *events.Revision) (Change, error) {
-	subject, err := events.SubjectOf(value)
-	if err != nil {
-		return Change{}, err
-	}
-	body, err := events.Encode(value)
-	if err != nil {
-		return Change{}, err
-	}
-	ch := Change{Subject: subject, Action: Created, DryRun: e.DryRun}
-	var old []byte
-	if prev != nil {
-		old = prev.Data
-		ch.Action = Updated
-		ch.Seq = prev.Seq
-	}
-	ch.Diff, err = Diff(old, body)
-	if err != nil {
-		return Change{}, err
-	}
-	if len(ch.Diff) == 0 {
-		ch.Action = Unchanged
-		return ch, nil
-	}
-	if e.DryRun {
-		return ch, nil
-	}
-	res, err := e.Store.Put(ctx, events.Write{Value: value, Prev: prev, Meta: e.Meta})
-	if err != nil {
-		return Change{}, err
-	}
-	ch.Seq = res.Seq
-	return ch, nil
+// plan is an edit decided against the current state of one entity: the
+// states that take it from prev (nil: it does not exist yet) to its new
+// state, in order, each encoded once. Intermediate states are the steps of
+// a status path (TIMED → IN_PLAY → FINISHED), each a revision of its own.
+type plan struct {
+	subject string
+	prev    *events.Revision
+	bodies  [][]byte
 }
 
-// current loads the current state of subject; found is false if it does not
+// newPlan checks and encodes states, the revisions an edit writes from
+// prev, after e.check has passed each.
+func (e *Editor) newPlan(ctx context.Context, prev *events.Revision, states ...any) (plan, error) {
+	p := plan{prev: prev}
+	for _, v := range states {
+		if err := e.check(ctx, v); err != nil {
+			return plan{}, err
+		}
+		subject, err := events.SubjectOf(v)
+		if err != nil {
+			return plan{}, err
+		}
+		if p.subject != "" && subject != p.subject {
+			return plan{}, fmt.Errorf("edit of %s moves it to %s", p.subject, subject)
+		}
+		if prev != nil && prev.Subject != "" && subject != prev.Subject {
+			return plan{}, fmt.Errorf("edit of %s from a revision of %s", subject, prev.Subject)
+		}
+		body, err := events.Encode(v)
+		if err != nil {
+			return plan{}, err
+		}
+		p.subject = subject
+		p.bodies = append(p.bodies, body)
+	}
+	return p, nil
+}
+
+// unchanged is the one place that decides an edit changes nothing: its
+// only state is the one it was decided on.
+func (p plan) unchanged() bool {
+	return p.prev != nil && len(p.bodies) == 1 && bytes.Equal(p.bodies[0], p.prev.Data)
+}
+
+func (p plan) change(seq uint64, dry bool) Change {
+	c := Change{Subject: p.subject, Action: Created, Seq: seq, DryRun: dry, after: p.bodies[len(p.bodies)-1]}
+	if !dry {
+		c.Revisions = len(p.bodies)
+	}
+	if p.prev != nil {
+		c.Action, c.before = Updated, p.prev.Data
+		if p.unchanged() {
+			c.Action, c.Seq, c.Revisions = Unchanged, p.prev.Seq, 0
+		}
+	}
+	return c
+}
+
+// run publishes one edit: a batch of one. decide makes the plan from the
+// entity's current state; when merge is set, a lost race decides it again
+// against the winner's state, otherwise the conflict is the answer.
+func (e *Editor) run(ctx context.Context, decide func(ctx context.Context) (plan, error), merge bool) (Change, error) {
+	p, err := decide(ctx)
+	if err != nil {
+		return Change{}, err
+	}
+	var ch Change
+	var cerr error
+	o := &op{plan: p, done: func(c Change, err error) { ch, cerr = c, err }}
+	if merge {
+		o.redo = decide
+	}
+	b := e.Batch()
+	if err := b.add(ctx, o); err != nil {
+		return Change{}, err
+	}
+	if err := b.Flush(ctx); err != nil {
+		return Change{}, err
+	}
+	return ch, cerr
+}
+
+// load reads the current state of subject; rev is nil when it does not
 // exist.
-func current[T any](ctx context.Context, s *events.Store, subject string) (v T, rev *events.Revision, err error) {
+func load[T any](ctx context.Context, s *events.Store, subject string) (*T, *events.Revision, error) {
 	v, r, err := events.Load[T](ctx, s, subject)
 	if model.ErrorCode(err) == model.NotFound {
-		return v, nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return v, nil, err
+		return nil, nil, err
 	}
-	return v, &r, nil
+	return &v, &r, nil
 }
 
-// mustExist loads subject or fails with a not-found error naming field.
-func mustExist[T any](ctx context.Context, s *events.Store, subject, field string, id any) (T, *events.Revision, error) {
-	v, rev, err := current[T](ctx, s, subject)
+// mustLoad reads subject or fails with a not-found error naming field.
+func mustLoad[T any](ctx context.Context, s *events.Store, subject, field string, id any) (*T, *events.Revision, error) {
+	v, rev, err := load[T](ctx, s, subject)
 	if err == nil && rev == nil {
 		err = &model.Error{Code: model.NotFound, Field: field, Value: fmt.Sprint(id), Message: "no such " + field}
 	}
 	return v, rev, err
+}
+
+// newIDs reserves n ids of kind, once what they are for is valid. A dry
+// run reserves nothing: it hands out the ids a real run would, counting
+// them locally.
+func (e *Editor) newIDs(ctx context.Context, kind events.Kind, n int) (int, error) {
+	if !e.DryRun {
+		return e.Store.NextIDs(ctx, kind, n)
+	}
+	first, err := e.Store.NextIDs(ctx, kind, 0)
+	if e.dryTaken == nil {
+		e.dryTaken = map[events.Kind]int{}
+	}
+	first += e.dryTaken[kind]
+	e.dryTaken[kind] += n
+	return first, err
+}
+
+// assignID gives a new entity of kind an id, or makes sure the counter of
+// kind will never hand out the id an editor chose.
+func (e *Editor) assignID(ctx context.Context, kind events.Kind, id *int) error {
+	if *id == 0 {
+		var err error
+		*id, err = e.newIDs(ctx, kind, 1)
+		return err
+	}
+	if err := model.CheckID("id", *id); err != nil {
+		return err
+	}
+	if e.DryRun {
+		return nil
+	}
+	return e.Store.Reserve(ctx, kind, *id)
 }

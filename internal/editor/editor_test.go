@@ -2,7 +2,7 @@ package editor_test
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -14,56 +14,65 @@ import (
 	"github.com/footdata/footballd/pkg/model"
 )
 
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// league sets up two teams, a Premier League season and a fixture.
+func league(t *testing.T, ed *editor.Editor) (comp, fixture int) {
+	t.Helper()
+	ctx := ctxT(t)
+	for _, name := range []string{"Arsenal", "Chelsea"} {
+		if _, _, err := ed.PutTeam(ctx, 0, func(t *model.Team) error { t.Name = name; return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, c, err := ed.PutCompetition(ctx, 0, func(c *model.Competition) error {
+		c.League, c.Year, c.Caption, c.NumberOfMatchdays = "PL", 2025, "PL 2025/26", 38
+		c.Teams = []model.CompetitionTeam{{TeamID: 1}, {TeamID: 2}}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, f, err := ed.PutFixture(ctx, 0, false, func(f *model.Fixture) error {
+		f.CompetitionID, f.Matchday, f.HomeTeamID, f.AwayTeamID = c.ID, 1, 1, 2
+		f.Kickoff = time.Date(2025, 8, 16, 14, 0, 0, 0, time.UTC)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.ID, f.ID
+}
+
 // TestConcurrentResultEditsOneWins has two editors record different results
 // for the same fixture from the same revision: one lands, the other gets a
 // conflict that says what to do, and the stored state is the winner's.
 func TestConcurrentResultEditsOneWins(t *testing.T) {
 	srv := natstest.MustStart(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	setup := &editor.Editor{Store: natstest.MustOpen(t, srv)}
-	for _, name := range []string{"Arsenal", "Chelsea"} {
-		if _, err := setup.PutTeam(ctx, &model.Team{Name: name}, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	c := model.Competition{League: "PL", Year: 2025, Caption: "PL", Type: model.TypeLeague, NumberOfMatchdays: 38,
-		Teams: []model.CompetitionTeam{{TeamID: 1}, {TeamID: 2}}, Rules: model.DefaultRules("PL", 2025)}
-	if _, err := setup.PutCompetition(ctx, &c, nil); err != nil {
-		t.Fatal(err)
-	}
-	f := model.Fixture{CompetitionID: c.ID, Matchday: 1, Stage: model.Regular, Kickoff: time.Date(2025, 8, 16, 14, 0, 0, 0, time.UTC),
-		HomeTeamID: 1, AwayTeamID: 2, Status: model.Timed}
-	if _, err := setup.PutFixture(ctx, &f, nil); err != nil {
-		t.Fatal(err)
-	}
+	ctx := ctxT(t)
+	_, fixture := league(t, natstest.Editor(t, natstest.MustOpen(t, srv)))
 	editors := []*editor.Editor{
 		{Store: natstest.MustOpen(t, srv), Meta: events.Meta{Editor: "ann"}},
 		{Store: natstest.MustOpen(t, srv), Meta: events.Meta{Editor: "bob"}},
 	}
-	type loaded struct {
-		f   model.Fixture
-		rev *events.Revision
-	}
-	var views []loaded
-	for _, e := range editors {
-		fx, rev, err := e.Fixture(ctx, f.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		views = append(views, loaded{fx, rev})
-	}
+	// Both have read the fixture before either publishes.
+	var read sync.WaitGroup
+	read.Add(2)
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
 	for i, e := range editors {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			v := views[i]
-			v.f.Status = model.Finished
-			v.f.Result.FullTime = &model.Score{Home: i, Away: 1}
-			_, errs[i] = e.PutFixture(ctx, &v.f, v.rev)
-		}()
+		wg.Go(func() {
+			_, _, errs[i] = e.PutFixture(ctx, fixture, true, func(f *model.Fixture) error {
+				read.Done()
+				read.Wait()
+				f.Status, f.Result.FullTime = model.Finished, &model.Score{Home: i, Away: 1}
+				return nil
+			})
+		})
 	}
 	wg.Wait()
 	winner := -1
@@ -71,7 +80,7 @@ func TestConcurrentResultEditsOneWins(t *testing.T) {
 		switch {
 		case err == nil:
 			winner = i
-		case errors.Is(err, events.ErrConflict) && model.ErrorCode(err) == model.Conflict:
+		case model.ErrorCode(err) == model.Conflict:
 			if !strings.Contains(err.Error(), "changed by someone else") {
 				t.Errorf("conflict message %q", err)
 			}
@@ -82,8 +91,90 @@ func TestConcurrentResultEditsOneWins(t *testing.T) {
 	if winner < 0 || errs[1-winner] == nil {
 		t.Fatalf("want exactly one winner, got errors %v", errs)
 	}
-	got, rev, err := setup.Fixture(ctx, f.ID)
+	got, rev, err := editors[0].Fixture(ctx, fixture)
 	if err != nil || got.Result.FullTime.Home != winner || rev.Editor != editors[winner].Meta.Editor {
 		t.Fatalf("stored %+v by %s, want the result of editor %d", got.Result.FullTime, rev.Editor, winner)
+	}
+}
+
+// TestRacingClaimsEndWithOneEntity: writers claiming the same natural keys
+// at once (a team's name, a league's season, an imported match) all end
+// with the same entity, stored once.
+func TestRacingClaimsEndWithOneEntity(t *testing.T) {
+	srv := natstest.MustStart(t)
+	ctx := ctxT(t)
+	const writers = 4
+	type got struct {
+		team, comp int
+		fixtures   map[string]int
+	}
+	results := make([]got, writers)
+	errs := make([]error, writers)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range writers {
+		ed := natstest.Editor(t, natstest.MustOpen(t, srv))
+		wg.Go(func() {
+			<-start
+			r := &results[i]
+			id, err := ed.NewIDs(ctx, events.KindTeam, 1)
+			if err == nil {
+				r.team, _, err = ed.TeamByName(ctx, "Real Madrid CF", id)
+			}
+			if err == nil {
+				r.comp, _, err = ed.ClaimCompetition(ctx, model.Competition{League: "PD", Year: 2025, Caption: "Primera División 2025/26",
+					Teams: []model.CompetitionTeam{{TeamID: r.team}}})
+			}
+			if err == nil {
+				r.fixtures, err = ed.SourceIDs(ctx, events.KindFixture, r.comp, []string{"src:a", "src:b", fmt.Sprintf("src:own%d", i)}, nil)
+			}
+			errs[i] = err
+		})
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("writer %d: %v", i, err)
+		}
+	}
+	s := natstest.MustOpen(t, srv)
+	for i, r := range results {
+		if r.team != results[0].team || r.comp != results[0].comp || r.fixtures["src:a"] != results[0].fixtures["src:a"] || r.fixtures["src:b"] != results[0].fixtures["src:b"] {
+			t.Errorf("writer %d got %+v, writer 0 %+v", i, r, results[0])
+		}
+	}
+	if n := len(natstest.All[model.Team](t, s, events.KindTeam)); n != 1 {
+		t.Errorf("%d teams, want 1", n)
+	}
+	if n := len(natstest.All[model.Competition](t, s, events.KindCompetition)); n != 1 {
+		t.Errorf("%d competitions, want 1", n)
+	}
+	keys := natstest.All[model.SourceKeys](t, s, events.KindSourceKeys)
+	if len(keys) != 1 {
+		t.Fatalf("%d fixture key maps, want 1", len(keys))
+	}
+	for _, k := range keys {
+		ids := map[int]bool{}
+		for _, id := range k.IDs {
+			ids[id] = true
+		}
+		if len(k.IDs) != 2+writers || len(ids) != len(k.IDs) {
+			t.Errorf("fixture keys %v: want %d sources with distinct ids", k.IDs, 2+writers)
+		}
+	}
+}
+
+// TestCompetitionKeyIsClaimed: an editor creating a second competition of
+// a league's season is refused with the existing one named.
+func TestCompetitionKeyIsClaimed(t *testing.T) {
+	ed := natstest.Editor(t, natstest.MustOpen(t, natstest.MustStart(t)))
+	comp, _ := league(t, ed)
+	_, _, err := ed.PutCompetition(ctxT(t), 0, func(c *model.Competition) error {
+		c.League, c.Year, c.Caption = "PL", 2025, "Premier League again"
+		return nil
+	})
+	if model.ErrorCode(err) != model.Conflict || !strings.Contains(err.Error(), fmt.Sprintf("--id %d", comp)) {
+		t.Fatalf("second PL 2025: %v, want a conflict naming competition %d", err, comp)
 	}
 }

@@ -9,391 +9,474 @@ import (
 	"github.com/footdata/footballd/pkg/model"
 )
 
-func fixtureSubject(id int) string { return events.Subject(events.KindFixture, "*", strconv.Itoa(id)) }
-
-// League returns a league code's description: built in, or added by an
-// editor. An unknown code is an Invalid error naming it.
-func (e *Editor) League(ctx context.Context, code model.LeagueCode) (model.League, error) {
-	if l, ok := model.BuiltinLeague(code); ok {
-		return l, nil
-	}
-	l, rev, err := current[model.League](ctx, e.Store, events.Subject(events.KindLeague, string(code)))
-	if err != nil {
-		return l, err
-	}
-	if rev == nil {
-		return l, model.Invalidf("league", string(code), "is not a known league code (see the spec's appendix, or add it with `ingest league put`)")
-	}
-	return l, nil
-}
-
 // PutLeague adds or changes an editor's league code.
 func (e *Editor) PutLeague(ctx context.Context, l model.League) (Change, error) {
-	if err := l.Validate(); err != nil {
-		return Change{}, err
-	}
-	if _, ok := model.BuiltinLeague(l.Code); ok {
-		return Change{}, model.Invalidf("league", string(l.Code), "is a built-in code of the spec and cannot be changed")
-	}
-	_, prev, err := current[model.League](ctx, e.Store, events.Subject(events.KindLeague, string(l.Code)))
-	if err != nil {
-		return Change{}, err
-	}
-	return e.put(ctx, &l, prev)
-}
-
-// Competition loads a competition.
-func (e *Editor) Competition(ctx context.Context, id int) (model.Competition, *events.Revision, error) {
-	return mustExist[model.Competition](ctx, e.Store, events.Subject(events.KindCompetition, strconv.Itoa(id)), "competition", id)
-}
-
-// Team loads a team.
-func (e *Editor) Team(ctx context.Context, id int) (model.Team, *events.Revision, error) {
-	return mustExist[model.Team](ctx, e.Store, events.Subject(events.KindTeam, strconv.Itoa(id)), "team", id)
-}
-
-// Fixture loads a fixture by its id alone.
-func (e *Editor) Fixture(ctx context.Context, id int) (model.Fixture, *events.Revision, error) {
-	return mustExist[model.Fixture](ctx, e.Store, fixtureSubject(id), "fixture", id)
-}
-
-// assignID gives a new entity of kind an id, or makes sure the counter of
-// kind will never hand out the id an editor chose.
-// A dry run only peeks at the id the counter would hand out.
-func (e *Editor) assignID(ctx context.Context, kind events.Kind, id *int) error {
-	var err error
-	switch {
-	case *id == 0:
-		*id, err = e.NextIDs(ctx, kind, 1)
-	case !e.DryRun:
-		err = e.Store.Reserve(ctx, kind, *id)
-	}
-	return err
-}
-
-// NextIDs reserves n ids of kind. A dry run reserves nothing: it hands out
-// the ids a real run would, counting them locally.
-func (e *Editor) NextIDs(ctx context.Context, kind events.Kind, n int) (int, error) {
-	if !e.DryRun {
-		return e.Store.NextIDs(ctx, kind, n)
-	}
-	first, err := e.Store.NextIDs(ctx, kind, 0)
-	if e.dryTaken == nil {
-		e.dryTaken = map[events.Kind]int{}
-	}
-	first += e.dryTaken[kind]
-	e.dryTaken[kind] += n
-	return first, err
-}
-
-// PutCompetition creates (prev nil; ID 0 allocates one) or updates a
-// competition after checking its league code and teams.
-// The id given to a new competition is set in c.
-func (e *Editor) PutCompetition(ctx context.Context, c *model.Competition, prev *events.Revision) (Change, error) {
-	if prev == nil {
-		if err := e.assignID(ctx, events.KindCompetition, &c.ID); err != nil {
-			return Change{}, err
-		}
-	}
-	if err := c.Validate(); err != nil {
-		return Change{}, err
-	}
-	if _, err := e.League(ctx, c.League); err != nil {
-		return Change{}, err
-	}
-	for _, t := range c.Teams {
-		if e.knownTeams[t.TeamID] {
-			continue
-		}
-		if _, _, err := e.Team(ctx, t.TeamID); err != nil {
-			return Change{}, err
-		}
-		e.known(t.TeamID)
-	}
-	return e.put(ctx, c, prev)
-}
-
-// PutTeam creates (prev nil; ID 0 allocates one) or updates a team. A new
-// team's name becomes one of its known spellings; its id is set in t.
-func (e *Editor) PutTeam(ctx context.Context, t *model.Team, prev *events.Revision) (Change, error) {
-	creating := prev == nil
-	if creating {
-		if err := e.assignID(ctx, events.KindTeam, &t.ID); err != nil {
-			return Change{}, err
-		}
-	}
-	if err := t.Validate(); err != nil {
-		return Change{}, err
-	}
-	ch, err := e.put(ctx, t, prev)
-	if err != nil || !creating {
-		return ch, err
-	}
-	if _, err := e.PutTeamName(ctx, t.Name, t.ID); err != nil && model.ErrorCode(err) != model.Conflict {
-		return ch, err
-	}
-	return ch, nil
-}
-
-// PutTeamName maps a spelling of a team name to a team. A spelling already
-// mapped to another team is a Conflict naming that team.
-func (e *Editor) PutTeamName(ctx context.Context, name string, teamID int) (Change, error) {
-	if model.NormalizeTeamName(name) == "" {
-		return Change{}, model.Invalidf("name", name, "must contain a letter or digit")
-	}
-	if _, _, err := e.Team(ctx, teamID); err != nil && !e.DryRun {
-		return Change{}, err
-	}
-	tn := model.TeamName{Name: name, TeamID: teamID}
-	existing, prev, err := current[model.TeamName](ctx, e.Store, events.TeamNameSubject(name))
-	if err != nil {
-		return Change{}, err
-	}
-	if prev != nil && existing.TeamID != teamID {
-		return Change{}, &model.Error{Code: model.Conflict, Field: "name", Value: name,
-			Message: fmt.Sprintf("already names team %d (as %q)", existing.TeamID, existing.Name)}
-	}
-	if prev != nil {
-		tn.Name = existing.Name // the first spelling seen stays the label
-	}
-	return e.put(ctx, &tn, prev)
-}
-
-// PutSquad replaces a team's squad. Players without an id get one; a
-// player whose name is already in the squad keeps the id he had.
-func (e *Editor) PutSquad(ctx context.Context, sq model.Squad) (Change, error) {
-	if _, _, err := e.Team(ctx, sq.TeamID); err != nil {
-		return Change{}, err
-	}
-	old, prev, err := current[model.Squad](ctx, e.Store, events.Subject(events.KindSquad, strconv.Itoa(sq.TeamID)))
-	if err != nil {
-		return Change{}, err
-	}
-	known := map[string]int{}
-	for _, p := range old.Players {
-		known[p.Name] = p.ID
-	}
-	missing := 0
-	for i := range sq.Players {
-		if sq.Players[i].ID == 0 {
-			if id, ok := known[sq.Players[i].Name]; ok {
-				sq.Players[i].ID = id
-			} else {
-				missing++
-			}
-		}
-	}
-	if missing > 0 {
-		first, err := e.NextIDs(ctx, "player", missing)
+	subject := events.Subject(events.KindLeague, string(l.Code))
+	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
+		_, rev, err := load[model.League](ctx, e.Store, subject)
 		if err != nil {
-			return Change{}, err
+			return plan{}, err
 		}
-		for i := range sq.Players {
-			if sq.Players[i].ID == 0 {
-				sq.Players[i].ID = first
-				first++
-			}
-		}
+		return e.newPlan(ctx, rev, &l)
+	}, false)
+	if err == nil {
+		e.knowLeague(l)
 	}
-	if err := sq.Validate(); err != nil {
-		return Change{}, err
-	}
-	return e.put(ctx, &sq, prev)
-}
-
-// CheckFixture checks a fixture against its competition and, for an edit,
-// its previous state: the rules a single fixture cannot check on its own.
-func CheckFixture(c *model.Competition, f *model.Fixture, prev *model.Fixture) error {
-	if err := f.Validate(); err != nil {
-		return err
-	}
-	if f.CompetitionID != c.ID {
-		return model.Invalidf("competition", strconv.Itoa(f.CompetitionID), "does not match competition %d", c.ID)
-	}
-	if prev != nil {
-		if prev.CompetitionID != f.CompetitionID {
-			return model.Invalidf("competition", strconv.Itoa(f.CompetitionID), "a fixture cannot move to another competition (it is in %d)", prev.CompetitionID)
-		}
-		if _, err := prev.Status.Path(f.Status); err != nil {
-			return err
-		}
-	}
-	// Play-off fixtures may bring in teams from outside (a relegation
-	// play-off against a lower league's club); regular ones may not.
-	if len(c.Teams) > 0 && f.Stage == model.Regular {
-		for _, side := range []struct {
-			field string
-			id    int
-		}{{"homeTeam", f.HomeTeamID}, {"awayTeam", f.AwayTeamID}} {
-			if side.id != 0 && !c.HasTeam(side.id) {
-				return model.Invalidf(side.field, strconv.Itoa(side.id), "is not a team of competition %d", c.ID)
-			}
-		}
-	}
-	if f.Stage == model.Regular && c.NumberOfMatchdays > 0 && f.Matchday > c.NumberOfMatchdays {
-		return model.Invalidf("matchday", strconv.Itoa(f.Matchday), "competition %d has %d matchdays (play-off rounds may go beyond with stage PLAYOFF)", c.ID, c.NumberOfMatchdays)
-	}
-	if c.Type == model.TypeTournament && f.Stage == model.Regular && f.Group == "" {
-		return model.Invalidf("group", "", "a group-stage fixture of a tournament needs a group")
-	}
-	if c.Type == model.TypeCup && f.Stage == model.Regular {
-		return model.Invalidf("stage", string(f.Stage), "every fixture of a cup is a knock-out (PLAYOFF) fixture")
-	}
-	return nil
-}
-
-// PutFixture creates (prev nil; ID 0 allocates one, set in f) or updates a
-// fixture.
-func (e *Editor) PutFixture(ctx context.Context, f *model.Fixture, prev *events.Revision) (Change, error) {
-	c, _, err := e.Competition(ctx, f.CompetitionID)
-	if err != nil {
-		return Change{}, err
-	}
-	var old *model.Fixture
-	if prev != nil {
-		o, err := events.Decode[model.Fixture](prev.Data)
-		if err != nil {
-			return Change{}, err
-		}
-		old = &o
-	} else {
-		if err := e.assignID(ctx, events.KindFixture, &f.ID); err != nil {
-			return Change{}, err
-		}
-	}
-	if err := CheckFixture(&c, f, old); err != nil {
-		return Change{}, err
-	}
-	orig := prev
-	if old != nil {
-		if prev, err = e.StepTo(ctx, *f, *old, prev); err != nil {
-			return Change{}, err
-		}
-	}
-	ch, err := e.put(ctx, f, prev)
-	if err != nil || prev == orig {
-		return ch, err
-	}
-	// Intermediate states were recorded: describe the whole edit.
-	body, err := events.Encode(f)
-	if err != nil {
-		return Change{}, err
-	}
-	ch.Action = Updated
-	ch.Diff, err = Diff(orig.Data, body)
 	return ch, err
 }
 
-// PutAdjustment records a points adjustment (ID 0 creates one, set in a).
-func (e *Editor) PutAdjustment(ctx context.Context, a *model.Adjustment) (Change, error) {
-	c, _, err := e.Competition(ctx, a.CompetitionID)
-	if err != nil {
-		return Change{}, err
+// EnsureLeague adds an editor's league code unless it is known already
+// (an importer meeting a league beyond the appendix): any number of
+// writers may ensure the same code at once. It returns the league as
+// stored.
+func (e *Editor) EnsureLeague(ctx context.Context, l model.League) (Change, model.League, error) {
+	if known, err := e.League(ctx, l.Code); model.ErrorCode(err) != model.Invalid {
+		return Change{Subject: events.Subject(events.KindLeague, string(l.Code)), Action: Unchanged}, known, err
 	}
-	if !c.HasTeam(a.TeamID) {
-		return Change{}, model.Invalidf("team", strconv.Itoa(a.TeamID), "is not a team of competition %d", c.ID)
-	}
-	var prev *events.Revision
-	if a.ID != 0 {
-		if _, prev, err = mustExist[model.Adjustment](ctx, e.Store, events.Subject(events.KindAdjustment, strconv.Itoa(a.CompetitionID), strconv.Itoa(a.ID)), "adjustment", a.ID); err != nil {
-			return Change{}, err
+	subject := events.Subject(events.KindLeague, string(l.Code))
+	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
+		cur, rev, err := load[model.League](ctx, e.Store, subject)
+		switch {
+		case err != nil:
+			return plan{}, err
+		case rev != nil:
+			l = *cur
+			return keep(subject, rev), nil
 		}
-	} else if err := e.assignID(ctx, events.KindAdjustment, &a.ID); err != nil {
-		return Change{}, err
+		return e.newPlan(ctx, nil, &l)
+	}, true)
+	if err == nil {
+		e.knowLeague(l)
 	}
-	if err := a.Validate(); err != nil {
-		return Change{}, err
-	}
-	return e.put(ctx, a, prev)
+	return ch, l, err
 }
 
-// PutTieBreak records the explicit order of teams level after every rule.
-func (e *Editor) PutTieBreak(ctx context.Context, o model.TieBreakOrder) (Change, error) {
-	if err := o.Validate(); err != nil {
-		return Change{}, err
-	}
-	c, _, err := e.Competition(ctx, o.CompetitionID)
-	if err != nil {
-		return Change{}, err
-	}
-	for _, id := range o.TeamIDs {
-		if !c.HasTeam(id) {
-			return Change{}, model.Invalidf("teams", strconv.Itoa(id), "is not a team of competition %d", c.ID)
-		}
-	}
-	_, prev, err := current[model.TieBreakOrder](ctx, e.Store, events.Subject(events.KindTieBreak, strconv.Itoa(o.CompetitionID)))
-	if err != nil {
-		return Change{}, err
-	}
-	return e.put(ctx, &o, prev)
+// keep is the plan that leaves an entity as it is.
+func keep(subject string, rev *events.Revision) plan {
+	return plan{subject: subject, prev: rev, bodies: [][]byte{rev.Data}}
 }
 
-// TeamByName returns the id of the team a spelling names, creating the team
-// with id newID (reserved by the caller with NextIDs) if no team has it yet.
-// Two importers meeting a new name at once end up with one team: the
-// spelling is created first, with compare-and-set, and the loser takes the
-// winner's id (its own reserved id stays unused).
+// PutCompetition creates a competition or changes one: change is applied to
+// its current state. Id 0 creates one with a new id, an id nobody has yet
+// creates it with that id. A new competition claims its league and season
+// (one competition per league and season) and gets its league's defaults
+// for whatever change leaves unset.
+func (e *Editor) PutCompetition(ctx context.Context, id int, change func(*model.Competition) error) (Change, *model.Competition, error) {
+	if id != 0 {
+		if err := model.CheckID("id", id); err != nil {
+			return Change{}, nil, err
+		}
+		_, rev, err := e.loadCompetition(ctx, id)
+		if err != nil {
+			return Change{}, nil, err
+		}
+		if rev != nil {
+			return e.updateCompetition(ctx, id, change, false)
+		}
+	}
+	c := model.Competition{ID: id}
+	if err := change(&c); err != nil {
+		return Change{}, nil, err
+	}
+	c.ID = id
+	c.SetDefaults()
+	if err := e.checkDraft(ctx, &c); err != nil {
+		return Change{}, nil, err
+	}
+	owner, err := e.keyOwner(ctx, c.League, c.Year)
+	if err != nil {
+		return Change{}, nil, err
+	}
+	if owner != 0 {
+		return Change{}, nil, &model.Error{Code: model.Conflict, Field: "competition", Value: c.Key(),
+			Message: fmt.Sprintf("exists as competition %d: change it with --id %d", owner, owner)}
+	}
+	if err := e.assignID(ctx, events.KindCompetition, &c.ID); err != nil {
+		return Change{}, nil, err
+	}
+	if _, err := e.claimKey(ctx, &c, false); err != nil {
+		return Change{}, nil, err
+	}
+	ch, err := e.createCompetition(ctx, &c)
+	return ch, &c, err
+}
+
+// MergeCompetition changes an existing competition on behalf of an
+// importer: after a lost race it applies change again to the winner's
+// state.
+func (e *Editor) MergeCompetition(ctx context.Context, id int, change func(*model.Competition) error) (Change, *model.Competition, error) {
+	return e.updateCompetition(ctx, id, change, true)
+}
+
+func (e *Editor) loadCompetition(ctx context.Context, id int) (*model.Competition, *events.Revision, error) {
+	return load[model.Competition](ctx, e.Store, competitionSubject(id))
+}
+
+func (e *Editor) updateCompetition(ctx context.Context, id int, change func(*model.Competition) error, merge bool) (Change, *model.Competition, error) {
+	var next model.Competition
+	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
+		cur, rev, err := mustLoad[model.Competition](ctx, e.Store, competitionSubject(id), "competition", id)
+		if err != nil {
+			return plan{}, err
+		}
+		next = *cur
+		next.Teams = append([]model.CompetitionTeam(nil), cur.Teams...)
+		if err := change(&next); err != nil {
+			return plan{}, err
+		}
+		next.ID = id
+		if next.Key() != cur.Key() {
+			// A new league or season moves the competition's claim.
+			if _, err := e.claimKey(ctx, &next, false); err != nil {
+				return plan{}, err
+			}
+		}
+		return e.newPlan(ctx, rev, &next)
+	}, merge)
+	return ch, &next, err
+}
+
+func (e *Editor) createCompetition(ctx context.Context, c *model.Competition) (Change, error) {
+	return e.run(ctx, func(ctx context.Context) (plan, error) { return e.newPlan(ctx, nil, c) }, false)
+}
+
+// ClaimCompetition returns the competition of draft's league and season,
+// creating it from draft when nobody has it. Any number of importers may
+// claim the same season at once: one claim wins, and the others take the
+// winner's competition.
+func (e *Editor) ClaimCompetition(ctx context.Context, draft model.Competition) (id int, created bool, err error) {
+	draft.SetDefaults()
+	if err := e.checkDraft(ctx, &draft); err != nil {
+		return 0, false, err
+	}
+	if id, err = e.keyOwner(ctx, draft.League, draft.Year); err != nil || id != 0 {
+		return id, false, err
+	}
+	if err := e.assignID(ctx, events.KindCompetition, &draft.ID); err != nil {
+		return 0, false, err
+	}
+	if id, err = e.claimKey(ctx, &draft, true); err != nil || id != draft.ID {
+		return id, false, err
+	}
+	_, err = e.createCompetition(ctx, &draft)
+	if model.ErrorCode(err) == model.Conflict {
+		err = nil // created by a writer that took over our claim's work
+	}
+	return draft.ID, true, err
+}
+
+// keyOwner returns the competition that holds a league's season, 0 if none.
+// A claim whose competition has since moved to another season is stale.
+func (e *Editor) keyOwner(ctx context.Context, league model.LeagueCode, year int) (int, error) {
+	k, rev, err := load[model.CompetitionKey](ctx, e.Store, events.Subject(events.KindCompetitionKey, string(league), strconv.Itoa(year)))
+	if err != nil || rev == nil {
+		return 0, err
+	}
+	c, crev, err := e.loadCompetition(ctx, k.CompetitionID)
+	if err != nil {
+		return 0, err
+	}
+	if crev != nil && c.Key() != fmt.Sprintf("%s/%d", league, year) {
+		return 0, nil
+	}
+	return k.CompetitionID, nil
+}
+
+// claimKey claims c's league and season for c. A claim held by another
+// competition is a conflict, unless shared: then the holder's id is
+// returned (an importer joins the winner). A stale claim is taken over.
+func (e *Editor) claimKey(ctx context.Context, c *model.Competition, shared bool) (int, error) {
+	key := model.CompetitionKey{League: c.League, Year: c.Year, CompetitionID: c.ID}
+	subject := events.Subject(events.KindCompetitionKey, string(c.League), strconv.Itoa(c.Year))
+	holder := 0
+	_, err := e.run(ctx, func(ctx context.Context) (plan, error) {
+		cur, rev, err := load[model.CompetitionKey](ctx, e.Store, subject)
+		if err != nil {
+			return plan{}, err
+		}
+		holder = c.ID
+		if rev != nil && cur.CompetitionID != c.ID {
+			owner, err := e.keyOwner(ctx, c.League, c.Year)
+			if err != nil {
+				return plan{}, err
+			}
+			if owner != 0 {
+				holder = owner
+				if !shared {
+					return plan{}, &model.Error{Code: model.Conflict, Field: "competition", Value: c.Key(),
+						Message: fmt.Sprintf("exists as competition %d: change it with --id %d", owner, owner)}
+				}
+				return keep(subject, rev), nil
+			}
+		}
+		return e.newPlan(ctx, rev, &key)
+	}, true)
+	return holder, err
+}
+
+// PutTeam creates a team or changes one: change is applied to its current
+// state. Id 0 creates one with a new id, an id nobody has yet creates it
+// with that id. A team's name is one of its spellings, claimed for it: a
+// spelling that names another team is a conflict.
+func (e *Editor) PutTeam(ctx context.Context, id int, change func(*model.Team) error) (Change, *model.Team, error) {
+	var cur *model.Team
+	var rev *events.Revision
+	if id != 0 {
+		if err := model.CheckID("id", id); err != nil {
+			return Change{}, nil, err
+		}
+		var err error
+		if cur, rev, err = load[model.Team](ctx, e.Store, teamSubject(id)); err != nil {
+			return Change{}, nil, err
+		}
+	}
+	if rev == nil {
+		t := model.Team{ID: id}
+		if err := change(&t); err != nil {
+			return Change{}, nil, err
+		}
+		t.ID = id
+		ch, err := e.createTeam(ctx, &t)
+		return ch, &t, err
+	}
+	var next model.Team
+	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
+		cur, rev, err := mustLoad[model.Team](ctx, e.Store, teamSubject(id), "team", id)
+		if err != nil {
+			return plan{}, err
+		}
+		next = *cur
+		if err := change(&next); err != nil {
+			return plan{}, err
+		}
+		next.ID = id
+		return e.newPlan(ctx, rev, &next)
+	}, false)
+	if err == nil && model.NormalizeTeamName(next.Name) != model.NormalizeTeamName(cur.Name) {
+		// A new name is a spelling importers must find the team by.
+		_, err = e.PutTeamName(ctx, next.Name, id)
+	}
+	return ch, &next, err
+}
+
+// createTeam creates t once it is valid and its name names no team yet.
+func (e *Editor) createTeam(ctx context.Context, t *model.Team) (Change, error) {
+	if err := e.checkDraft(ctx, t); err != nil {
+		return Change{}, err
+	}
+	subject := events.TeamNameSubject(t.Name)
+	if tn, rev, err := load[model.TeamName](ctx, e.Store, subject); err != nil || rev != nil {
+		if err == nil {
+			err = nameTaken(t.Name, tn.TeamID)
+		}
+		return Change{}, err
+	}
+	if err := e.assignID(ctx, events.KindTeam, &t.ID); err != nil {
+		return Change{}, err
+	}
+	e.knowTeam(t.ID)
+	if _, err := e.run(ctx, func(ctx context.Context) (plan, error) {
+		return e.newPlan(ctx, nil, &model.TeamName{Name: t.Name, TeamID: t.ID})
+	}, false); err != nil {
+		if model.ErrorCode(err) == model.Conflict {
+			tn, _, lerr := load[model.TeamName](ctx, e.Store, subject)
+			if lerr == nil && tn != nil {
+				err = nameTaken(t.Name, tn.TeamID)
+			}
+		}
+		return Change{}, err
+	}
+	return e.run(ctx, func(ctx context.Context) (plan, error) { return e.newPlan(ctx, nil, t) }, false)
+}
+
+func nameTaken(name string, team int) error {
+	return &model.Error{Code: model.Conflict, Field: "name", Value: name,
+		Message: fmt.Sprintf("already names team %d: change that team with --id %d, or add another spelling with `ingest team alias`", team, team)}
+}
+
+// PutTeamName maps a spelling of a team's name to a team. A spelling
+// already mapped to another team is a conflict naming that team.
+func (e *Editor) PutTeamName(ctx context.Context, name string, teamID int) (Change, error) {
+	tn := model.TeamName{Name: name, TeamID: teamID}
+	subject := events.TeamNameSubject(name)
+	return e.run(ctx, func(ctx context.Context) (plan, error) {
+		cur, rev, err := load[model.TeamName](ctx, e.Store, subject)
+		if err != nil {
+			return plan{}, err
+		}
+		next := tn
+		if rev != nil {
+			if cur.TeamID != teamID {
+				return plan{}, nameTaken(name, cur.TeamID)
+			}
+			next.Name = cur.Name // the first spelling seen stays the label
+		}
+		return e.newPlan(ctx, rev, &next)
+	}, false)
+}
+
+// TeamByName returns the id of the team a spelling names, creating the
+// team with id newID (reserved with NewIDs) if no team has it yet. Any
+// number of importers may meet a new name at once: the spelling is claimed
+// first, with compare-and-set, and the losers take the winner's id (their
+// own reserved id stays unused) and make sure the winner's team exists.
 func (e *Editor) TeamByName(ctx context.Context, name string, newID int) (id int, created bool, err error) {
 	t := model.Team{ID: newID, Name: name}
 	if err := t.Validate(); err != nil {
 		return 0, false, err
 	}
 	subject := events.TeamNameSubject(name)
-	if e.DryRun {
-		tn, rev, err := current[model.TeamName](ctx, e.Store, subject)
-		if err != nil || rev != nil {
-			return tn.TeamID, false, err
+	claim := model.TeamName{Name: name, TeamID: newID}
+	id = newID
+	_, err = e.run(ctx, func(ctx context.Context) (plan, error) {
+		cur, rev, err := load[model.TeamName](ctx, e.Store, subject)
+		if err != nil {
+			return plan{}, err
 		}
-		return newID, true, nil
-	}
-	if _, err := e.put(ctx, &model.TeamName{Name: name, TeamID: newID}, nil); err != nil {
-		if model.ErrorCode(err) != model.Conflict {
-			return 0, false, err
+		if rev != nil {
+			id = cur.TeamID
+			return keep(subject, rev), nil
 		}
-		tn, _, err := current[model.TeamName](ctx, e.Store, subject)
-		e.known(tn.TeamID)
-		return tn.TeamID, false, err
-	}
-	if _, err = e.put(ctx, &t, nil); err != nil {
+		e.knowTeam(newID)
+		return e.newPlan(ctx, nil, &claim)
+	}, true)
+	if err != nil {
 		return 0, false, err
 	}
-	e.known(newID)
-	return newID, true, nil
+	e.knowTeam(id)
+	if id != newID {
+		t.ID = id
+	}
+	_, err = e.run(ctx, func(ctx context.Context) (plan, error) {
+		_, rev, err := load[model.Team](ctx, e.Store, teamSubject(t.ID))
+		switch {
+		case err != nil:
+			return plan{}, err
+		case rev != nil:
+			return keep(teamSubject(t.ID), rev), nil
+		}
+		return e.newPlan(ctx, nil, &t)
+	}, true)
+	return id, id == newID, err
 }
 
-// known remembers that a team exists, so that validating a competition
-// does not read it again.
-func (e *Editor) known(team int) {
-	if e.knownTeams == nil {
-		e.knownTeams = map[int]bool{}
-	}
-	e.knownTeams[team] = true
+// NewIDs reserves n ids of kind for entities an importer is about to
+// create, once they are valid.
+func (e *Editor) NewIDs(ctx context.Context, kind events.Kind, n int) (int, error) {
+	return e.newIDs(ctx, kind, n)
 }
 
-// StepTo records the intermediate states a fixture passes through on its
-// way from old to f's status (TIMED → IN_PLAY → FINISHED when a result is
-// entered after the match), so that every revision follows an allowed move.
-// It returns the revision the final write must start from.
-func (e *Editor) StepTo(ctx context.Context, f, old model.Fixture, prev *events.Revision) (*events.Revision, error) {
-	path, err := old.Status.Path(f.Status)
-	if err != nil {
-		return nil, err
+// PutSquad replaces a team's squad. Players without an id get one; a
+// player whose name is already in the squad keeps the id he had.
+func (e *Editor) PutSquad(ctx context.Context, sq model.Squad) (Change, error) {
+	subject := events.Subject(events.KindSquad, strconv.Itoa(sq.TeamID))
+	if err := e.checkDraft(ctx, &sq); err != nil {
+		return Change{}, err
 	}
-	for _, st := range path[:len(path)-1] {
-		step := f
-		step.Status = st
-		if e.DryRun {
-			continue
-		}
-		res, err := e.Store.Put(ctx, events.Write{Value: &step, Prev: prev, Meta: e.Meta})
+	return e.run(ctx, func(ctx context.Context) (plan, error) {
+		old, rev, err := load[model.Squad](ctx, e.Store, subject)
 		if err != nil {
-			return nil, err
+			return plan{}, err
 		}
-		body, err := events.Encode(&step)
-		if err != nil {
-			return nil, err
+		next := model.Squad{TeamID: sq.TeamID, Players: append([]model.Player(nil), sq.Players...)}
+		known := map[string]int{}
+		if old != nil {
+			for _, p := range old.Players {
+				known[p.Name] = p.ID
+			}
 		}
-		prev = &events.Revision{Subject: res.Subject, Seq: res.Seq, Data: body}
+		missing := 0
+		for i := range next.Players {
+			if next.Players[i].ID == 0 {
+				if id, ok := known[next.Players[i].Name]; ok {
+					next.Players[i].ID = id
+				} else {
+					missing++
+				}
+			}
+		}
+		if err := e.checkDraft(ctx, &next); err != nil {
+			return plan{}, err
+		}
+		if missing > 0 {
+			first, err := e.newIDs(ctx, "player", missing)
+			if err != nil {
+				return plan{}, err
+			}
+			for i := range next.Players {
+				if next.Players[i].ID == 0 {
+					next.Players[i].ID = first
+					first++
+				}
+			}
+		}
+		return e.newPlan(ctx, rev, &next)
+	}, false)
+}
+
+// PutAdjustment records a points adjustment or changes one: change is
+// applied to its current state; id 0 creates one.
+func (e *Editor) PutAdjustment(ctx context.Context, id int, change func(*model.Adjustment) error) (Change, *model.Adjustment, error) {
+	if id == 0 {
+		var a model.Adjustment
+		if err := change(&a); err != nil {
+			return Change{}, nil, err
+		}
+		a.ID = 0
+		if err := e.checkDraft(ctx, &a); err != nil {
+			return Change{}, nil, err
+		}
+		if err := e.assignID(ctx, events.KindAdjustment, &a.ID); err != nil {
+			return Change{}, nil, err
+		}
+		ch, err := e.run(ctx, func(ctx context.Context) (plan, error) { return e.newPlan(ctx, nil, &a) }, false)
+		return ch, &a, err
 	}
-	return prev, nil
+	var next model.Adjustment
+	subject := events.Subject(events.KindAdjustment, "*", strconv.Itoa(id))
+	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
+		cur, rev, err := mustLoad[model.Adjustment](ctx, e.Store, subject, "adjustment", id)
+		if err != nil {
+			return plan{}, err
+		}
+		next = *cur
+		if err := change(&next); err != nil {
+			return plan{}, err
+		}
+		next.ID = id
+		if next.CompetitionID != cur.CompetitionID {
+			return plan{}, model.Invalidf("competition", strconv.Itoa(next.CompetitionID), "an adjustment stays in its competition (%d); withdraw it and add a new one", cur.CompetitionID)
+		}
+		return e.newPlan(ctx, rev, &next)
+	}, false)
+	return ch, &next, err
+}
+
+// ImportAdjustment writes an imported adjustment under the id its source
+// claimed (SourceIDs): created, or brought up to date. Importers writing
+// the same one at once end with it once.
+func (e *Editor) ImportAdjustment(ctx context.Context, a model.Adjustment) (Change, error) {
+	if err := e.checkDraft(ctx, &a); err != nil {
+		return Change{}, err
+	}
+	subject := events.Subject(events.KindAdjustment, strconv.Itoa(a.CompetitionID), strconv.Itoa(a.ID))
+	return e.run(ctx, func(ctx context.Context) (plan, error) {
+		_, rev, err := load[model.Adjustment](ctx, e.Store, subject)
+		if err != nil {
+			return plan{}, err
+		}
+		return e.newPlan(ctx, rev, &a)
+	}, true)
+}
+
+// PutTieBreak records the explicit order of teams level after every rule.
+func (e *Editor) PutTieBreak(ctx context.Context, o model.TieBreakOrder) (Change, error) {
+	subject := events.Subject(events.KindTieBreak, strconv.Itoa(o.CompetitionID))
+	return e.run(ctx, func(ctx context.Context) (plan, error) {
+		_, rev, err := load[model.TieBreakOrder](ctx, e.Store, subject)
+		if err != nil {
+			return plan{}, err
+		}
+		return e.newPlan(ctx, rev, &o)
+	}, false)
 }

@@ -31,7 +31,7 @@ func BenchmarkGenerate(b *testing.B) {
 		genTime += time.Since(start)
 		fixtures, messages = sum.Fixtures, sum.Messages
 		b.StopTimer()
-		rawTime += natstest.RawPublish(b, messages)
+		rawTime += natstest.MustRawPublish(b, messages)
 		b.StartTimer()
 	}
 	b.StopTimer()

@@ -77,7 +77,7 @@ func Run(ctx context.Context, store *events.Store, cfg Config, progress io.Write
 	if err := g.reserveIDs(ctx); err != nil {
 		return Summary{}, err
 	}
-	g.pub = newPublisher(store, cfg.Meta, progress, p.fixtures)
+	g.pub = newPublisher(g.ed, progress, p.fixtures)
 	if err := g.publishTeams(ctx); err != nil {
 		return g.sum, err
 	}
@@ -155,17 +155,17 @@ func (g *gen) registerLeagues(ctx context.Context) error {
 // reserveIDs takes every id the plan needs in one block per kind, in a
 // fixed order, so that a fresh stream hands out the same ids every time.
 func (g *gen) reserveIDs(ctx context.Context) error {
-	first, err := g.store.NextIDs(ctx, events.KindTeam, len(g.plan.teams))
+	first, err := g.ed.NewIDs(ctx, events.KindTeam, len(g.plan.teams))
 	if err != nil {
 		return fmt.Errorf("reserve team ids: %w", err)
 	}
 	for i, t := range g.plan.teams {
 		t.id = first + i
 	}
-	if g.nextComp, err = g.store.NextIDs(ctx, events.KindCompetition, g.plan.comps); err != nil {
+	if g.nextComp, err = g.ed.NewIDs(ctx, events.KindCompetition, g.plan.comps); err != nil {
 		return fmt.Errorf("reserve competition ids: %w", err)
 	}
-	if g.nextFixture, err = g.store.NextIDs(ctx, events.KindFixture, g.plan.fixtures); err != nil {
+	if g.nextFixture, err = g.ed.NewIDs(ctx, events.KindFixture, g.plan.fixtures); err != nil {
 		return fmt.Errorf("reserve fixture ids: %w", err)
 	}
 	g.sum.Messages += 3
@@ -174,7 +174,7 @@ func (g *gen) reserveIDs(ctx context.Context) error {
 
 // publishTeams publishes every team with its name and squad.
 func (g *gen) publishTeams(ctx context.Context) error {
-	firstPlayer, err := g.store.NextIDs(ctx, "player", len(g.plan.teams)*g.cfg.SquadSize)
+	firstPlayer, err := g.ed.NewIDs(ctx, "player", len(g.plan.teams)*g.cfg.SquadSize)
 	if err != nil {
 		return fmt.Errorf("reserve player ids: %w", err)
 	}
@@ -182,14 +182,8 @@ func (g *gen) publishTeams(ctx context.Context) error {
 	for i, t := range g.plan.teams {
 		te := teamEntity(t)
 		sq := squad(g.r, t, g.cfg.SquadSize, firstPlayer+i*g.cfg.SquadSize, g.cfg.FirstYear)
-		if err := te.Validate(); err != nil {
-			return fmt.Errorf("team %s: %w", t.name, err)
-		}
-		if err := sq.Validate(); err != nil {
-			return fmt.Errorf("squad of %s: %w", t.name, err)
-		}
 		for _, v := range []any{te, &model.TeamName{Name: t.name, TeamID: t.id}, &sq} {
-			if err := g.pub.add(ctx, once{v}, false); err != nil {
+			if err := g.pub.add(ctx, v); err != nil {
 				return err
 			}
 		}
@@ -197,6 +191,14 @@ func (g *gen) publishTeams(ctx context.Context) error {
 		g.sum.Players += len(sq.Players)
 	}
 	return nil
+}
+
+// competition publishes c with the claim on its league's season.
+func (g *gen) competition(ctx context.Context, c *model.Competition) error {
+	if err := g.pub.add(ctx, &model.CompetitionKey{League: c.League, Year: c.Year, CompetitionID: c.ID}); err != nil {
+		return err
+	}
+	return g.pub.add(ctx, c)
 }
 
 func (g *gen) compID() int {
@@ -213,7 +215,7 @@ func (g *gen) fixtureID() int {
 // publishFixture publishes f, the final state of a fixture of c, with the
 // story kind k.
 func (g *gen) publishFixture(ctx context.Context, c *model.Competition, f model.Fixture, k kind, homePH, awayPH string) error {
-	j := &fixtureJob{comp: c, final: f, kind: k, extra: g.cfg.ExtraEdits, updates: g.cfg.LiveUpdates,
+	j := &fixtureJob{final: f, kind: k, extra: g.cfg.ExtraEdits, updates: g.cfg.LiveUpdates,
 		homePlaceholder: homePH, awayPlaceholder: awayPH, seed: g.cfg.Seed}
-	return g.pub.add(ctx, j, true)
+	return g.pub.fixture(ctx, c, j)
 }

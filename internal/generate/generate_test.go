@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/internal/generate"
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
@@ -138,7 +137,7 @@ func TestWorld(t *testing.T) {
 		if !ok {
 			t.Fatalf("fixture %d of unknown competition %d", f.ID, f.CompetitionID)
 		}
-		if err := editor.CheckFixture(&c, &f, nil); err != nil {
+		if err := model.CheckFixture(&c, &f, nil); err != nil {
 			t.Errorf("fixture %d: %v", f.ID, err)
 		}
 		switch {

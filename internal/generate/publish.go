@@ -6,42 +6,16 @@ import (
 	"io"
 	"time"
 
-	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/pkg/model"
 )
 
-// job is an entity to publish: the states it goes through, oldest first,
-// each published as a revision of its own.
-type job interface {
-	revisions() int
-	// state returns revision i, checked against revision i-1. It is
-	// called once per revision, in order.
-	state(i int) (any, error)
-}
-
-// once is an entity with a single revision.
-type once struct{ v any }
-
-func (o once) revisions() int         { return 1 }
-func (o once) state(int) (any, error) { return o.v, nil }
-
-// item is a job on its way: the next revision to publish and the
-// revision it replaces.
-type item struct {
-	job     job
-	next    int
-	prev    *events.Revision
-	fixture bool
-}
-
-// publisher streams jobs through one events.Bulk. A job's next revision is
-// queued as soon as the stream has acknowledged the previous one, so that
-// the compare-and-set of every revision names the one before it, while
-// many jobs are in flight at once: edit streams cost no round trip each.
+// publisher writes the world through one editor batch: many entities in
+// flight at once, and a fixture's revisions one after the other, each
+// naming the one before it, so that edit streams cost no round trip each.
 type publisher struct {
-	bulk    *events.Bulk
-	meta    events.Meta
-	pending []*item // jobs whose next revision may go
-	err     error   // the first refused write: the run stops
+	batch *editor.Batch
+	err   error // the first refused write: the run stops
 
 	messages, fixtures, target int
 
@@ -49,80 +23,59 @@ type publisher struct {
 	start, last time.Time
 }
 
-func newPublisher(s *events.Store, meta events.Meta, progress io.Writer, target int) *publisher {
+func newPublisher(ed *editor.Editor, progress io.Writer, target int) *publisher {
 	now := time.Now()
-	return &publisher{bulk: s.Bulk(), meta: meta, progress: progress, target: target, start: now, last: now}
+	return &publisher{batch: ed.Batch(), progress: progress, target: target, start: now, last: now}
 }
 
-// add publishes a new job, after the follow-up revisions waiting.
-func (p *publisher) add(ctx context.Context, j job, fixture bool) error {
-	if err := p.drain(ctx); err != nil {
-		return err
-	}
-	return p.put(ctx, &item{job: j, fixture: fixture})
-}
-
-// drain queues the revisions whose previous one has been acknowledged.
-func (p *publisher) drain(ctx context.Context) error {
-	for len(p.pending) > 0 {
-		it := p.pending[0]
-		p.pending[0] = nil
-		p.pending = p.pending[1:]
-		if err := p.put(ctx, it); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// flush publishes everything still to come and waits for the stream.
-func (p *publisher) flush(ctx context.Context) error {
-	for {
-		if err := p.drain(ctx); err != nil {
-			return err
-		}
-		if err := p.bulk.Flush(ctx); err != nil {
-			return fmt.Errorf("flush: %w", err)
-		}
-		if p.err != nil {
-			return p.err
-		}
-		if len(p.pending) == 0 {
-			p.report(true)
-			return nil
-		}
-	}
-}
-
-func (p *publisher) put(ctx context.Context, it *item) error {
-	v, err := it.job.state(it.next)
-	if err != nil {
-		return err
-	}
-	err = p.bulk.Put(ctx, events.Write{Value: v, Prev: it.prev, Meta: p.meta}, func(r events.Result, err error) {
+// done counts a write, or keeps its error for the run to stop with.
+func (p *publisher) done(what string) func(editor.Change, error) {
+	return func(ch editor.Change, err error) {
 		if err != nil {
 			if p.err == nil {
-				p.err = fmt.Errorf("publish revision %d of %T: %w", it.next+1, v, err)
+				p.err = fmt.Errorf("publish %s: %w", what, err)
 			}
 			return
 		}
-		if r.Changed {
-			p.messages++
-		}
-		if it.next == 0 && it.fixture {
-			p.fixtures++
-			p.report(false)
-		}
-		it.next++
-		if it.next < it.job.revisions() {
-			it.prev = &events.Revision{Subject: r.Subject, Seq: r.Seq}
-			p.pending = append(p.pending, it)
-		}
-	})
+		p.messages += ch.Revisions
+	}
+}
+
+// add publishes a new entity.
+func (p *publisher) add(ctx context.Context, v any) error {
+	if err := p.batch.Create(ctx, v, p.done(fmt.Sprintf("%T", v))); err != nil {
+		return fmt.Errorf("publish: %w", err)
+	}
+	return p.err
+}
+
+// fixture publishes the revisions of a fixture of c.
+func (p *publisher) fixture(ctx context.Context, c *model.Competition, j *fixtureJob) error {
+	count := p.done(fmt.Sprintf("fixture %d", j.final.ID))
+	err := p.batch.Fixture(ctx, c, j.final.ID, nil, func(*model.Fixture) ([]model.Fixture, error) { return j.states(), nil },
+		func(ch editor.Change, err error) {
+			count(ch, err)
+			if err == nil {
+				p.fixtures++
+				p.report(false)
+			}
+		})
 	if err != nil {
 		return fmt.Errorf("publish: %w", err)
 	}
 	return p.err
+}
+
+// flush publishes everything still to come and waits for the stream.
+func (p *publisher) flush(ctx context.Context) error {
+	if err := p.batch.Flush(ctx); err != nil {
+		return fmt.Errorf("flush: %w", err)
+	}
+	if p.err != nil {
+		return p.err
+	}
+	p.report(true)
+	return nil
 }
 
 // reportEvery is how often progress is written.

@@ -109,10 +109,7 @@ func (g *gen) leagueSeason(ctx context.Context, l *league, year int, last bool) 
 		c.Teams = append(c.Teams, model.CompetitionTeam{TeamID: t.id})
 	}
 	slices.SortFunc(c.Teams, func(a, b model.CompetitionTeam) int { return a.TeamID - b.TeamID })
-	if err := c.Validate(); err != nil {
-		return nil, fmt.Errorf("competition %s %d: %w", c.League, year, err)
-	}
-	if err := g.pub.add(ctx, once{c}, false); err != nil {
+	if err := g.competition(ctx, c); err != nil {
 		return nil, err
 	}
 	rows := make([]*row, n)
@@ -159,17 +156,14 @@ func (g *gen) leagueSeason(ctx context.Context, l *league, year int, last bool) 
 }
 
 func (g *gen) adjust(ctx context.Context, c *model.Competition, t *team, points int) error {
-	id, err := g.store.NextIDs(ctx, events.KindAdjustment, 1)
+	id, err := g.ed.NewIDs(ctx, events.KindAdjustment, 1)
 	if err != nil {
 		return fmt.Errorf("reserve adjustment id: %w", err)
 	}
 	g.sum.Messages++
 	a := &model.Adjustment{ID: id, CompetitionID: c.ID, TeamID: t.id, Points: points, Reason: "administration (generated)"}
-	if err := a.Validate(); err != nil {
-		return fmt.Errorf("adjustment of %s: %w", t.name, err)
-	}
 	g.sum.Adjustments++
-	return g.pub.add(ctx, once{a}, false)
+	return g.pub.add(ctx, a)
 }
 
 // roundPairs returns round r (0-based) of a single round robin of n teams

@@ -1,12 +1,10 @@
 package generate
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 
-	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/pkg/model"
 )
 
@@ -25,11 +23,10 @@ const (
 )
 
 // fixtureJob is the revisions of one fixture. Revisions are built when
-// they are published; what they need beyond the final state is drawn from
+// the fixture is queued; what they need beyond the final state is drawn from
 // a generator of their own, seeded with the fixture id, so the world does
 // not depend on the order in which the stream acknowledges writes.
 type fixtureJob struct {
-	comp  *model.Competition
 	final model.Fixture
 	kind  kind
 	// extra revisions come first: the story's first state with other odds
@@ -39,7 +36,6 @@ type fixtureJob struct {
 	// placeholders of a knock-out fixture before its teams are known.
 	homePlaceholder, awayPlaceholder string
 	seed                             uint64
-	prev                             *model.Fixture
 	goals                            []goal
 }
 
@@ -59,20 +55,17 @@ func (j *fixtureJob) storyLen() int {
 	return 1
 }
 
-func (j *fixtureJob) revisions() int { return j.extra + j.storyLen() }
-
-func (j *fixtureJob) state(i int) (any, error) {
-	var f model.Fixture
-	if i < j.extra {
-		f = j.variant(i)
-	} else {
-		f = j.story(i - j.extra)
+// states are the fixture's revisions, oldest first; the editor checks each
+// against the one before.
+func (j *fixtureJob) states() []model.Fixture {
+	out := make([]model.Fixture, 0, j.extra+j.storyLen())
+	for i := range j.extra {
+		out = append(out, j.variant(i))
 	}
-	if err := editor.CheckFixture(j.comp, &f, j.prev); err != nil {
-		return nil, fmt.Errorf("fixture %d revision %d: %w", f.ID, i+1, err)
+	for s := range j.storyLen() {
+		out = append(out, j.story(s))
 	}
-	j.prev = &f
-	return &f, nil
+	return out
 }
 
 // variant is extra revision i: the story's first state with odds that

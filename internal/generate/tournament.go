@@ -70,10 +70,7 @@ func (g *gen) tournament(ctx context.Context, year int) error {
 		}
 	}
 	slices.SortFunc(c.Teams, func(a, b model.CompetitionTeam) int { return a.TeamID - b.TeamID })
-	if err := c.Validate(); err != nil {
-		return fmt.Errorf("tournament %d: %w", year, err)
-	}
-	if err := g.pub.add(ctx, once{c}, false); err != nil {
+	if err := g.competition(ctx, c); err != nil {
 		return err
 	}
 	first := time.Date(year, time.June, 11, 0, 0, 0, 0, time.UTC)

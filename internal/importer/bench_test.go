@@ -23,9 +23,9 @@ func BenchmarkImportSeason(b *testing.B) {
 		start := time.Now()
 		sum := importAll(b, s, files...)
 		importTime += time.Since(start)
-		fixtures = sum.Fixture.Created
+		fixtures = sum.Fixtures.Created
 		b.StopTimer()
-		rawTime += natstest.RawPublish(b, fixtures)
+		rawTime += natstest.MustRawPublish(b, fixtures)
 		b.StartTimer()
 	}
 	b.StopTimer()

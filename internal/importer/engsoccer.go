@@ -1,11 +1,11 @@
 package importer
 
 import (
-	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/footdata/footballd/internal/editor"
-	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 )
 
@@ -24,17 +22,6 @@ import (
 // Season, home, visitor, hgoal and vgoal, and depending on the file
 // division, tier, HT (half time) and round. The files carry no round
 // numbers and no kick-off times. deductions.csv lists points deductions.
-
-// EngSoccerOptions select what an engsoccerdata import reads.
-type EngSoccerOptions struct {
-	// From and To bound the seasons imported, as start years, both
-	// included; 0 leaves a bound open.
-	From, To int
-}
-
-func (o EngSoccerOptions) includes(season int) bool {
-	return (o.From == 0 || season >= o.From) && (o.To == 0 || season <= o.To)
-}
 
 // engSource prefixes the Source of every fixture this importer writes.
 const engSource = "engsoccerdata:"
@@ -83,7 +70,8 @@ type engCountry struct {
 
 // builtin is a league of the spec's appendix.
 func builtin(code model.LeagueCode, tier int, names ...engName) engLeague {
-	return engLeague{league: model.League{Code: code}, tier: tier, names: names}
+	l, _ := model.BuiltinLeague(code)
+	return engLeague{league: l, tier: tier, names: names}
 }
 
 // newLeague is a league the importer registers.
@@ -203,18 +191,14 @@ func engCountryOf(path string) (string, engCountry, bool) {
 	return base, c, ok
 }
 
-// engComp is one competition's matches read from a file.
-type engComp struct {
-	league  engLeague
-	season  int
-	matches []parsedMatch
-}
-
 // csvColumns reads a CSV header and checks that it has the columns named.
-func csvColumns(r *csv.Reader, path string, required ...string) (map[string]int, error) {
+func csvColumns(r *csv.Reader, required ...string) (map[string]int, error) {
 	header, err := r.Read()
 	if err != nil {
-		return nil, fmt.Errorf("%s: read header: %w", path, err)
+		if errors.Is(err, io.EOF) {
+			return nil, invalidFile("not an engsoccerdata file: it is empty")
+		}
+		return nil, invalidFile("not an engsoccerdata file: header: %v", err)
 	}
 	cols := map[string]int{}
 	for i, h := range header {
@@ -222,11 +206,14 @@ func csvColumns(r *csv.Reader, path string, required ...string) (map[string]int,
 	}
 	for _, name := range required {
 		if _, ok := cols[name]; !ok {
-			return nil, model.Invalidf("file", path, "has no %s column: not an engsoccerdata file with the columns %s", name, strings.Join(required, ", "))
+			return nil, invalidFile("not an engsoccerdata file: no %s column (want the columns %s)", name, strings.Join(required, ", "))
 		}
 	}
 	return cols, nil
 }
+
+// engColumns are the columns every engsoccerdata match file has.
+var engColumns = []string{"Date", "Season", "home", "visitor", "hgoal", "vgoal"}
 
 // column returns a row's value of an optional column, "" for NA or none.
 func column(row []string, cols map[string]int, name string) string {
@@ -237,39 +224,47 @@ func column(row []string, cols map[string]int, name string) string {
 	return strings.TrimSpace(row[i])
 }
 
-// parseEngSoccer reads a match file into competitions, in order of first
-// appearance, and the rows it could not read.
-func parseEngSoccer(path, country string, ec engCountry, opts EngSoccerOptions) ([]*engComp, []Rejection, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("open %s: %w", path, err)
+// parseEngSoccerFile reads one engsoccerdata file: a match file
+// (england.csv, germany.csv…), whose every season of every division is a
+// season of its league and every row a finished fixture, or deductions.csv.
+func parseEngSoccerFile(path string, opts Options, _ func(model.LeagueCode) (model.League, error)) (*source, error) {
+	if filepath.Base(path) == engDeductionsFile {
+		return parseEngDeductions(path, opts)
 	}
-	defer f.Close()
+	country, ec, ok := engCountryOf(path)
+	if !ok {
+		return nil, invalidFile("not an engsoccerdata match file of a known country (%s)", strings.Join(slices.Sorted(maps.Keys(engCountries)), ", "))
+	}
 	zone, err := time.LoadLocation(ec.zone)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: time zone %q: %w", country, ec.zone, err)
+		return nil, fmt.Errorf("%s: time zone %q: %w", country, ec.zone, err)
 	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, invalidFile("cannot be read: %v", errors.Unwrap(err))
+	}
+	defer f.Close()
 	r := csv.NewReader(f)
 	r.ReuseRecord = true
-	cols, err := csvColumns(r, path, "Date", "Season", "home", "visitor", "hgoal", "vgoal")
+	cols, err := csvColumns(r, engColumns...)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var comps []*engComp
-	byKey := map[string]*engComp{}
+	src := &source{path: path, format: "engsoccerdata"}
+	byKey := map[string]*parsedFile{}
 	seen := map[string]int{}
-	var rejected []Rejection
-	for line := 1; ; line++ {
+	for line := 2; ; line++ {
 		row, err := r.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, nil, model.Invalidf("file", path, "row %d: %v", line, err)
+			return nil, invalidFile("not an engsoccerdata file: line %d: %v", line, err)
 		}
 		season, err := strconv.Atoi(column(row, cols, "Season"))
 		if err != nil {
-			rejected = append(rejected, Rejection{File: path, Match: line, Reason: fmt.Sprintf("season %q: not a year", column(row, cols, "Season"))})
+			src.rejected = append(src.rejected, Rejection{File: path, Line: line,
+				Err: model.Invalidf("season", column(row, cols, "Season"), "must be a year")})
 			continue
 		}
 		if !opts.includes(season) {
@@ -278,35 +273,40 @@ func parseEngSoccer(path, country string, ec engCountry, opts EngSoccerOptions) 
 		div := engDivision{column(row, cols, "division"), column(row, cols, "tier")}
 		l, ok := ec.leagues[div]
 		if !ok {
-			rejected = append(rejected, Rejection{File: path, Match: line,
-				Reason: fmt.Sprintf("no league code for %s division %q tier %q", country, div.division, div.tier)})
+			src.rejected = append(src.rejected, Rejection{File: path, Line: line,
+				Err: model.Invalidf("division", div.division+"/"+div.tier, "no league code known for this %s division and tier", country)})
 			continue
 		}
 		pm, err := engMatch(row, cols, zone, ec.renames)
 		pm.line = line
 		if err != nil {
-			rejected = append(rejected, Rejection{File: path, Match: line, Reason: fmt.Sprintf("%s v %s: %v", pm.home, pm.away, err)})
+			src.rejected = append(src.rejected, Rejection{File: path, Line: line, What: pm.home + " v " + pm.away, Err: err})
 			continue
 		}
 		// Files spell a club differently ("St. Albans", "St Albans"): the
 		// key takes the normalised names, so overlapping files meet.
-		key := compKey(l.league.Code, season)
-		src := fmt.Sprintf("%s%s:%s|%s|%s", engSource, key, column(row, cols, "Date"),
+		key := fmt.Sprintf("%s/%d", l.league.Code, season)
+		src2 := fmt.Sprintf("%s%s:%s|%s|%s", engSource, key, column(row, cols, "Date"),
 			model.NormalizeTeamName(pm.home), model.NormalizeTeamName(pm.away))
-		seen[src]++
-		if seen[src] > 1 {
-			src += "#" + strconv.Itoa(seen[src])
+		seen[src2]++
+		if seen[src2] > 1 {
+			src2 += "#" + strconv.Itoa(seen[src2])
 		}
-		pm.source = src
-		c := byKey[key]
-		if c == nil {
-			c = &engComp{league: l, season: season}
-			byKey[key] = c
-			comps = append(comps, c)
+		pm.source = src2
+		pf := byKey[key]
+		if pf == nil {
+			rules := ec.rules(l.league.Code, season)
+			pf = &parsedFile{path: path, league: l.league, year: season, caption: l.caption(l.league.Name, season),
+				kind: model.TypeLeague, rules: &rules, derivedMatchdays: true}
+			byKey[key] = pf
+			src.seasons = append(src.seasons, pf)
 		}
-		c.matches = append(c.matches, pm)
+		pf.matches = append(pf.matches, pm)
 	}
-	return comps, rejected, nil
+	for _, pf := range src.seasons {
+		pf.matchdays = numberEngSoccer(pf.matches)
+	}
+	return src, nil
 }
 
 // engMatch reads one row: a finished match kicking off at three o'clock
@@ -386,317 +386,63 @@ func numberEngSoccer(ms []parsedMatch) int {
 	return last
 }
 
-// EngSoccer imports one engsoccerdata match file (england.csv,
-// germany.csv…): every season of every division becomes a competition of
-// its league, every row a finished fixture. A file that cannot be imported
-// at all is counted as rejected and its reason returned.
-func (im *Importer) EngSoccer(ctx context.Context, path string, opts EngSoccerOptions) error {
-	return im.file(path, im.engSoccer(ctx, path, opts))
-}
+// engDeductionsFile is the file of points deductions in data-raw.
+const engDeductionsFile = "deductions.csv"
 
-func (im *Importer) engSoccer(ctx context.Context, path string, opts EngSoccerOptions) error {
-	country, ec, ok := engCountryOf(path)
-	if !ok {
-		return model.Invalidf("file", path, "not an engsoccerdata league file of a known country")
-	}
-	comps, rejected, err := parseEngSoccer(path, country, ec, opts)
-	if err != nil {
-		return err
-	}
-	im.Summary.Fixture.Rejected += len(rejected)
-	im.Summary.Rejected = append(im.Summary.Rejected, rejected...)
-	if err := im.load(ctx); err != nil {
-		return err
-	}
-	all := &parsedFile{path: path}
-	leagues := map[model.LeagueCode]model.League{}
-	for _, c := range comps {
-		code := c.league.league.Code
-		if _, done := leagues[code]; !done {
-			if leagues[code], err = im.ensureLeague(ctx, c.league.league); err != nil {
-				return fmt.Errorf("league %s: %w", code, err)
-			}
-		}
-		all.matches = append(all.matches, c.matches...)
-	}
-	teamIDs, err := im.resolveTeams(ctx, all)
-	if err != nil {
-		return err
-	}
-	seasons := make([]engSeason, 0, len(comps))
-	existed := map[int]bool{}
-	for _, c := range comps {
-		pf := &parsedFile{path: path, league: leagues[c.league.league.Code], year: c.season,
-			caption: c.league.caption(leagues[c.league.league.Code].Name, c.season), kind: model.TypeLeague, matches: c.matches}
-		pf.matchdays = numberEngSoccer(pf.matches)
-		comp, found, err := im.putEngCompetition(ctx, pf, ec.rules(pf.league.Code, c.season), teamIDs)
-		if err != nil {
-			return err
-		}
-		existed[comp.ID] = found
-		seasons = append(seasons, engSeason{pf, comp})
-	}
-	known, err := im.engFixtures(ctx, existed)
-	if err != nil {
-		return err
-	}
-	for i := range seasons {
-		if foreign := known.foreign[seasons[i].comp.ID]; len(foreign) > 0 {
-			seasons[i].pf.matches = im.skipForeign(seasons[i].pf.matches, foreign, teamIDs)
-		}
-	}
-	return im.putEngFixtures(ctx, path, seasons, known.bySource, teamIDs)
-}
-
-// engSeason is a competition and the matches of it read from a file.
-type engSeason struct {
-	pf   *parsedFile
-	comp model.Competition
-}
-
-// putEngCompetition creates a season's competition, or brings the teams
-// and matchdays of an existing one up to date. The caption, access tier
-// and rules of an existing competition are kept: they are the editors'
-// decisions, or those of the source that created it.
-func (im *Importer) putEngCompetition(ctx context.Context, pf *parsedFile, rules model.TableRules, teamIDs map[string]int) (model.Competition, bool, error) {
-	c := model.Competition{Caption: pf.caption, League: pf.league.Code, Year: pf.year, Type: pf.kind,
-		NumberOfMatchdays: pf.matchdays, Tier: model.TierAnonymous, Rules: rules}
-	teams := map[int]string{}
-	for _, pm := range pf.matches {
-		if pm.stage == model.Regular {
-			teams[teamIDs[pm.home]], teams[teamIDs[pm.away]] = "", ""
-		}
-	}
-	var prev *events.Revision
-	id, existed := im.comps[compKey(c.League, c.Year)]
-	if existed {
-		old, rev, err := im.ed.Competition(ctx, id)
-		if err != nil {
-			return c, true, err
-		}
-		c = old
-		c.NumberOfMatchdays = max(old.NumberOfMatchdays, pf.matchdays)
-		c.Teams = nil
-		for _, t := range old.Teams {
-			teams[t.TeamID] = t.Group
-		}
-		prev = rev
-	}
-	for id, group := range teams {
-		c.Teams = append(c.Teams, model.CompetitionTeam{TeamID: id, Group: group})
-	}
-	sort.Slice(c.Teams, func(i, j int) bool { return c.Teams[i].TeamID < c.Teams[j].TeamID })
-	ch, err := im.ed.PutCompetition(ctx, &c, prev)
-	if err != nil {
-		return c, existed, fmt.Errorf("competition %s %d: %w", c.League, c.Year, err)
-	}
-	im.Summary.Competitions.add(ch.Action)
-	im.comps[compKey(c.League, c.Year)] = c.ID
-	return c, existed, nil
-}
-
-// engKnown is what the stream holds of a file's competitions.
-type engKnown struct {
-	// bySource holds the fixtures of earlier imports by their Source.
-	bySource map[string]stored
-	// foreign counts, by competition, the regular fixtures of each
-	// pairing that another source (an openfootball file) imported.
-	foreign map[int]map[[2]int]int
-}
-
-// engFixtures loads the fixtures of the competitions that existed before
-// the import, with one scan for the whole file: a scan leaves a consumer on
-// the server for a while, so one per competition would exhaust the
-// stream's consumers on a file of a thousand seasons.
-func (im *Importer) engFixtures(ctx context.Context, existed map[int]bool) (engKnown, error) {
-	known := engKnown{bySource: map[string]stored{}, foreign: map[int]map[[2]int]int{}}
-	var ids []int
-	for id, found := range existed {
-		if found {
-			ids = append(ids, id)
-		}
-	}
-	if len(ids) == 0 {
-		return known, nil
-	}
-	filter := events.All(events.KindFixture)
-	if len(ids) == 1 {
-		filter = events.Subject(events.KindFixture, strconv.Itoa(ids[0]), "*")
-	}
-	err := im.ed.Store.Scan(ctx, filter, func(ev events.Event) error {
-		if len(ev.Key) != 2 {
-			return nil
-		}
-		if comp, err := strconv.Atoi(ev.Key[0]); err != nil || !existed[comp] {
-			return nil
-		}
-		f, err := events.Decode[model.Fixture](ev.Data)
-		if err != nil {
-			return err
-		}
-		switch {
-		case strings.HasPrefix(f.Source, engSource):
-			known.bySource[f.Source] = stored{f, events.Revision{Subject: ev.Subject, Seq: ev.Seq, Data: append([]byte(nil), ev.Data...)}}
-		case f.Stage == model.Regular:
-			if known.foreign[f.CompetitionID] == nil {
-				known.foreign[f.CompetitionID] = map[[2]int]int{}
-			}
-			known.foreign[f.CompetitionID][[2]int{f.HomeTeamID, f.AwayTeamID}]++
-		}
-		return nil
-	})
-	if err != nil {
-		return known, fmt.Errorf("load fixtures of %d competitions: %w", len(ids), err)
-	}
-	return known, nil
-}
-
-// skipForeign drops the matches that another source (an openfootball
-// file) already put into the competition, so that a season imported from
-// both is not counted twice: as many of a pairing's matches as the other
-// source holds are kept as they are.
-func (im *Importer) skipForeign(ms []parsedMatch, foreign map[[2]int]int, teamIDs map[string]int) []parsedMatch {
-	kept := ms[:0]
-	for _, pm := range ms {
-		pair := [2]int{teamIDs[pm.home], teamIDs[pm.away]}
-		if pm.stage == model.Regular && foreign[pair] > 0 {
-			foreign[pair]--
-			im.Summary.Fixture.Unchanged++
-			continue
-		}
-		kept = append(kept, pm)
-	}
-	return kept
-}
-
-// putEngFixtures publishes a file's fixtures with one bulk: new ones with
-// ids reserved in one block, imported ones again (which publishes nothing
-// unless the file changed). Unlike putFixtures it takes the fixtures
-// already loaded for the whole file, and flushes once per file.
-func (im *Importer) putEngFixtures(ctx context.Context, path string, seasons []engSeason, existing map[string]stored, teamIDs map[string]int) error {
-	total, fresh := 0, 0
-	for _, s := range seasons {
-		for _, pm := range s.pf.matches {
-			total++
-			if _, ok := existing[pm.source]; !ok {
-				fresh++
-			}
-		}
-	}
-	nextID, err := im.ed.NextIDs(ctx, events.KindFixture, fresh)
-	if err != nil {
-		return err
-	}
-	bar := newBar(im.progress, path, total)
-	defer bar.finish()
-	bulk := im.ed.Store.Bulk()
-	for _, s := range seasons {
-		reject := func(pm parsedMatch, err error) {
-			im.Summary.Fixture.Rejected++
-			im.Summary.Rejected = append(im.Summary.Rejected, Rejection{File: path, Match: pm.line,
-				Reason: fmt.Sprintf("%s v %s (%s %d): %v", pm.home, pm.away, s.comp.League, s.comp.Year, err)})
-			bar.step()
-		}
-		for _, pm := range s.pf.matches {
-			f := model.Fixture{ID: nextID, CompetitionID: s.comp.ID, Matchday: pm.matchday, Stage: pm.stage, Round: pm.round,
-				Kickoff: pm.kickoff, HomeTeamID: teamIDs[pm.home], AwayTeamID: teamIDs[pm.away], Status: pm.status,
-				Result: pm.result, Source: pm.source}
-			st, ok := existing[pm.source]
-			var from *stored
-			if ok {
-				// Odds are no part of the file and the matchday is only
-				// derived from it: an overlapping file (england5.csv and
-				// england_nonleague.csv) must not number it again.
-				f.ID, f.Odds, f.Matchday = st.f.ID, st.f.Odds, st.f.Matchday
-				from = &st
-			} else {
-				nextID++
-			}
-			if err := im.putFixture(ctx, bulk, &s.comp, f, from, func(err error) { reject(pm, err) }, bar); err != nil {
-				return err
-			}
-		}
-	}
-	return bulk.Flush(ctx)
-}
-
-// EngSoccerDeductions records the points deductions of an engsoccerdata
-// deductions.csv as adjustments of the competitions already imported: the
-// competition of the country, tier and season in which the team played.
-// Run it after the match files. What happened to the adjustments is
-// counted in the summary; deductions it cannot place are rejected.
-func (im *Importer) EngSoccerDeductions(ctx context.Context, path string, opts EngSoccerOptions) error {
-	im.Summary.Files++
-	counts := &im.Summary.Adjustments
+// parseEngDeductions reads deductions.csv: each row a deduction of a team
+// in the competition of its country, tier and season, placed by the
+// writer among the competitions imported (run it after the match files).
+func parseEngDeductions(path string, opts Options) (*source, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", path, err)
+		return nil, invalidFile("cannot be read: %v", errors.Unwrap(err))
 	}
 	defer f.Close()
 	r := csv.NewReader(f)
-	cols, err := csvColumns(r, path, "Season", "team", "tier", "deduction", "country")
+	cols, err := csvColumns(r, "Season", "team", "tier", "deduction", "country")
 	if err != nil {
-		im.Summary.Rejected = append(im.Summary.Rejected, Rejection{File: path, Reason: err.Error()})
-		return err
+		return nil, err
 	}
-	if err := im.load(ctx); err != nil {
-		return err
-	}
-	existing, err := im.engDeductions(ctx)
-	if err != nil {
-		return err
-	}
-	comps := map[int]model.Competition{}
-	for line := 1; ; line++ {
+	src := &source{path: path, format: "engsoccerdata"}
+	for line := 2; ; line++ {
 		row, err := r.Read()
 		if errors.Is(err, io.EOF) {
-			return nil
+			return src, nil
 		}
 		if err != nil {
-			return model.Invalidf("file", path, "row %d: %v", line, err)
+			return nil, invalidFile("not an engsoccerdata file: line %d: %v", line, err)
 		}
-		season, err := strconv.Atoi(column(row, cols, "Season"))
-		if err == nil && !opts.includes(season) {
+		season, errS := strconv.Atoi(column(row, cols, "Season"))
+		if errS == nil && !opts.includes(season) {
 			continue
 		}
-		a, err := im.placeDeduction(ctx, row, cols, season, comps)
-		if err == nil {
-			var action Counts
-			action, err = im.putDeduction(ctx, a, existing)
-			counts.Created += action.Created
-			counts.Updated += action.Updated
-			counts.Unchanged += action.Unchanged
+		d, err := engDeduction(row, cols, season)
+		if errS != nil {
+			err = model.Invalidf("season", column(row, cols, "Season"), "must be a year")
 		}
-		switch code := model.ErrorCode(err); code {
-		case "":
-		case model.Invalid, model.NotFound:
-			counts.Rejected++
-			im.Summary.Rejected = append(im.Summary.Rejected, Rejection{File: path, Match: line, Reason: err.Error()})
-		default:
-			return err
+		if err != nil {
+			src.rejected = append(src.rejected, Rejection{File: path, Line: line, What: "deduction of " + column(row, cols, "team"), Err: err})
+			continue
 		}
+		d.line = line
+		src.deductions = append(src.deductions, d)
 	}
 }
 
-// placeDeduction finds the competition and team of a deduction row.
-func (im *Importer) placeDeduction(ctx context.Context, row []string, cols map[string]int, season int,
-	comps map[int]model.Competition) (model.Adjustment, error) {
+// engDeduction reads one row of deductions.csv.
+func engDeduction(row []string, cols map[string]int, season int) (deduction, error) {
 	country, name := strings.ToLower(column(row, cols, "country")), column(row, cols, "team")
 	ec, ok := engCountries[country]
 	if !ok {
-		return model.Adjustment{}, model.Invalidf("country", country, "no leagues known for this country")
+		return deduction{}, model.Invalidf("country", country, "no leagues known for this country")
 	}
 	if to, ok := ec.renames[name]; ok {
 		name = to
 	}
 	tier, errT := strconv.Atoi(column(row, cols, "tier"))
 	points, errP := strconv.Atoi(column(row, cols, "deduction"))
-	if season == 0 || errT != nil || errP != nil {
-		return model.Adjustment{}, model.Invalidf("deduction", strings.Join(row, ","), "season, tier and deduction must be numbers")
-	}
-	team, ok := im.names[model.NormalizeTeamName(name)]
-	if !ok {
-		return model.Adjustment{}, model.NotFoundf("team %q: not imported", name)
+	if errT != nil || errP != nil {
+		return deduction{}, model.Invalidf("deduction", strings.Join(row, ","), "tier and deduction must be numbers")
 	}
 	// A tier may have several divisions in a season (the Third Division
 	// North and South): the deduction is the team's division's.
@@ -707,77 +453,42 @@ func (im *Importer) placeDeduction(ctx context.Context, row []string, cols map[s
 		}
 	}
 	slices.Sort(codes)
-	for _, code := range codes {
-		id, ok := im.comps[compKey(code, season)]
-		if !ok {
+	return deduction{team: name, leagues: codes, year: season, points: points, reason: engDeductionReason}, nil
+}
+
+// engSoccerFiles lists the files to import for the paths given: a
+// data-raw folder stands for its match files, then its deductions.csv
+// (which needs the competitions of the match files).
+func engSoccerFiles(paths []string) ([]string, error) {
+	var files, deductions []string
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil || !fi.IsDir() {
+			files = append(files, p)
 			continue
 		}
-		c, ok := comps[id]
-		if !ok {
-			var err error
-			if c, _, err = im.ed.Competition(ctx, id); err != nil {
-				return model.Adjustment{}, err
-			}
-			comps[id] = c
+		ms, d, err := engSoccerDir(p)
+		if err != nil {
+			return nil, err
 		}
-		if c.HasTeam(team) {
-			return model.Adjustment{CompetitionID: id, TeamID: team, Points: -points, Reason: engDeductionReason}, nil
+		files = append(files, ms...)
+		if d != "" {
+			deductions = append(deductions, d)
 		}
 	}
-	return model.Adjustment{}, model.NotFoundf("%s: no imported %s tier %d competition of %d has %s", name, country, tier, season, name)
+	return append(files, deductions...), nil
 }
 
-// putDeduction writes a, or updates the adjustment an earlier import made
-// for the same team.
-func (im *Importer) putDeduction(ctx context.Context, a model.Adjustment, existing map[int][]model.Adjustment) (Counts, error) {
-	var c Counts
-	for _, old := range existing[a.CompetitionID] {
-		if old.TeamID == a.TeamID && old.Reason == engDeductionReason {
-			a.ID = old.ID
-			if old == a {
-				c.Unchanged++
-				return c, nil
-			}
-		}
-	}
-	ch, err := im.ed.PutAdjustment(ctx, &a)
-	if err != nil {
-		return c, fmt.Errorf("deduction of team %d in competition %d: %w", a.TeamID, a.CompetitionID, err)
-	}
-	c.add(ch.Action)
-	if ch.Action == editor.Created {
-		existing[a.CompetitionID] = append(existing[a.CompetitionID], a)
-	}
-	return c, nil
-}
-
-// engDeductions loads the adjustments earlier imports made, by
-// competition, with one scan (see engFixtures).
-func (im *Importer) engDeductions(ctx context.Context) (map[int][]model.Adjustment, error) {
-	out := map[int][]model.Adjustment{}
-	err := im.ed.Store.Scan(ctx, events.All(events.KindAdjustment), func(ev events.Event) error {
-		a, err := events.Decode[model.Adjustment](ev.Data)
-		if err == nil && a.Reason == engDeductionReason {
-			out[a.CompetitionID] = append(out[a.CompetitionID], a)
-		}
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("load adjustments: %w", err)
-	}
-	return out, nil
-}
-
-// EngSoccerFiles lists the match files of an engsoccerdata data-raw folder
-// that EngSoccer reads, and its deductions file ("" if there is none).
-func EngSoccerFiles(dir string) (matches []string, deductions string, err error) {
+// engSoccerDir lists the match files of an engsoccerdata data-raw folder
+// and its deductions file ("" if there is none).
+func engSoccerDir(dir string) (matches []string, deductions string, err error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.csv"))
 	if err != nil {
 		return nil, "", fmt.Errorf("list %s: %w", dir, err)
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		if filepath.Base(p) == "deductions.csv" {
+		if filepath.Base(p) == engDeductionsFile {
 			deductions = p
 			continue
 		}
@@ -788,7 +499,7 @@ func EngSoccerFiles(dir string) (matches []string, deductions string, err error)
 		if err != nil {
 			return nil, "", fmt.Errorf("open %s: %w", p, err)
 		}
-		_, err = csvColumns(csv.NewReader(f), p, "Date", "Season", "home", "visitor", "hgoal", "vgoal")
+		_, err = csvColumns(csv.NewReader(f), engColumns...)
 		f.Close()
 		switch {
 		case err == nil:

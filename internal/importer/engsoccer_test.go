@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/internal/importer"
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
@@ -20,21 +19,15 @@ import (
 
 // engsoccerdata is GPL: it is read from the shared data folder and never
 // copied into the repository.
-func engFile(name string) string { return filepath.Join(data, "engsoccerdata", "data-raw", name) }
-
-func newImporter(s *events.Store) *importer.Importer {
-	return importer.New(&editor.Editor{Store: s, Meta: events.Meta{Editor: "test", Source: "import"}}, nil)
+func engFile(name string) string {
+	return filepath.Join(natstest.SharedDir(), "engsoccerdata", "data-raw", name)
 }
 
 // engImport imports a file's seasons from..to, each range in one call.
 func engImport(t testing.TB, im *importer.Importer, file string, ranges ...[2]int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	for _, r := range ranges {
-		if err := im.EngSoccer(ctx, engFile(file), importer.EngSoccerOptions{From: r[0], To: r[1]}); err != nil {
-			t.Fatalf("import %s %v: %v", file, r, err)
-		}
+		importWith(t, im, "engsoccerdata", importer.Options{From: r[0], To: r[1]}, natstest.SharedData(t, "engsoccerdata", "data-raw", file))
 	}
 }
 
@@ -96,13 +89,10 @@ func TestEngSoccerEngland(t *testing.T) {
 	s := natstest.MustOpen(t, natstest.MustStart(t))
 	ctx := context.Background()
 	seasons := [][2]int{{1888, 1888}, {1921, 1921}, {1990, 1990}, {1995, 1995}}
-	im := newImporter(s)
+	im := newImporter(t, s)
 	engImport(t, im, "england.csv", seasons...)
-	err := im.EngSoccerDeductions(ctx, engFile("deductions.csv"), importer.EngSoccerOptions{From: 1990, To: 1990})
+	importWith(t, im, "engsoccerdata", importer.Options{From: 1990, To: 1990}, engFile("deductions.csv"))
 	deducted := im.Summary.Adjustments
-	if err != nil {
-		t.Fatal(err)
-	}
 	first := im.Summary
 	if len(first.Rejected) > 0 {
 		t.Fatalf("rejected: %+v", first.Rejected[:min(5, len(first.Rejected))])
@@ -112,8 +102,8 @@ func TestEngSoccerEngland(t *testing.T) {
 	for _, n := range want {
 		total += n
 	}
-	if first.Fixture.Created != total {
-		t.Errorf("%d fixtures created, the files have %d", first.Fixture.Created, total)
+	if first.Fixtures.Created != total {
+		t.Errorf("%d fixtures created, the files have %d", first.Fixtures.Created, total)
 	}
 
 	w := load(t, s)
@@ -198,17 +188,14 @@ func TestEngSoccerEngland(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again := newImporter(s)
+	again := newImporter(t, s)
 	engImport(t, again, "england.csv", seasons...)
-	err = again.EngSoccerDeductions(ctx, engFile("deductions.csv"), importer.EngSoccerOptions{From: 1990, To: 1990})
+	importWith(t, again, "engsoccerdata", importer.Options{From: 1990, To: 1990}, engFile("deductions.csv"))
 	rededucted := again.Summary.Adjustments
-	if err != nil {
-		t.Fatal(err)
-	}
 	if after, _ := s.LastSeq(ctx); after != before {
 		t.Errorf("re-import published %d messages", after-before)
 	}
-	if again.Summary.Fixture.Unchanged != total || again.Summary.Fixture.Created+again.Summary.Fixture.Updated != 0 ||
+	if again.Summary.Fixtures.Unchanged != total || again.Summary.Fixtures.Created+again.Summary.Fixtures.Updated != 0 ||
 		again.Summary.Competitions.Unchanged != len(want) || again.Summary.Teams.Created != 0 || rededucted.Unchanged != 2 {
 		t.Errorf("re-import: %+v, deductions %+v", again.Summary, rededucted)
 	}
@@ -242,10 +229,8 @@ func adjustments(t testing.TB, s *events.Store, comp int) map[string]int {
 // season already holds are not added twice.
 func TestEngSoccerBesideOpenFootball(t *testing.T) {
 	s := natstest.MustOpen(t, natstest.MustStart(t))
-	im := newImporter(s)
-	if err := im.OpenFootball(context.Background(), ofFile(t, "openfootball-football-json/2015-16/en.1.json"), importer.Options{}); err != nil {
-		t.Fatal(err)
-	}
+	im := newImporter(t, s)
+	importWith(t, im, "openfootball", importer.Options{}, ofFile(t, "openfootball-football-json/2015-16/en.1.json"))
 	teamsBefore := im.Summary.Teams.Created
 	engImport(t, im, "england.csv", [2]int{2015, 2015})
 	w := load(t, s)
@@ -259,13 +244,13 @@ func TestEngSoccerBesideOpenFootball(t *testing.T) {
 	if n != 380 || len(pl.Teams) != 20 || pl.Caption != "English Premier League 2015/16" {
 		t.Errorf("PL 2015-16 from both sources: %d fixtures, %d teams, caption %q", n, len(pl.Teams), pl.Caption)
 	}
-	if im.Summary.Fixture.Unchanged != 380 || len(im.Summary.Rejected) > 0 {
+	if im.Summary.Fixtures.Unchanged != 380 || len(im.Summary.Rejected) > 0 {
 		t.Errorf("summary %+v", im.Summary)
 	}
 	counts := csvCounts(t, "england.csv", 2015)
 	lower := counts["2015/2"] + counts["2015/3"] + counts["2015/4"]
-	if im.Summary.Fixture.Created != 380+lower {
-		t.Errorf("%d fixtures created, want 380 from openfootball and %d of the lower divisions", im.Summary.Fixture.Created, lower)
+	if im.Summary.Fixtures.Created != 380+lower {
+		t.Errorf("%d fixtures created, want 380 from openfootball and %d of the lower divisions", im.Summary.Fixtures.Created, lower)
 	}
 	// The Premier League's clubs were all known by name: the 72 new teams
 	// are those of the Football League.
@@ -277,7 +262,7 @@ func TestEngSoccerBesideOpenFootball(t *testing.T) {
 // TestEngSoccerOtherCountries imports a season of two other countries.
 func TestEngSoccerOtherCountries(t *testing.T) {
 	s := natstest.MustOpen(t, natstest.MustStart(t))
-	im := newImporter(s)
+	im := newImporter(t, s)
 	engImport(t, im, "germany.csv", [2]int{1963, 1963})
 	engImport(t, im, "scotland.csv", [2]int{2015, 2015})
 	if len(im.Summary.Rejected) > 0 {
@@ -305,14 +290,15 @@ func TestEngSoccerOtherCountries(t *testing.T) {
 }
 
 func TestEngSoccerFiles(t *testing.T) {
-	files, deductions, err := importer.EngSoccerFiles(filepath.Join(data, "engsoccerdata", "data-raw"))
+	files, err := importer.Formats["engsoccerdata"].Files([]string{natstest.SharedData(t, "engsoccerdata", "data-raw")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	names := map[string]bool{}
-	for _, f := range files {
+	for _, f := range files[:len(files)-1] {
 		names[filepath.Base(f)] = true
 	}
+	deductions := files[len(files)-1]
 	for _, want := range []string{"england.csv", "england_nonleague.csv", "germany2.csv", "mls.csv", "spain.csv"} {
 		if !names[want] {
 			t.Errorf("%s not listed in %v", want, files)
@@ -327,7 +313,7 @@ func TestEngSoccerFiles(t *testing.T) {
 		t.Errorf("deductions file %q", deductions)
 	}
 	s := natstest.MustOpen(t, natstest.MustStart(t))
-	err = newImporter(s).EngSoccer(context.Background(), engFile("facup.csv"), importer.EngSoccerOptions{})
+	err = newImporter(t, s).Import(context.Background(), importer.Formats["engsoccerdata"], engFile("facup.csv"), importer.Options{})
 	if model.ErrorCode(err) != model.Invalid {
 		t.Errorf("cup file: got %v, want invalid", err)
 	}
@@ -341,12 +327,12 @@ func BenchmarkEngSoccerEngland(b *testing.B) {
 	for range b.N {
 		b.StopTimer()
 		s := natstest.MustOpen(b, natstest.MustStart(b))
-		im := newImporter(s)
+		im := newImporter(b, s)
 		b.StartTimer()
 		start := time.Now()
 		engImport(b, im, "england.csv", [2]int{0, 0})
 		elapsed += time.Since(start)
-		fixtures = im.Summary.Fixture.Created
+		fixtures = im.Summary.Fixtures.Created
 	}
 	b.ReportMetric(float64(fixtures*b.N)/elapsed.Seconds(), "fixtures/s")
 }

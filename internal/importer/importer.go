@@ -1,8 +1,15 @@
 // Package importer brings fixtures and results from public data files into
 // the stream through the editor, so imported data obeys the same rules as
-// hand edits. Teams are matched by name through the name mapping kept in the
-// stream, and every fixture remembers where it came from, so importing the
-// same file again publishes nothing.
+// hand edits. Each format is a parser that reads a file into one shape (a
+// source: seasons of competitions with their teams and matches, each match
+// with its line in the file, and the points deductions the file lists);
+// one writer writes that shape. Adding a format means writing a parser.
+//
+// Teams are matched by name through the name mapping kept in the stream;
+// competitions by league and season; fixtures by their source (file and
+// match). Each of these natural keys is claimed with compare-and-set, so
+// any number of importers running at once end with every entity once, and
+// importing the same file again publishes nothing.
 package importer
 
 import (
@@ -10,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,58 +28,62 @@ import (
 	"github.com/footdata/footballd/pkg/model"
 )
 
-// Counts tallies what happened to one kind of entity.
-type Counts struct {
-	Created, Updated, Unchanged, Rejected int
+// source is what a parser reads from one file.
+type source struct {
+	path string
+	// format prefixes the Source of every fixture it imports; fixtures
+	// of the same competition from another format are foreign.
+	format     string
+	seasons    []*parsedFile
+	deductions []deduction
+	rejected   []Rejection
 }
 
-func (c *Counts) add(a editor.Action) {
-	switch a {
-	case editor.Created:
-		c.Created++
-	case editor.Updated:
-		c.Updated++
-	default:
-		c.Unchanged++
-	}
+// deduction is a points deduction a file lists: of the team of a name, in
+// the competition of one of the leagues (a tier may have several divisions)
+// in the season starting in year.
+type deduction struct {
+	line    int
+	team    string
+	leagues []model.LeagueCode
+	year    int
+	points  int
+	reason  string
 }
 
-// Rejection is one entry the importer refused, with the reason.
-type Rejection struct {
-	File   string
-	Match  int // 1-based position in the file's match list; 0 for the file
-	Reason string
+// Options select and override what is read from files.
+type Options struct {
+	// League and Season override the league code and season start year
+	// read from a file's path (openfootball).
+	League model.LeagueCode
+	Season int
+	// From and To bound the seasons imported, as start years, both
+	// included; 0 leaves a bound open (engsoccerdata).
+	From, To int
 }
 
-// Summary is what an import did.
-type Summary struct {
-	Files                                              int
-	Leagues, Competitions, Teams, Fixture, Adjustments Counts
-	Rejected                                           []Rejection
+func (o Options) includes(season int) bool {
+	return (o.From == 0 || season >= o.From) && (o.To == 0 || season <= o.To)
 }
 
-// Print writes the summary for an editor.
-func (s *Summary) Print(w io.Writer, dryRun bool) {
-	head := "imported"
-	if dryRun {
-		head = "dry run, nothing published; would have imported"
-	}
-	fmt.Fprintf(w, "%s %d file(s)\n", head, s.Files)
-	fmt.Fprintf(w, "  %-13s %8s %8s %10s %9s\n", "", "created", "updated", "unchanged", "rejected")
-	for _, r := range []struct {
-		name string
-		c    Counts
-	}{{"leagues", s.Leagues}, {"competitions", s.Competitions}, {"teams", s.Teams}, {"fixtures", s.Fixture}, {"adjustments", s.Adjustments}} {
-		fmt.Fprintf(w, "  %-13s %8d %8d %10d %9d\n", r.name, r.c.Created, r.c.Updated, r.c.Unchanged, r.c.Rejected)
-	}
-	for _, r := range s.Rejected {
-		if r.Match > 0 {
-			fmt.Fprintf(w, "rejected %s match %d: %s\n", r.File, r.Match, r.Reason)
-		} else {
-			fmt.Fprintf(w, "rejected %s: %s\n", r.File, r.Reason)
-		}
-	}
+// Format is a kind of data file the importer reads.
+type Format struct {
+	Name string
+	// Files lists the files to import for the paths an editor gave (a
+	// format may take folders), in the order to import them.
+	Files func(paths []string) ([]string, error)
+	// parse reads one file; leagues describes a league code (built in,
+	// added by an editor, or unknown: an Invalid error).
+	parse func(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error)
 }
+
+// Formats are the formats the importer reads, by name.
+var Formats = map[string]Format{
+	"openfootball":  {Name: "openfootball", Files: plainFiles, parse: parseOpenFootball},
+	"engsoccerdata": {Name: "engsoccerdata", Files: engSoccerFiles, parse: parseEngSoccerFile},
+}
+
+func plainFiles(paths []string) ([]string, error) { return paths, nil }
 
 // Importer imports files one after another, sharing what it learnt of the
 // stream (team names, competitions) between them.
@@ -89,6 +101,21 @@ func New(ed *editor.Editor, progress io.Writer) *Importer {
 	return &Importer{ed: ed, progress: progress}
 }
 
+// Import imports one file of format f. A file that cannot be read is
+// listed as rejected and its error returned: an Invalid one when the file
+// is at fault, another when the stream is.
+func (im *Importer) Import(ctx context.Context, f Format, path string, opts Options) error {
+	im.Summary.Files++
+	src, err := f.parse(path, opts, func(code model.LeagueCode) (model.League, error) { return im.ed.League(ctx, code) })
+	if err == nil {
+		err = im.write(ctx, src)
+	}
+	if model.ErrorCode(err) == model.Invalid {
+		im.Summary.reject(Rejection{File: path, Err: err})
+	}
+	return err
+}
+
 func (im *Importer) load(ctx context.Context) error {
 	if im.names != nil {
 		return nil
@@ -104,7 +131,7 @@ func (im *Importer) load(ctx context.Context) error {
 	}
 	err = im.ed.Store.Scan(ctx, events.All(events.KindCompetition), func(ev events.Event) error {
 		c, err := events.Decode[model.Competition](ev.Data)
-		im.comps[compKey(c.League, c.Year)] = c.ID
+		im.comps[c.Key()] = c.ID
 		return err
 	})
 	if err != nil {
@@ -113,78 +140,89 @@ func (im *Importer) load(ctx context.Context) error {
 	return nil
 }
 
-func compKey(code model.LeagueCode, year int) string { return fmt.Sprintf("%s/%d", code, year) }
+// write writes what a parser read.
+func (im *Importer) write(ctx context.Context, src *source) error {
+	for _, r := range src.rejected {
+		im.Summary.Fixtures.Rejected++
+		im.Summary.reject(r)
+	}
+	if len(src.seasons) == 0 && len(src.deductions) == 0 {
+		return nil
+	}
+	if err := im.load(ctx); err != nil {
+		return err
+	}
+	var all []parsedMatch
+	for _, pf := range src.seasons {
+		l, err := im.ensureLeague(ctx, pf.league)
+		if err != nil {
+			return fmt.Errorf("league %s: %w", pf.league.Code, err)
+		}
+		pf.league = l
+		all = append(all, pf.matches...)
+	}
+	teamIDs, err := im.resolveTeams(ctx, all)
+	if err != nil {
+		return err
+	}
+	comps := make([]*model.Competition, len(src.seasons))
+	existed := map[int]bool{}
+	for i, pf := range src.seasons {
+		c, found, err := im.competition(ctx, pf, teamIDs)
+		if err != nil {
+			return err
+		}
+		comps[i], existed[c.ID] = c, found
+	}
+	known, err := im.fixtures(ctx, src.format, existed)
+	if err != nil {
+		return err
+	}
+	matches := 0
+	for _, pf := range src.seasons {
+		matches += len(pf.matches)
+	}
+	bar := newBar(im.progress, src.path, matches)
+	defer bar.finish()
+	batch := im.ed.Batch()
+	for i, pf := range src.seasons {
+		ms := pf.matches
+		if foreign := known.foreign[comps[i].ID]; len(foreign) > 0 {
+			ms = im.skipForeign(ms, foreign, teamIDs, bar)
+		}
+		if err := im.putFixtures(ctx, batch, src.path, pf, ms, comps[i], known.bySource, teamIDs, bar); err != nil {
+			return err
+		}
+	}
+	if err := batch.Flush(ctx); err != nil {
+		return err
+	}
+	return im.putDeductions(ctx, src.path, src.deductions)
+}
+
+// ensureLeague registers a league code beyond the appendix that a file's
+// format describes, unless it is known.
+func (im *Importer) ensureLeague(ctx context.Context, l model.League) (model.League, error) {
+	if l.Name == "" {
+		return im.ed.League(ctx, l.Code)
+	}
+	ch, known, err := im.ed.EnsureLeague(ctx, l)
+	if err == nil && ch.Action == editor.Created {
+		im.Summary.Leagues.add(ch.Action)
+	}
+	return known, err
+}
 
 // placeholderRE matches knock-out placeholders such as "W49", "1A", "2B/3C"
 // and "N.N." (not yet known).
 var placeholderRE = regexp.MustCompile(`^(?:[WL]\d+|[123][A-L](?:/[A-L0-9]+)*|Winner .*|Loser .*|TBD|N\.N\.)$`)
 
-// OpenFootball imports one openfootball JSON file. A file that cannot be
-// imported at all is counted as rejected and its reason returned.
-func (im *Importer) OpenFootball(ctx context.Context, path string, opts Options) error {
-	return im.file(path, im.openFootball(ctx, path, opts))
-}
-
-// file counts an imported file, and lists it as rejected when its import
-// failed as invalid (rather than for want of a stream).
-func (im *Importer) file(path string, err error) error {
-	im.Summary.Files++
-	if err != nil && model.ErrorCode(err) == model.Invalid {
-		im.Summary.Rejected = append(im.Summary.Rejected, Rejection{File: path, Reason: err.Error()})
-	}
-	return err
-}
-
-func (im *Importer) openFootball(ctx context.Context, path string, opts Options) error {
-	_, league, year, err := locate(path, opts)
-	if err != nil {
-		return err
-	}
-	if league, err = im.ensureLeague(ctx, league); err != nil {
-		return err
-	}
-	zone, err := time.LoadLocation(league.Zone)
-	if err != nil {
-		return fmt.Errorf("league %s: time zone %q: %w", league.Code, league.Zone, err)
-	}
-	pf, err := parseFile(path, league, year, zone)
-	if err != nil {
-		return err
-	}
-	if err := im.load(ctx); err != nil {
-		return err
-	}
-	teamIDs, err := im.resolveTeams(ctx, pf)
-	if err != nil {
-		return err
-	}
-	comp, existed, err := im.putCompetition(ctx, pf, teamIDs)
-	if err != nil {
-		return err
-	}
-	return im.putFixtures(ctx, pf, comp, existed, teamIDs)
-}
-
-func (im *Importer) ensureLeague(ctx context.Context, l model.League) (model.League, error) {
-	known, err := im.ed.League(ctx, l.Code)
-	if err == nil {
-		return known, nil
-	}
-	if model.ErrorCode(err) != model.Invalid || l.Name == "" {
-		return l, err
-	}
-	ch, err := im.ed.PutLeague(ctx, l)
-	if err != nil {
-		return l, err
-	}
-	im.Summary.Leagues.add(ch.Action)
-	return l, nil
-}
-
-func (im *Importer) resolveTeams(ctx context.Context, pf *parsedFile) (map[string]int, error) {
+// resolveTeams maps every team name of ms to a team id, creating the teams
+// nobody has yet. Placeholders of knock-out rounds map to 0.
+func (im *Importer) resolveTeams(ctx context.Context, ms []parsedMatch) (map[string]int, error) {
 	ids := map[string]int{}
 	var fresh []string
-	for _, pm := range pf.matches {
+	for _, pm := range ms {
 		for _, name := range []string{pm.home, pm.away} {
 			if _, done := ids[name]; done || name == "" {
 				continue
@@ -204,7 +242,12 @@ func (im *Importer) resolveTeams(ctx context.Context, pf *parsedFile) (map[strin
 	if len(fresh) == 0 {
 		return ids, nil
 	}
-	next, err := im.ed.NextIDs(ctx, events.KindTeam, len(fresh))
+	for _, name := range fresh {
+		if err := (&model.Team{Name: name}).ValidateDraft(); err != nil {
+			return nil, fmt.Errorf("team %q: %w", name, err)
+		}
+	}
+	next, err := im.ed.NewIDs(ctx, events.KindTeam, len(fresh))
 	if err != nil {
 		return nil, err
 	}
@@ -223,21 +266,13 @@ func (im *Importer) resolveTeams(ctx context.Context, pf *parsedFile) (map[strin
 	return ids, nil
 }
 
-// putCompetition creates or updates the file's competition; existed tells
-// whether it was in the stream before.
-func (im *Importer) putCompetition(ctx context.Context, pf *parsedFile, teamIDs map[string]int) (c model.Competition, existed bool, err error) {
-	c = model.Competition{Caption: pf.caption, League: pf.league.Code, Year: pf.year, Type: pf.kind,
-		NumberOfMatchdays: pf.matchdays, Tier: model.TierAnonymous, Rules: model.DefaultRules(pf.league.Code, pf.year)}
-	var prev *events.Revision
-	if id, ok := im.comps[compKey(c.League, c.Year)]; ok {
-		old, rev, err := im.ed.Competition(ctx, id)
-		if err != nil {
-			return c, false, err
-		}
-		// Access tier and table rules are the editors' decisions: an
-		// import never changes them.
-		c.ID, c.Tier, c.Rules, prev = id, old.Tier, old.Rules, rev
-	}
+// competition finds or creates the competition of a season and adds the
+// season's teams and matchdays to it. Everything else of an existing
+// competition (caption, access tier, table rules) is the editors' decision,
+// or that of the source that created it: an import never changes it.
+// existed tells whether its fixtures may be in the stream already.
+func (im *Importer) competition(ctx context.Context, pf *parsedFile, teamIDs map[string]int) (*model.Competition, bool, error) {
+	var teams []model.CompetitionTeam
 	seen := map[int]bool{}
 	for _, pm := range pf.matches {
 		if pm.stage != model.Regular && pf.kind != model.TypeCup {
@@ -246,62 +281,163 @@ func (im *Importer) putCompetition(ctx context.Context, pf *parsedFile, teamIDs 
 		for _, name := range []string{pm.home, pm.away} {
 			if id := teamIDs[name]; id != 0 && !seen[id] {
 				seen[id] = true
-				c.Teams = append(c.Teams, model.CompetitionTeam{TeamID: id, Group: pf.groups[name]})
+				teams = append(teams, model.CompetitionTeam{TeamID: id, Group: pf.groups[name]})
 			}
 		}
 	}
-	sort.Slice(c.Teams, func(i, j int) bool { return c.Teams[i].TeamID < c.Teams[j].TeamID })
-	ch, err := im.ed.PutCompetition(ctx, &c, prev)
+	sort.Slice(teams, func(i, j int) bool { return teams[i].TeamID < teams[j].TeamID })
+	draft := model.Competition{Caption: pf.caption, League: pf.league.Code, Year: pf.year, Type: pf.kind,
+		NumberOfMatchdays: pf.matchdays, Teams: teams}
+	if pf.rules != nil {
+		draft.Rules = *pf.rules
+	}
+	fail := func(err error) (*model.Competition, bool, error) {
+		return nil, false, fmt.Errorf("competition %s: %w", draft.Key(), err)
+	}
+	id, existed := im.comps[draft.Key()]
+	if !existed {
+		var created bool
+		var err error
+		if id, created, err = im.ed.ClaimCompetition(ctx, draft); err != nil {
+			return fail(err)
+		}
+		im.comps[draft.Key()] = id
+		if created {
+			im.Summary.Competitions.Created++
+			draft.ID = id
+			draft.SetDefaults()
+			return &draft, false, nil
+		}
+	}
+	ch, c, err := im.ed.MergeCompetition(ctx, id, func(c *model.Competition) error {
+		have := map[int]bool{}
+		for _, t := range c.Teams {
+			have[t.TeamID] = true
+		}
+		for _, t := range teams {
+			if !have[t.TeamID] {
+				c.Teams = append(c.Teams, t)
+			}
+		}
+		sort.Slice(c.Teams, func(i, j int) bool { return c.Teams[i].TeamID < c.Teams[j].TeamID })
+		c.NumberOfMatchdays = max(c.NumberOfMatchdays, pf.matchdays)
+		return nil
+	})
 	if err != nil {
-		return c, false, fmt.Errorf("competition %s %d: %w", c.League, c.Year, err)
+		return fail(err)
 	}
 	im.Summary.Competitions.add(ch.Action)
-	im.comps[compKey(c.League, c.Year)] = c.ID
-	return c, prev != nil, nil
+	return c, true, nil
 }
 
-type stored struct {
-	f   model.Fixture
-	rev events.Revision
+// known is what the stream holds of a file's competitions.
+type known struct {
+	// bySource holds the fixtures earlier imports made, by their Source.
+	bySource map[string]editor.Stored[model.Fixture]
+	// foreign counts, by competition, the regular fixtures of each
+	// pairing that did not come from this format (another source, or an
+	// editor's hand).
+	foreign map[int]map[[2]int]int
 }
 
-func (im *Importer) putFixtures(ctx context.Context, pf *parsedFile, c model.Competition, existed bool, teamIDs map[string]int) error {
-	existing := map[string]stored{}
-	// A competition created by this import has no fixtures to find yet.
-	if existed {
-		err := im.ed.Store.Scan(ctx, events.Subject(events.KindFixture, strconv.Itoa(c.ID), "*"), func(ev events.Event) error {
-			f, err := events.Decode[model.Fixture](ev.Data)
-			if err == nil && f.Source != "" {
-				existing[f.Source] = stored{f, events.Revision{Subject: ev.Subject, Seq: ev.Seq, Data: append([]byte(nil), ev.Data...)}}
-			}
-			return err
-		})
+// fixtures loads the fixtures of the competitions that existed before the
+// import with one scan: a scan per competition would be one consumer each,
+// a thousand for a file of a thousand seasons.
+func (im *Importer) fixtures(ctx context.Context, format string, existed map[int]bool) (known, error) {
+	k := known{bySource: map[string]editor.Stored[model.Fixture]{}, foreign: map[int]map[[2]int]int{}}
+	var ids []int
+	for id, found := range existed {
+		if found {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return k, nil
+	}
+	filter := events.All(events.KindFixture)
+	if len(ids) == 1 {
+		filter = events.Subject(events.KindFixture, strconv.Itoa(ids[0]), "*")
+	}
+	err := im.ed.Store.Scan(ctx, filter, func(ev events.Event) error {
+		if len(ev.Key) != 2 {
+			return nil
+		}
+		if comp, err := strconv.Atoi(ev.Key[0]); err != nil || !existed[comp] {
+			return nil
+		}
+		f, err := events.Decode[model.Fixture](ev.Data)
 		if err != nil {
-			return fmt.Errorf("load fixtures of competition %d: %w", c.ID, err)
+			return err
 		}
-	}
-	fresh := 0
-	for _, pm := range pf.matches {
-		if _, ok := existing[pm.source]; !ok {
-			fresh++
+		switch {
+		case strings.HasPrefix(f.Source, format+":"):
+			k.bySource[f.Source] = editor.Stored[model.Fixture]{Value: f,
+				Rev: events.Revision{Subject: ev.Subject, Seq: ev.Seq, Data: slices.Clone(ev.Data)}}
+		case f.Stage == model.Regular:
+			if k.foreign[f.CompetitionID] == nil {
+				k.foreign[f.CompetitionID] = map[[2]int]int{}
+			}
+			k.foreign[f.CompetitionID][[2]int{f.HomeTeamID, f.AwayTeamID}]++
 		}
-	}
-	nextID, err := im.ed.NextIDs(ctx, events.KindFixture, fresh)
+		return nil
+	})
 	if err != nil {
-		return err
+		return k, fmt.Errorf("load fixtures of %d competitions: %w", len(ids), err)
 	}
-	bar := newBar(im.progress, pf.path, len(pf.matches))
-	defer bar.finish()
-	bulk := im.ed.Store.Bulk()
+	return k, nil
+}
+
+// skipForeign drops the matches that another source already put into the
+// competition, so that a season imported from two sources is not counted
+// twice: as many of a pairing's matches as the other source holds are
+// left to it.
+func (im *Importer) skipForeign(ms []parsedMatch, foreign map[[2]int]int, teamIDs map[string]int, bar *bar) []parsedMatch {
+	kept := make([]parsedMatch, 0, len(ms))
+	for _, pm := range ms {
+		pair := [2]int{teamIDs[pm.home], teamIDs[pm.away]}
+		if pm.stage == model.Regular && foreign[pair] > 0 {
+			foreign[pair]--
+			im.Summary.Fixtures.Unchanged++
+			bar.step()
+			continue
+		}
+		kept = append(kept, pm)
+	}
+	return kept
+}
+
+// putFixtures queues a season's fixtures on batch: new ones under the ids
+// their sources claim, imported ones again (which publishes nothing unless
+// the file changed).
+func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, path string, pf *parsedFile, ms []parsedMatch,
+	c *model.Competition, existing map[string]editor.Stored[model.Fixture], teamIDs map[string]int, bar *bar) error {
 	reject := func(pm parsedMatch, err error) {
-		im.Summary.Fixture.Rejected++
-		im.Summary.Rejected = append(im.Summary.Rejected, Rejection{File: pf.path, Match: pm.line,
-			Reason: fmt.Sprintf("%s v %s (%s): %v", pm.home, pm.away, pm.round, err)})
+		im.Summary.Fixtures.Rejected++
+		im.Summary.reject(Rejection{File: path, Line: pm.line, What: fmt.Sprintf("%s v %s (%s %d, %s)", pm.home, pm.away, c.League, c.Year, pm.round), Err: err})
 		bar.step()
 	}
-	for _, pm := range pf.matches {
-		f := model.Fixture{CompetitionID: c.ID, Matchday: pm.matchday, Group: pm.group, Stage: pm.stage,
-			Round: pm.round, Kickoff: pm.kickoff, HomeTeamID: teamIDs[pm.home], AwayTeamID: teamIDs[pm.away],
+	var sources []string
+	stored := map[string]int{}
+	for _, pm := range ms {
+		if pm.err != nil {
+			continue
+		}
+		sources = append(sources, pm.source)
+		if st, ok := existing[pm.source]; ok {
+			stored[pm.source] = st.Value.ID
+		}
+	}
+	ids, err := im.ed.SourceIDs(ctx, events.KindFixture, c.ID, sources, stored)
+	if err != nil {
+		return fmt.Errorf("competition %s: %w", c.Key(), err)
+	}
+	for _, pm := range ms {
+		if pm.err != nil {
+			reject(pm, pm.err)
+			continue
+		}
+		f := model.Fixture{ID: ids[pm.source], CompetitionID: c.ID, Matchday: pm.matchday, Group: pm.group, Stage: pm.stage,
+			Leg: pm.leg, Round: pm.round, Kickoff: pm.kickoff, HomeTeamID: teamIDs[pm.home], AwayTeamID: teamIDs[pm.away],
 			Status: pm.status, Result: pm.result, Awarded: pm.awarded, Source: pm.source}
 		if f.HomeTeamID == 0 {
 			f.HomePlaceholder = pm.home
@@ -309,76 +445,139 @@ func (im *Importer) putFixtures(ctx context.Context, pf *parsedFile, c model.Com
 		if f.AwayTeamID == 0 {
 			f.AwayPlaceholder = pm.away
 		}
-		st, ok := existing[pm.source]
-		if ok {
-			f.ID, f.Odds = st.f.ID, st.f.Odds
-		} else {
-			f.ID = nextID
-			nextID++
-		}
-		if pm.err != nil {
-			reject(pm, pm.err)
-			continue
-		}
-		var from *stored
-		if ok {
+		var from *editor.Stored[model.Fixture]
+		if st, ok := existing[pm.source]; ok && st.Value.ID == f.ID {
 			from = &st
 		}
-		if err := im.putFixture(ctx, bulk, &c, f, from, func(err error) { reject(pm, err) }, bar); err != nil {
-			return err
+		want := func(cur *model.Fixture) ([]model.Fixture, error) {
+			w := f
+			if cur != nil {
+				// Odds are no part of the file, and derived matchdays
+				// only counted from it: an overlapping file must not
+				// number a match again.
+				w.Odds = cur.Odds
+				if pf.derivedMatchdays {
+					w.Matchday = cur.Matchday
+				}
+			}
+			return []model.Fixture{w}, nil
 		}
-	}
-	return bulk.Flush(ctx)
-}
-
-// putFixture checks f against its competition and its stored state (nil
-// for a new fixture) and queues it on bulk, counting what happened. A
-// refused fixture goes to reject; only a stream failure is returned.
-func (im *Importer) putFixture(ctx context.Context, bulk *events.Bulk, c *model.Competition, f model.Fixture, from *stored, reject func(error), bar *bar) error {
-	var prev *events.Revision
-	var old *model.Fixture
-	action := editor.Created
-	if from != nil {
-		prev, old, action = &from.rev, &from.f, editor.Updated
-	}
-	if err := editor.CheckFixture(c, &f, old); err != nil {
-		reject(err)
-		return nil
-	}
-	if old != nil && old.Status != f.Status {
-		// A result of a match that was still TIMED (or postponed) in the
-		// stored state passes through the allowed moves, as a live edit
-		// would.
-		var err error
-		if prev, err = im.ed.StepTo(ctx, f, *old, prev); err != nil {
-			reject(err)
-			return nil
-		}
-	}
-	if im.ed.DryRun {
-		body, err := events.Encode(&f)
+		err := batch.Fixture(ctx, c, f.ID, from, want, func(ch editor.Change, err error) {
+			if err != nil {
+				reject(pm, err)
+				return
+			}
+			im.Summary.Fixtures.add(ch.Action)
+			bar.step()
+		})
 		if err != nil {
 			return err
 		}
-		if prev != nil && string(prev.Data) == string(body) {
-			action = editor.Unchanged
-		}
-		im.Summary.Fixture.add(action)
-		bar.step()
+	}
+	return nil
+}
+
+// putDeductions records a file's points deductions as adjustments of the
+// competitions imported, or updates those an earlier import made: an
+// imported adjustment's source is its team and reason, claimed like a
+// fixture's.
+func (im *Importer) putDeductions(ctx context.Context, path string, ds []deduction) error {
+	if len(ds) == 0 {
 		return nil
 	}
-	return bulk.Put(ctx, events.Write{Value: &f, Prev: prev, Meta: im.ed.Meta}, func(r events.Result, err error) {
-		switch {
-		case err != nil:
-			reject(err)
-			return
-		case !r.Changed:
-			im.Summary.Fixture.add(editor.Unchanged)
-		default:
-			im.Summary.Fixture.add(action)
+	stored := map[int]map[string]int{} // competition → source → adjustment id
+	err := im.ed.Store.Scan(ctx, events.All(events.KindAdjustment), func(ev events.Event) error {
+		a, err := events.Decode[model.Adjustment](ev.Data)
+		if stored[a.CompetitionID] == nil {
+			stored[a.CompetitionID] = map[string]int{}
 		}
-		bar.step()
+		stored[a.CompetitionID][deductionSource(a)] = a.ID
+		return err
 	})
+	if err != nil {
+		return fmt.Errorf("load adjustments: %w", err)
+	}
+	reject := func(d deduction, err error) error {
+		switch model.ErrorCode(err) {
+		case model.Invalid, model.NotFound:
+			im.Summary.Adjustments.Rejected++
+			im.Summary.reject(Rejection{File: path, Line: d.line, What: fmt.Sprintf("deduction of %s %d", d.team, d.year), Err: err})
+			return nil
+		}
+		return err
+	}
+	comps := map[int]*model.Competition{}
+	byComp := map[int][]model.Adjustment{}
+	var order []int
+	for _, d := range ds {
+		a, err := im.placeDeduction(ctx, d, comps)
+		if err != nil {
+			if err := reject(d, err); err != nil {
+				return err
+			}
+			continue
+		}
+		if byComp[a.CompetitionID] == nil {
+			order = append(order, a.CompetitionID)
+		}
+		byComp[a.CompetitionID] = append(byComp[a.CompetitionID], a)
+	}
+	for _, comp := range order {
+		as := byComp[comp]
+		var sources []string
+		for _, a := range as {
+			sources = append(sources, deductionSource(a))
+		}
+		ids, err := im.ed.SourceIDs(ctx, events.KindAdjustment, comp, sources, stored[comp])
+		if err != nil {
+			return err
+		}
+		for _, a := range as {
+			a.ID = ids[deductionSource(a)]
+			ch, err := im.ed.ImportAdjustment(ctx, a)
+			if err != nil {
+				if err := reject(deduction{team: strconv.Itoa(a.TeamID), year: comps[comp].Year}, err); err != nil {
+					return err
+				}
+				continue
+			}
+			im.Summary.Adjustments.add(ch.Action)
+		}
+	}
+	return nil
+}
+
+// placeDeduction finds the competition and team of a deduction: the
+// competition of one of its leagues in its season that has the team.
+func (im *Importer) placeDeduction(ctx context.Context, d deduction, comps map[int]*model.Competition) (model.Adjustment, error) {
+	team, ok := im.names[model.NormalizeTeamName(d.team)]
+	if !ok {
+		return model.Adjustment{}, model.NotFoundf("team %q: not imported", d.team)
+	}
+	for _, code := range d.leagues {
+		id, ok := im.comps[fmt.Sprintf("%s/%d", code, d.year)]
+		if !ok {
+			continue
+		}
+		c, ok := comps[id]
+		if !ok {
+			var err error
+			if c, _, err = im.ed.Competition(ctx, id); err != nil {
+				return model.Adjustment{}, err
+			}
+			comps[id] = c
+		}
+		if c.HasTeam(team) {
+			return model.Adjustment{CompetitionID: id, TeamID: team, Points: -d.points, Reason: d.reason}, nil
+		}
+	}
+	return model.Adjustment{}, model.NotFoundf("%s: no imported competition of %v in %d has this team", d.team, d.leagues, d.year)
+}
+
+// deductionSource is an imported adjustment's natural key: its team and
+// reason within its competition.
+func deductionSource(a model.Adjustment) string {
+	return fmt.Sprintf("deduction|%d|%s", a.TeamID, a.Reason)
 }
 
 // bar draws a progress bar on a terminal; it is silent without one.
@@ -410,7 +609,7 @@ func (b *bar) step() {
 }
 
 func (b *bar) finish() {
-	if b.w != nil {
+	if b.w != nil && b.total > 0 {
 		fmt.Fprintln(b.w)
 	}
 }

@@ -1,8 +1,11 @@
 package importer
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -63,14 +66,16 @@ type ofScore struct {
 	P  []int `json:"p"`
 }
 
-// parsedMatch is a match with everything but team ids resolved.
+// parsedMatch is a match with everything but team ids resolved: the shape
+// every parser reads its matches into.
 type parsedMatch struct {
-	line     int // index in the file, for error messages
+	line     int // position in the file, for error messages
 	source   string
 	round    string
 	matchday int
 	group    string
 	stage    model.Stage
+	leg      int
 	kickoff  time.Time
 	timed    bool
 	home     string
@@ -81,7 +86,8 @@ type parsedMatch struct {
 	err      error
 }
 
-// parsedFile is one openfootball file read and checked.
+// parsedFile is one season of a competition read from a file: the shape
+// every parser reads its seasons into.
 type parsedFile struct {
 	path      string
 	league    model.League
@@ -89,15 +95,59 @@ type parsedFile struct {
 	caption   string
 	kind      model.CompetitionType
 	matchdays int
+	// rules are the season's table rules when the file's format knows
+	// them better than the league's defaults; nil otherwise.
+	rules *model.TableRules
+	// derivedMatchdays: the file has no rounds and the parser counted
+	// them, so a fixture imported before keeps its matchday.
+	derivedMatchdays bool
 	// groups maps each group-stage team name to its group (tournaments).
 	groups  map[string]string
 	matches []parsedMatch
 }
 
-// Options override what the importer reads from a file's path.
-type Options struct {
-	League model.LeagueCode
-	Season int
+// invalidFile is the error of a file that cannot be imported at all. It
+// does not name the file: the rejection does.
+func invalidFile(format string, args ...any) error {
+	return &model.Error{Code: model.Invalid, Message: fmt.Sprintf(format, args...)}
+}
+
+// readFile reads a file, with an error naming what went wrong, not the
+// path again.
+func readFile(path string) ([]byte, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, invalidFile("cannot be read: %v", err)
+	}
+	return raw, nil
+}
+
+// parseOpenFootball reads one openfootball JSON file.
+func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+	league, year, err := locate(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	known, err := leagues(league.Code)
+	switch {
+	case err == nil:
+		league = known
+	case model.ErrorCode(err) != model.Invalid || league.Name == "":
+		return nil, err
+	}
+	zone, err := time.LoadLocation(league.Zone)
+	if err != nil {
+		return nil, fmt.Errorf("league %s: time zone %q: %w", league.Code, league.Zone, err)
+	}
+	pf, err := parseFile(path, league, year, zone)
+	if err != nil {
+		return nil, err
+	}
+	return &source{path: path, format: "openfootball", seasons: []*parsedFile{pf}}, nil
 }
 
 var (
@@ -112,35 +162,35 @@ var (
 
 // locate reads the league code and season from a path such as
 // 2015-16/en.1.json or 2018/worldcup.json, with opts taking precedence.
-func locate(path string, opts Options) (code string, league model.League, year int, err error) {
+func locate(path string, opts Options) (league model.League, year int, err error) {
 	base := strings.TrimSuffix(filepath.Base(path), ".json")
 	league, known := openfootballLeagues[base]
 	if opts.League != "" {
 		league, known = model.League{Code: opts.League}, true
 	}
 	if !known {
-		return "", league, 0, model.Invalidf("league", base, "no league code known for this file name: give one with --league")
+		return league, 0, model.Invalidf("league", base, "no league code known for this file name: give one with --league")
 	}
 	year = opts.Season
 	if year == 0 {
 		m := seasonDirRE.FindStringSubmatch(filepath.Base(filepath.Dir(path)))
 		if m == nil {
-			return "", league, 0, model.Invalidf("season", filepath.Base(filepath.Dir(path)), "the folder is not a season (2015-16 or 2019): give one with --season")
+			return league, 0, model.Invalidf("season", filepath.Base(filepath.Dir(path)), "the folder is not a season (2015-16 or 2019): give one with --season")
 		}
 		year, _ = strconv.Atoi(m[1])
 	}
-	return base, league, year, nil
+	return league, year, nil
 }
 
 // parseFile reads one file; zone is the league's local time zone.
 func parseFile(path string, league model.League, year int, zone *time.Location) (*parsedFile, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
 	var f ofFile
 	if err := json.Unmarshal(raw, &f); err != nil {
-		return nil, fmt.Errorf("%s: not openfootball JSON: %w", path, err)
+		return nil, invalidFile("not openfootball JSON: %v", jsonError(raw, err))
 	}
 	for _, r := range f.Rounds {
 		for _, m := range r.Matches {
@@ -149,7 +199,7 @@ func parseFile(path string, league model.League, year int, zone *time.Location) 
 		}
 	}
 	if len(f.Matches) == 0 {
-		return nil, model.Invalidf("matches", path, "the file has no matches")
+		return nil, invalidFile("not openfootball JSON: the file has no matches")
 	}
 	pf := &parsedFile{path: path, league: league, year: year, caption: f.Name, kind: model.TypeLeague, groups: map[string]string{}}
 	if pf.caption == "" {
@@ -190,7 +240,41 @@ func parseFile(path string, league model.League, year int, zone *time.Location) 
 		pf.matches = append(pf.matches, pm)
 	}
 	numberRounds(pf, f.Matches)
+	markLegs(pf.matches)
 	return pf, nil
+}
+
+// jsonError says where a file stops being JSON, as a line number.
+func jsonError(raw []byte, err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line := 1 + bytes.Count(raw[:min(int(se.Offset), len(raw))], []byte("\n"))
+		return fmt.Errorf("%v (line %d)", se, line)
+	}
+	return err
+}
+
+// markLegs finds the two-legged ties of knock-out rounds: a pair of teams
+// meeting twice in one round, home and away swapped. The second meeting is
+// leg 2, whose extra time and shoot-out follow a level aggregate.
+func markLegs(ms []parsedMatch) {
+	order := make([]int, len(ms))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return ms[order[a]].kickoff.Before(ms[order[b]].kickoff) })
+	first := map[[3]string]int{}
+	for _, i := range order {
+		pm := &ms[i]
+		if pm.stage != model.Playoff {
+			continue
+		}
+		if j, ok := first[[3]string{pm.round, pm.away, pm.home}]; ok && ms[j].leg == 0 {
+			ms[j].leg, pm.leg = 1, 2
+			continue
+		}
+		first[[3]string{pm.round, pm.home, pm.away}] = i
+	}
 }
 
 func groupOf(m ofMatch) string {

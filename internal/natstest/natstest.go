@@ -1,13 +1,23 @@
-// Package natstest gives tests a real JetStream server: embedded in-process,
-// on a random loopback port, with its storage in the test's temp dir.
+// Package natstest is the tests' and benchmarks' support: a real JetStream
+// server embedded in-process on a random loopback port with its storage in
+// the test's temp dir, the shared data files, imports through a test
+// editor, decoding what a stream holds, and the raw-publish baseline of
+// every publishing benchmark.
 package natstest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
 	"testing"
 	"time"
 
+	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/internal/importer"
 	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -39,22 +49,166 @@ func MustOpen(tb testing.TB, srv *natsembed.Server) *events.Store {
 	return s
 }
 
-// RawPublish is the baseline of the publishing benchmarks: it starts a
-// fresh server with the stream, then async-publishes n copies of a
-// realistic fixture body, one subject each, with a bounded window, and
-// returns the time the publishing took.
-func RawPublish(tb testing.TB, n int) time.Duration {
+// SharedDir is the real data beside the repository (../shared/data).
+func SharedDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data")
+}
+
+// SharedData returns the path of rel under the shared data folder, and
+// fails the test naming the folder when it is missing: the tests that read
+// real data need ../shared/data beside the repository.
+func SharedData(tb testing.TB, rel ...string) string {
 	tb.Helper()
-	srv := MustStart(tb)
-	MustOpen(tb, srv) // creates the stream as the writers see it
-	nc, err := nats.Connect(srv.URL())
+	p := filepath.Join(append([]string{SharedDir()}, rel...)...)
+	if _, err := os.Stat(p); err != nil {
+		tb.Fatalf("this test reads real data from %s, which is missing: the real-data tests need the shared data beside the repository (../shared/data)", p)
+	}
+	return p
+}
+
+// Season returns the openfootball league files of a season folder
+// ("2015-16"), sorted.
+func Season(tb testing.TB, dir string) []string {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(SharedData(tb, "openfootball-football-json", dir), "*.json"))
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no openfootball files in %s: %v", dir, err)
+	}
+	sort.Strings(files)
+	return files
+}
+
+// CountMatches counts the matches of an openfootball file, read here
+// independently of the importer.
+func CountMatches(tb testing.TB, path string) int {
+	tb.Helper()
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		tb.Fatal(err)
+	}
+	var f struct {
+		Matches []json.RawMessage `json:"matches"`
+	}
+	if err := json.Unmarshal(raw, &f); err != nil {
+		tb.Fatal(err)
+	}
+	return len(f.Matches)
+}
+
+// Editor returns an editor on s that signs its changes as the test.
+func Editor(tb testing.TB, s *events.Store) *editor.Editor {
+	return &editor.Editor{Store: s, Meta: events.Meta{Editor: "test", Source: tb.Name()}}
+}
+
+// Import imports files of a format ("openfootball", "engsoccerdata")
+// through a test editor and returns the summary; a file the stream failed
+// on fails the test, rejections are the caller's to check.
+func Import(tb testing.TB, s *events.Store, format string, opts importer.Options, files ...string) importer.Summary {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	f := importer.Formats[format]
+	im := importer.New(Editor(tb, s), nil)
+	paths, err := f.Files(files)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, p := range paths {
+		if err := im.Import(ctx, f, p, opts); err != nil && model.ErrorCode(err) != model.Invalid {
+			tb.Fatalf("import %s: %v", p, err)
+		}
+	}
+	return im.Summary
+}
+
+// All decodes the current state of every entity of kind in s, by subject.
+func All[T any](tb testing.TB, s *events.Store, kind events.Kind) map[string]T {
+	tb.Helper()
+	out := map[string]T{}
+	err := s.Scan(context.Background(), events.All(kind), func(ev events.Event) error {
+		v, err := events.Decode[T](ev.Data)
+		out[ev.Subject] = v
+		return err
+	})
+	if err != nil {
+		tb.Fatalf("scan %s: %v", kind, err)
+	}
+	return out
+}
+
+// Put publishes entities as the next revision of each, as a writer that
+// knows nothing of the rules would: straight to the stream, for tests of
+// what readers do with whatever the stream holds. It returns the last
+// sequence.
+func Put(tb testing.TB, s *events.Store, vs ...any) uint64 {
+	tb.Helper()
+	var seq uint64
+	for _, v := range vs {
+		m := encode(tb, v)
+		rev, err := s.Get(context.Background(), m.Subject)
+		if model.ErrorCode(err) != model.NotFound && err != nil {
+			tb.Fatal(err)
+		}
+		m.Expected = rev.Seq
+		if seq, err = s.Publish(context.Background(), m); err != nil {
+			tb.Fatalf("put %s: %v", m.Subject, err)
+		}
+	}
+	return seq
+}
+
+// PutNew publishes many new entities at once, as Put does one, and returns
+// the last sequence.
+func PutNew(tb testing.TB, s *events.Store, vs ...any) uint64 {
+	tb.Helper()
+	ctx := context.Background()
+	b := s.Bulk()
+	var last uint64
+	for _, v := range vs {
+		m := encode(tb, v)
+		err := b.Put(ctx, m, func(seq uint64, err error) {
+			if err != nil {
+				tb.Errorf("put %s: %v", m.Subject, err)
+			}
+			last = max(last, seq)
+		})
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := b.Flush(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	return last
+}
+
+func encode(tb testing.TB, v any) events.Msg {
+	tb.Helper()
+	subject, err := events.SubjectOf(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	body, err := events.Encode(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return events.Msg{Subject: subject, Body: body, Meta: events.Meta{Editor: "test", Source: tb.Name()}}
+}
+
+// RawPublish is the baseline of the publishing benchmarks: it
+// async-publishes n copies of a realistic fixture body, one subject each,
+// to the server at url (whose stream exists), with the same 512-message
+// window as the service's publisher, and returns the time it took.
+func RawPublish(ctx context.Context, url string, n int) (time.Duration, error) {
+	nc, err := nats.Connect(url)
+	if err != nil {
+		return 0, err
 	}
 	defer nc.Close()
 	js, err := jetstream.New(nc, jetstream.WithPublishAsyncMaxPending(512))
 	if err != nil {
-		tb.Fatal(err)
+		return 0, err
 	}
 	f := model.Fixture{ID: 1234567, CompetitionID: 1234, Matchday: 17, Stage: model.Regular, Round: "Matchday 17",
 		Kickoff: time.Date(2015, 8, 8, 14, 0, 0, 0, time.UTC), HomeTeamID: 1234, AwayTeamID: 2345, Status: model.Finished,
@@ -62,18 +216,35 @@ func RawPublish(tb testing.TB, n int) time.Duration {
 		Source: "openfootball:PL:2015:Matchday 17|Norwich City|Crystal Palace"}
 	body, err := events.Encode(&f)
 	if err != nil {
-		tb.Fatal(err)
+		return 0, err
 	}
 	start := time.Now()
 	for i := range n {
-		if _, err := js.PublishAsync(fmt.Sprintf("football.fixture.1.%d", i+1), body); err != nil {
-			tb.Fatal(err)
+		// A full window blocks the publisher until acks free a slot, as
+		// the service's publisher does, instead of failing.
+		if _, err := js.PublishAsync(fmt.Sprintf("football.fixture.1.%d", i+1), body, jetstream.WithStallWait(time.Minute)); err != nil {
+			return 0, err
 		}
 	}
 	select {
 	case <-js.PublishAsyncComplete():
-	case <-time.After(time.Minute):
-		tb.Fatal("raw publish did not complete")
+	case <-ctx.Done():
+		return 0, ctx.Err()
 	}
-	return time.Since(start)
+	return time.Since(start), nil
+}
+
+// MustRawPublish runs RawPublish against a fresh server with the stream as
+// the service creates it.
+func MustRawPublish(tb testing.TB, n int) time.Duration {
+	tb.Helper()
+	srv := MustStart(tb)
+	MustOpen(tb, srv)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	d, err := RawPublish(ctx, srv.URL(), n)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
 }

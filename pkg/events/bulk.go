@@ -11,59 +11,75 @@ import (
 )
 
 const (
-	// bulkWindow bounds the writes of a Bulk in flight at once.
+	// bulkWindow bounds the messages of a Bulk in flight at once.
 	bulkWindow = 512
-	// bulkAttempts bounds the sends of one message whose ack never came
-	// (server restarting, leader moving); about half a minute in all.
-	bulkAttempts = 30
-	bulkBackoff  = time.Second
-	ackTimeout   = 5 * time.Second
+	// bulkPatience bounds how long one message may go on failing (server
+	// restarting, leader moving) before the publication gives up.
+	bulkPatience = time.Minute
+	// maxPause caps one wait for the server to come back.
+	maxPause   = time.Second
+	ackTimeout = 5 * time.Second
 )
 
-// Bulk publishes many writes asynchronously with a bounded window. A message
-// whose ack does not come is sent again with the same message id until it is
-// acknowledged, so a server restart in the middle loses nothing and doubles
-// nothing. A Bulk is not safe for concurrent use, and must not hold two
-// writes of one subject (the second could not name the first's revision).
+// Bulk publishes messages asynchronously with a bounded window; it is the
+// one way messages reach the stream. A message whose ack does not come is
+// sent again with the same message id until it is acknowledged, so a server
+// restart in the middle loses nothing and doubles nothing. An outage fails
+// every message in flight at once: after one wait for the server they are
+// all sent again at once, so an outage costs about its own length, not a
+// wait per message. A Bulk is not safe for concurrent use, and must not
+// hold two messages of one subject at once (the second could not name the
+// first's revision).
 type Bulk struct {
 	s     *Store
 	queue []*inflight
+	// resumed is when the last wait for the server ended: a message sent
+	// before it failed in the outage already waited for.
+	resumed time.Time
+	pause   time.Duration
+	stats   BulkStats
 }
 
+// BulkStats count what a Bulk did.
+type BulkStats struct {
+	// Sent counts sends, Resent the sends again after a failure, Waits
+	// the waits for the server (about one per outage).
+	Sent, Resent, Waits int
+}
+
+// Stats returns what the bulk did so far.
+func (b *Bulk) Stats() BulkStats { return b.stats }
+
 type inflight struct {
-	msg      *nats.Msg
-	expected uint64
-	attempt  int
-	fut      jetstream.PubAckFuture
-	done     func(Result, error)
+	msg       *nats.Msg
+	expected  uint64
+	sent      time.Time
+	firstFail time.Time
+	// resent: a conflict may be the message meeting its own first copy,
+	// stored before its ack was lost.
+	resent bool
+	fut    jetstream.PubAckFuture
+	done   func(seq uint64, err error)
 }
 
 // Bulk starts a bulk publication.
 func (s *Store) Bulk() *Bulk { return &Bulk{s: s} }
 
-// Put queues w. done is called with the outcome of this write (possibly
-// later, from Put or Flush); a write that changes nothing is done at once.
-// Put returns an error only when the stream cannot be reached at all: the
-// publication must then stop. Refused writes (conflicts) go to done.
-func (b *Bulk) Put(ctx context.Context, w Write, done func(Result, error)) error {
-	subject, body, expected, changed, err := prepare(w)
-	if err != nil {
-		done(Result{}, err)
-		return nil
-	}
-	if !changed {
-		done(Result{Subject: subject, Seq: expected}, nil)
-		return nil
-	}
+// Put queues m. done is called with the outcome of this message (later,
+// from Put or Flush): its sequence, or a model.Error with code Conflict
+// when the compare-and-set lost, or the server's refusal. Put returns an
+// error only when the stream cannot be reached for good: the publication
+// must then stop.
+func (b *Bulk) Put(ctx context.Context, m Msg, done func(seq uint64, err error)) error {
 	for len(b.queue) >= bulkWindow {
 		if err := b.settleOldest(ctx); err != nil {
 			return err
 		}
 	}
-	return b.send(ctx, &inflight{msg: newMsg(subject, body, expected, w.Meta), expected: expected, done: done})
+	return b.send(ctx, &inflight{msg: m.nats(), expected: m.Expected, done: done})
 }
 
-// Flush waits until every queued write is done.
+// Flush waits until every queued message is done.
 func (b *Bulk) Flush(ctx context.Context) error {
 	for len(b.queue) > 0 {
 		if err := b.settleOldest(ctx); err != nil {
@@ -75,29 +91,20 @@ func (b *Bulk) Flush(ctx context.Context) error {
 
 func (b *Bulk) send(ctx context.Context, f *inflight) error {
 	for {
+		f.sent = time.Now()
+		b.stats.Sent++
+		if f.resent {
+			b.stats.Resent++
+		}
 		fut, err := b.s.js.PublishMsgAsync(f.msg)
 		if err == nil {
 			f.fut = fut
 			b.queue = append(b.queue, f)
 			return nil
 		}
-		if err := b.retryLater(ctx, f, err); err != nil {
+		if err := b.failed(ctx, f, err); err != nil {
 			return err
 		}
-	}
-}
-
-// retryLater counts a failed attempt and waits before the next one.
-func (b *Bulk) retryLater(ctx context.Context, f *inflight, cause error) error {
-	f.attempt++
-	if f.attempt >= bulkAttempts {
-		return fmt.Errorf("publish %s: gave up after %d attempts: %w", f.msg.Subject, f.attempt, cause)
-	}
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(bulkBackoff):
-		return nil
 	}
 }
 
@@ -108,39 +115,83 @@ func (b *Bulk) settleOldest(ctx context.Context) error {
 	var pubErr error
 	select {
 	case ack := <-f.fut.Ok():
-		f.done(Result{Subject: f.msg.Subject, Seq: ack.Sequence, Changed: true}, nil)
+		b.pause = 0
+		f.done(ack.Sequence, nil)
 		return nil
 	case pubErr = <-f.fut.Err():
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	err := publishError(f.msg.Subject, f.expected, pubErr)
 	var apiErr *jetstream.APIError
 	switch {
-	case errors.Is(err, ErrConflict) && f.attempt == 0:
-		f.done(Result{}, err)
+	case isConflict(pubErr) && !f.resent:
+		f.done(0, conflict(f.msg.Subject, f.expected))
 		return nil
-	case errors.Is(err, ErrConflict):
-		// A resend meeting its own first copy: the lost ack's message
-		// was stored after all.
-		seq, ok, lerr := b.s.landed(ctx, f.msg.Subject, f.msg)
-		if lerr == nil {
+	case isConflict(pubErr):
+		seq, ok, err := b.s.landed(ctx, f.msg)
+		if err == nil {
 			if ok {
-				f.done(Result{Subject: f.msg.Subject, Seq: seq, Changed: true}, nil)
+				f.done(seq, nil)
 			} else {
-				f.done(Result{}, err)
+				f.done(0, conflict(f.msg.Subject, f.expected))
 			}
 			return nil
 		}
-		err = lerr
+		pubErr = err
 	case errors.As(pubErr, &apiErr):
 		// The server refused the message itself: sending it again
 		// would be refused again.
-		f.done(Result{}, err)
+		f.done(0, fmt.Errorf("publish %s: %w", f.msg.Subject, pubErr))
 		return nil
 	}
-	if err := b.retryLater(ctx, f, err); err != nil {
+	if err := b.failed(ctx, f, pubErr); err != nil {
 		return err
 	}
 	return b.send(ctx, f)
+}
+
+// failed counts a failed send of f and, unless f went out before the last
+// wait for the server ended (the same outage), waits for the server before
+// f is sent again.
+func (b *Bulk) failed(ctx context.Context, f *inflight, cause error) error {
+	if f.firstFail.IsZero() {
+		f.firstFail = time.Now()
+	}
+	giveUp := f.firstFail.Add(bulkPatience)
+	if time.Now().After(giveUp) {
+		return fmt.Errorf("publish %s: gave up after %s: %w", f.msg.Subject, bulkPatience, cause)
+	}
+	f.resent = true
+	if f.sent.Before(b.resumed) {
+		return nil
+	}
+	b.pause = min(max(2*b.pause, 25*time.Millisecond), maxPause)
+	b.stats.Waits++
+	err := b.s.awaitServer(ctx, b.pause, giveUp)
+	b.resumed = time.Now()
+	return err
+}
+
+// awaitServer waits for the server before a resend: while the connection
+// is down, until it is back (at the latest by giveUp); while it is up (the
+// server answering but not ready, or slow), for a pause of d.
+func (s *Store) awaitServer(ctx context.Context, d time.Duration, giveUp time.Time) error {
+	down := !s.nc.IsConnected()
+	until := time.Now().Add(d)
+	if down {
+		until = giveUp
+	}
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for time.Now().Before(until) {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+		if down && s.nc.IsConnected() {
+			return nil
+		}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -23,35 +24,44 @@ func ctxT(t *testing.T) context.Context {
 
 func team(id int, name string) *model.Team { return &model.Team{ID: id, Name: name} }
 
-func TestPutCreateUpdateUnchangedConflict(t *testing.T) {
+// msg encodes v as a write from revision expected.
+func msg(t *testing.T, v any, expected uint64) events.Msg {
+	t.Helper()
+	subject, err := events.SubjectOf(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := events.Encode(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events.Msg{Subject: subject, Body: body, Expected: expected, Meta: events.Meta{Editor: "ann", Source: "test"}}
+}
+
+func TestPublishCreateUpdateConflict(t *testing.T) {
 	s := natstest.MustOpen(t, natstest.MustStart(t))
 	ctx := ctxT(t)
-	meta := events.Meta{Editor: "ann", Source: "test"}
 
-	res, err := s.Put(ctx, events.Write{Value: team(1, "Arsenal"), Meta: meta})
-	if err != nil || !res.Changed {
-		t.Fatalf("create: %+v %v", res, err)
+	seq, err := s.Publish(ctx, msg(t, team(1, "Arsenal"), 0))
+	if err != nil || seq == 0 {
+		t.Fatalf("create: %d %v", seq, err)
 	}
-	if _, err := s.Put(ctx, events.Write{Value: team(1, "Other"), Meta: meta}); !errors.Is(err, events.ErrConflict) {
+	if _, err := s.Publish(ctx, msg(t, team(1, "Other"), 0)); model.ErrorCode(err) != model.Conflict {
 		t.Fatalf("second create: got %v, want conflict", err)
 	}
 	got, rev, err := events.Load[model.Team](ctx, s, "football.team.1")
-	if err != nil || got.Name != "Arsenal" || rev.Editor != "ann" || rev.Source != "test" {
+	if err != nil || got.Name != "Arsenal" || rev.Editor != "ann" || rev.Source != "test" || rev.Seq != seq {
 		t.Fatalf("load: %+v %+v %v", got, rev, err)
 	}
-	same, err := s.Put(ctx, events.Write{Value: team(1, "Arsenal"), Prev: &rev, Meta: meta})
-	if err != nil || same.Changed || same.Seq != rev.Seq {
-		t.Fatalf("unchanged put: %+v %v", same, err)
+	upd, err := s.Publish(ctx, msg(t, team(1, "Arsenal FC"), rev.Seq))
+	if err != nil || upd <= rev.Seq {
+		t.Fatalf("update: %d %v", upd, err)
 	}
-	upd, err := s.Put(ctx, events.Write{Value: team(1, "Arsenal FC"), Prev: &rev, Meta: meta})
-	if err != nil || !upd.Changed || upd.Seq <= rev.Seq {
-		t.Fatalf("update: %+v %v", upd, err)
-	}
-	// A write from the stale revision loses.
-	_, err = s.Put(ctx, events.Write{Value: team(1, "Gunners"), Prev: &rev, Meta: meta})
-	var ce *events.ConflictError
-	if !errors.As(err, &ce) || model.ErrorCode(err) != model.Conflict {
-		t.Fatalf("stale update: got %v, want *ConflictError", err)
+	// A write from the stale revision loses, with the one conflict form.
+	_, err = s.Publish(ctx, msg(t, team(1, "Gunners"), rev.Seq))
+	var me *model.Error
+	if !errors.As(err, &me) || me.Code != model.Conflict || !strings.Contains(err.Error(), "changed by someone else") {
+		t.Fatalf("stale update: got %v, want a model.Error conflict", err)
 	}
 	hist, err := s.History(ctx, "football.team.1")
 	if err != nil || len(hist) != 2 {
@@ -62,29 +72,23 @@ func TestPutCreateUpdateUnchangedConflict(t *testing.T) {
 	}
 }
 
-func TestConcurrentEditorsOneWins(t *testing.T) {
+func TestConcurrentWritersOneWins(t *testing.T) {
 	srv := natstest.MustStart(t)
 	a, b := natstest.MustOpen(t, srv), natstest.MustOpen(t, srv)
 	ctx := ctxT(t)
-	if _, err := a.Put(ctx, events.Write{Value: team(7, "Chelsea")}); err != nil {
+	first, err := a.Publish(ctx, msg(t, team(7, "Chelsea"), 0))
+	if err != nil {
 		t.Fatal(err)
 	}
-	_, revA, _ := events.Load[model.Team](ctx, a, "football.team.7")
-	_, revB, _ := events.Load[model.Team](ctx, b, "football.team.7")
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i, s := range []*events.Store{a, b} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rev := []events.Revision{revA, revB}[i]
-			_, errs[i] = s.Put(ctx, events.Write{Value: team(7, fmt.Sprintf("Chelsea %d", i)), Prev: &rev})
-		}()
+		wg.Go(func() { _, errs[i] = s.Publish(ctx, msg(t, team(7, fmt.Sprintf("Chelsea %d", i)), first)) })
 	}
 	wg.Wait()
 	conflicts := 0
 	for _, err := range errs {
-		if errors.Is(err, events.ErrConflict) {
+		if model.ErrorCode(err) == model.Conflict {
 			conflicts++
 		} else if err != nil {
 			t.Fatalf("unexpected error: %v", err)
@@ -92,6 +96,64 @@ func TestConcurrentEditorsOneWins(t *testing.T) {
 	}
 	if conflicts != 1 {
 		t.Fatalf("got %d conflicts, want exactly 1 (errors %v)", conflicts, errs)
+	}
+}
+
+// TestOutageResendsTheWindowAtOnce: a server restart fails every message
+// in flight at once; the bulk waits for the server once per outage, not
+// once per message, and stores every message exactly once.
+func TestOutageResendsTheWindowAtOnce(t *testing.T) {
+	srv := natstest.MustStart(t)
+	s := natstest.MustOpen(t, srv)
+	ctx := ctxT(t)
+	const n = 3000
+	b := s.Bulk()
+	stored := 0
+	restarted := make(chan error, 1)
+	for i := range n {
+		if i == n/3 {
+			go func() {
+				srv.Stop()
+				time.Sleep(time.Second)
+				ns, err := srv.Restart()
+				if err == nil {
+					t.Cleanup(ns.Stop)
+				}
+				restarted <- err
+			}()
+		}
+		m := msg(t, team(i+1, fmt.Sprintf("team %d", i)), 0)
+		if err := b.Put(ctx, m, func(seq uint64, err error) {
+			if err != nil {
+				t.Errorf("%s: %v", m.Subject, err)
+			}
+			stored++
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-restarted; err != nil {
+		t.Fatal(err)
+	}
+	st := b.Stats()
+	t.Logf("%d sent, %d resent, %d waits for the server", st.Sent, st.Resent, st.Waits)
+	if stored != n {
+		t.Errorf("%d of %d messages done", stored, n)
+	}
+	if st.Resent == 0 {
+		t.Error("nothing was resent: the restart came too late for the test")
+	}
+	// One wait per round of the outage (the server down for a second, then
+	// recovering its stream), never one per message of the window.
+	if st.Waits > 30 {
+		t.Errorf("%d waits for %d resends: the window was resent one message at a time", st.Waits, st.Resent)
+	}
+	teams := natstest.All[model.Team](t, s, events.KindTeam)
+	if len(teams) != n {
+		t.Errorf("%d teams stored, want %d", len(teams), n)
 	}
 }
 
@@ -155,7 +217,11 @@ func TestConsumeReplaysCurrentStateThenFollows(t *testing.T) {
 			if id%3 == 0 && round > 2 {
 				continue // some entities stop changing early
 			}
-			if _, err := s.Put(ctx, events.Write{Value: team(id, name), Prev: prev}); err != nil {
+			var expected uint64
+			if prev != nil {
+				expected = prev.Seq
+			}
+			if _, err := s.Publish(ctx, msg(t, team(id, name), expected)); err != nil {
 				t.Fatal(err)
 			}
 			want[subject] = name
@@ -202,7 +268,7 @@ func TestConsumeReplaysCurrentStateThenFollows(t *testing.T) {
 		}
 	}
 	rev, _ := s.Get(ctx, "football.team.1")
-	if _, err := s.Put(ctx, events.Write{Value: team(1, "live"), Prev: &rev}); err != nil {
+	if _, err := s.Publish(ctx, msg(t, team(1, "live"), rev.Seq)); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -256,7 +322,7 @@ func TestScansLeaveNoConsumers(t *testing.T) {
 	srv := natstest.MustStart(t)
 	s := natstest.MustOpen(t, srv)
 	ctx := ctxT(t)
-	if _, err := s.Put(ctx, events.Write{Value: team(1, "Arsenal")}); err != nil {
+	if _, err := s.Publish(ctx, msg(t, team(1, "Arsenal"), 0)); err != nil {
 		t.Fatal(err)
 	}
 	for range 20 {

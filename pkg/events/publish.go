@@ -1,7 +1,6 @@
 package events
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,7 +8,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/nats-io/nats.go"
@@ -22,28 +20,29 @@ type Meta struct {
 	Source string
 }
 
-// ErrConflict is matched by errors.Is on every *ConflictError.
-var ErrConflict = errors.New("conflict")
-
-// ConflictError reports a compare-and-set write that lost: the entity
-// changed (or was created) since the writer read it.
-type ConflictError struct {
+// Msg is one compare-and-set write: Body, the new state of the entity at
+// Subject, is stored only if the subject's last sequence is still Expected
+// (0: the subject must hold nothing yet). Deciding what to write, and
+// whether it changes anything, is the writer's business (internal/editor);
+// the stream only stores it.
+type Msg struct {
 	Subject  string
+	Body     []byte
 	Expected uint64
+	Meta     Meta
 }
 
-func (e *ConflictError) Error() string {
-	kind, key, _ := KeyOf(e.Subject)
+// conflict is the error of a compare-and-set write that lost: the entity
+// changed (or was created) since the writer read it. It is a model.Error
+// with code Conflict, the one form every layer knows.
+func conflict(subject string, expected uint64) error {
+	kind, key, _ := KeyOf(subject)
 	what := fmt.Sprintf("%s %s", kind, strings.Join(key, "/"))
-	if e.Expected == 0 {
-		return what + " was created by someone else meanwhile; show it and retry"
+	msg := fmt.Sprintf("%s was changed by someone else after revision %d; show it and retry", what, expected)
+	if expected == 0 {
+		msg = what + " was created by someone else meanwhile; show it and retry"
 	}
-	return fmt.Sprintf("%s was changed by someone else after revision %d; show it and retry", what, e.Expected)
-}
-
-// Unwrap makes errors.Is(err, ErrConflict) and model.ErrorCode work.
-func (e *ConflictError) Unwrap() []error {
-	return []error{ErrConflict, &model.Error{Code: model.Conflict, Message: e.Error()}}
+	return &model.Error{Code: model.Conflict, Message: msg}
 }
 
 func notFound(subject string) error {
@@ -51,26 +50,8 @@ func notFound(subject string) error {
 	return model.NotFoundf("%s %s does not exist", kind, strings.Join(key, "/"))
 }
 
-// Write is one compare-and-set change of an entity.
-type Write struct {
-	Value any
-	// Prev is the revision the change was made from; nil means the entity
-	// must not exist yet.
-	Prev *Revision
-	Meta Meta
-}
-
-// Result says what a write did.
-type Result struct {
-	Subject string
-	Seq     uint64
-	// Changed is false when the new state equals the current one and
-	// nothing was published.
-	Changed bool
-}
-
 // msgID names one logical change: the same state written from the same
-// revision. A retry after a lost ack carries the same id and is dropped by
+// revision. A resend after a lost ack carries the same id and is dropped by
 // the stream; a different change from the same revision gets a different id
 // and so meets the compare-and-set check instead of the duplicate filter.
 func msgID(subject string, expected uint64, body []byte) string {
@@ -83,108 +64,57 @@ func msgID(subject string, expected uint64, body []byte) string {
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-func newMsg(subject string, body []byte, expected uint64, meta Meta) *nats.Msg {
-	m := nats.NewMsg(subject)
-	m.Data = body
-	m.Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(expected, 10))
-	m.Header.Set(jetstream.MsgIDHeader, msgID(subject, expected, body))
-	if meta.Editor != "" {
-		m.Header.Set(HeaderEditor, meta.Editor)
+func (m Msg) nats() *nats.Msg {
+	n := nats.NewMsg(m.Subject)
+	n.Data = m.Body
+	n.Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(m.Expected, 10))
+	n.Header.Set(jetstream.MsgIDHeader, msgID(m.Subject, m.Expected, m.Body))
+	if m.Meta.Editor != "" {
+		n.Header.Set(HeaderEditor, m.Meta.Editor)
 	}
-	if meta.Source != "" {
-		m.Header.Set(HeaderSource, meta.Source)
+	if m.Meta.Source != "" {
+		n.Header.Set(HeaderSource, m.Meta.Source)
 	}
-	return m
+	return n
 }
 
-// prepare encodes w and reports whether it changes anything.
-func prepare(w Write) (subject string, body []byte, expected uint64, changed bool, err error) {
-	subject, err = SubjectOf(w.Value)
-	if err != nil {
-		return "", nil, 0, false, err
+// Publish stores one message and returns its sequence: a Bulk of one, so
+// that a single edit and an import of thousands share one way to the
+// stream, with the same resends after a lost ack.
+func (s *Store) Publish(ctx context.Context, m Msg) (uint64, error) {
+	var seq uint64
+	var perr error
+	b := s.Bulk()
+	if err := b.Put(ctx, m, func(q uint64, err error) { seq, perr = q, err }); err != nil {
+		return 0, err
 	}
-	body, err = Encode(w.Value)
-	if err != nil {
-		return "", nil, 0, false, err
+	if err := b.Flush(ctx); err != nil {
+		return 0, err
 	}
-	if w.Prev != nil {
-		if w.Prev.Subject != "" && w.Prev.Subject != subject {
-			return "", nil, 0, false, fmt.Errorf("write %s from a revision of %s", subject, w.Prev.Subject)
-		}
-		expected = w.Prev.Seq
-		if bytes.Equal(w.Prev.Data, body) {
-			return subject, body, expected, false, nil
-		}
-	}
-	return subject, body, expected, true, nil
+	return seq, perr
 }
 
-// Put publishes w unless it changes nothing. A lost compare-and-set comes
-// back as a *ConflictError.
-func (s *Store) Put(ctx context.Context, w Write) (Result, error) {
-	subject, body, expected, changed, err := prepare(w)
-	if err != nil {
-		return Result{}, err
-	}
-	if !changed {
-		return Result{Subject: subject, Seq: expected}, nil
-	}
-	msg := newMsg(subject, body, expected, w.Meta)
-	var lastErr error
-	for attempt := 0; attempt < putAttempts; attempt++ {
-		tctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		ack, err := s.js.PublishMsg(tctx, msg)
-		cancel()
-		if err == nil {
-			return Result{Subject: subject, Seq: ack.Sequence, Changed: true}, nil
-		}
-		err = publishError(subject, expected, err)
-		if errors.Is(err, ErrConflict) {
-			// After a lost ack the retry meets its own first copy in
-			// the compare-and-set check (which the server makes before
-			// the duplicate check): that is a success, not a conflict.
-			if attempt == 0 {
-				return Result{}, err
-			}
-			seq, ok, lerr := s.landed(ctx, subject, msg)
-			if lerr == nil && ok {
-				return Result{Subject: subject, Seq: seq, Changed: true}, nil
-			}
-			if lerr == nil {
-				return Result{}, err
-			}
-			err = lerr
-		}
-		lastErr = err
-		if ctx.Err() != nil {
-			break
-		}
-		time.Sleep(time.Duration(attempt+1) * 100 * time.Millisecond)
-	}
-	return Result{}, lastErr
-}
-
-// putAttempts bounds the retries of one write whose ack was lost.
-const putAttempts = 5
-
-// landed reports whether msg is the current revision of subject, that is
-// whether an earlier attempt whose ack was lost was stored after all.
-func (s *Store) landed(ctx context.Context, subject string, msg *nats.Msg) (uint64, bool, error) {
-	m, err := s.stream.GetLastMsgForSubject(ctx, subject)
+// landed reports whether msg is the current revision of its subject, that
+// is whether an earlier send whose ack was lost was stored after all.
+func (s *Store) landed(ctx context.Context, msg *nats.Msg) (uint64, bool, error) {
+	var m *jetstream.RawStreamMsg
+	err := retry(ctx, func(ctx context.Context) error {
+		var err error
+		m, err = s.stream.GetLastMsgForSubject(ctx, msg.Subject)
+		return err
+	}, func(err error) bool { return errors.Is(err, jetstream.ErrMsgNotFound) })
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
 		return 0, false, nil
 	}
 	if err != nil {
-		return 0, false, fmt.Errorf("check %s: %w", subject, err)
+		return 0, false, fmt.Errorf("check %s: %w", msg.Subject, err)
 	}
 	return m.Sequence, m.Header.Get(jetstream.MsgIDHeader) == msg.Header.Get(jetstream.MsgIDHeader), nil
 }
 
-func publishError(subject string, expected uint64, err error) error {
+// isConflict reports whether a publish error is a lost compare-and-set.
+func isConflict(err error) bool {
 	var apiErr *jetstream.APIError
-	if errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
-		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant) {
-		return &ConflictError{Subject: subject, Expected: expected}
-	}
-	return fmt.Errorf("publish %s: %w", subject, err)
+	return errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
 }

@@ -157,7 +157,7 @@ const (
 // with it the request fails in time to be tried again.
 const requestTimeout = 5 * time.Second
 
-// requestAttempts bounds the tries of a request that is safe to repeat.
+// requestAttempts bounds the tries of a read that is safe to repeat.
 const requestAttempts = 5
 
 // retry runs a request that is safe to repeat, each try bounded by

@@ -24,6 +24,12 @@ const (
 	KindAdjustment  Kind = "adjustment"
 	KindTieBreak    Kind = "tiebreak"
 	KindClient      Kind = "client"
+	// Natural keys, claimed by writers: a league's season → its
+	// competition (football.competitionkey.<league>.<year>), and the
+	// sources of a competition's imported fixtures or adjustments → their
+	// ids (football.sourcekeys.<kind>.<competition id>).
+	KindCompetitionKey Kind = "competitionkey"
+	KindSourceKeys     Kind = "sourcekeys"
 	// KindSequence subjects hold id counters (football.seq.<kind>).
 	KindSequence Kind = "seq"
 )
@@ -32,7 +38,8 @@ const (
 const Prefix = "football"
 
 // Kinds lists the kinds an editor can show.
-var Kinds = []Kind{KindLeague, KindCompetition, KindTeam, KindTeamName, KindSquad, KindFixture, KindAdjustment, KindTieBreak, KindClient}
+var Kinds = []Kind{KindLeague, KindCompetition, KindTeam, KindTeamName, KindSquad, KindFixture, KindAdjustment, KindTieBreak, KindClient,
+	KindCompetitionKey, KindSourceKeys}
 
 // ParseKind parses a kind name.
 func ParseKind(s string) (Kind, error) {
@@ -79,6 +86,10 @@ func SubjectOf(v any) (string, error) {
 		return Subject(KindTieBreak, itoa(e.CompetitionID)), nil
 	case *model.Client:
 		return Subject(KindClient, e.Name), nil
+	case *model.CompetitionKey:
+		return Subject(KindCompetitionKey, string(e.League), itoa(e.Year)), nil
+	case *model.SourceKeys:
+		return Subject(KindSourceKeys, e.Kind, itoa(e.CompetitionID)), nil
 	}
 	return "", fmt.Errorf("no subject for %T", v)
 }

@@ -15,24 +15,23 @@ type Adjustment struct {
 	Reason        string `json:"reason"`
 }
 
-// Validate checks an adjustment.
+// Validate checks an adjustment as stored.
 func (a *Adjustment) Validate() error {
-	if a.ID <= 0 {
-		return Invalidf("id", fmt.Sprint(a.ID), "must be a positive integer")
-	}
-	if a.CompetitionID <= 0 {
-		return Invalidf("competition", fmt.Sprint(a.CompetitionID), "must be a positive integer")
-	}
-	if a.TeamID <= 0 {
-		return Invalidf("team", fmt.Sprint(a.TeamID), "must be a positive integer")
+	return firstError(CheckID("id", a.ID), a.ValidateDraft())
+}
+
+// ValidateDraft checks everything but the id.
+func (a *Adjustment) ValidateDraft() error {
+	if err := firstError(CheckID("competition", a.CompetitionID), CheckID("team", a.TeamID)); err != nil {
+		return err
 	}
 	if a.Points < -99 || a.Points > 99 {
-		return Invalidf("points", fmt.Sprint(a.Points), "must be from -99 to 99")
+		return Invalidf("points", fmt.Sprint(-a.Points), "a deduction must be from -99 to 99 points")
 	}
 	if strings.TrimSpace(a.Reason) == "" {
 		return Invalidf("reason", a.Reason, "must say why (e.g. administration)")
 	}
-	return nil
+	return CheckText("reason", a.Reason, MaxReason)
 }
 
 // TieBreakOrder is an editor's decision for teams still level after every
@@ -46,13 +45,13 @@ type TieBreakOrder struct {
 
 // Validate checks an order.
 func (o *TieBreakOrder) Validate() error {
-	if o.CompetitionID <= 0 {
-		return Invalidf("competition", fmt.Sprint(o.CompetitionID), "must be a positive integer")
+	if err := CheckID("competition", o.CompetitionID); err != nil {
+		return err
 	}
 	seen := map[int]bool{}
 	for _, id := range o.TeamIDs {
-		if id <= 0 || seen[id] {
-			return Invalidf("teams", fmt.Sprint(id), "must be distinct positive team ids")
+		if CheckID("teams", id) != nil || seen[id] {
+			return Invalidf("teams", fmt.Sprint(id), "must be distinct team ids")
 		}
 		seen[id] = true
 	}
@@ -62,7 +61,7 @@ func (o *TieBreakOrder) Validate() error {
 	if strings.TrimSpace(o.Reason) == "" {
 		return Invalidf("reason", o.Reason, "must say why (e.g. fair play, lots)")
 	}
-	return nil
+	return CheckText("reason", o.Reason, MaxReason)
 }
 
 // Rank returns team's place in the order, or -1 if it is not listed.

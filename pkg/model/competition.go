@@ -149,6 +149,9 @@ type Competition struct {
 	Teams             []CompetitionTeam `json:"teams"`
 	Tier              Tier              `json:"tier"`
 	Rules             TableRules        `json:"rules"`
+	// RegularExtraTime: level regular-stage matches went to extra time
+	// (World Cup 1954's group stage). Knock-out fixtures always may.
+	RegularExtraTime bool `json:"regularExtraTime,omitempty"`
 }
 
 // NumberOfTeams is the number of participating teams.
@@ -174,14 +177,18 @@ func (c *Competition) GroupOf(team int) string {
 	return ""
 }
 
-// Validate checks the competition on its own; whether its league code is
-// known is checked by the writer, which knows the editor-added codes.
+// Validate checks the competition as stored, on its own; whether its league
+// code is known and its teams exist is checked by the writer, which knows
+// the stream.
 func (c *Competition) Validate() error {
-	if c.ID <= 0 {
-		return Invalidf("id", fmt.Sprint(c.ID), "must be a positive integer")
-	}
-	if strings.TrimSpace(c.Caption) == "" {
-		return Invalidf("caption", c.Caption, "must not be empty")
+	return firstError(CheckID("id", c.ID), c.ValidateDraft())
+}
+
+// ValidateDraft checks everything but the id, which a new competition gets
+// once the rest is valid.
+func (c *Competition) ValidateDraft() error {
+	if err := CheckRequired("caption", c.Caption, MaxName); err != nil {
+		return err
 	}
 	if _, err := ParseLeagueCode(string(c.League)); err != nil {
 		return err
@@ -202,16 +209,44 @@ func (c *Competition) Validate() error {
 	}
 	seen := map[int]bool{}
 	for _, t := range c.Teams {
-		if t.TeamID <= 0 {
-			return Invalidf("teams", fmt.Sprint(t.TeamID), "team ids must be positive")
+		if err := CheckID("teams", t.TeamID); err != nil {
+			return err
 		}
 		if seen[t.TeamID] {
 			return Invalidf("teams", fmt.Sprint(t.TeamID), "team is listed twice")
 		}
 		seen[t.TeamID] = true
+		if err := CheckText("group", t.Group, MaxLabel); err != nil {
+			return err
+		}
 		if c.Type == TypeTournament && t.Group == "" {
 			return Invalidf("teams", fmt.Sprint(t.TeamID), "every team of a tournament needs a group")
 		}
 	}
 	return c.Rules.Validate()
 }
+
+// Key is the competition's natural key, its league and season: one
+// competition per league and season.
+func (c *Competition) Key() string { return fmt.Sprintf("%s/%d", c.League, c.Year) }
+
+// SetDefaults fills what a new competition leaves unsaid: a league, open
+// to everyone, with its league's table rules for its season.
+func (c *Competition) SetDefaults() {
+	if c.Type == "" {
+		c.Type = TypeLeague
+	}
+	if c.Tier == "" {
+		c.Tier = TierAnonymous
+	}
+	if c.Rules.PointsWin == 0 {
+		c.Rules = DefaultRules(c.League, c.Year)
+	}
+	if c.League == "WC" && c.Year == regularExtraTimeWorldCup {
+		c.RegularExtraTime = true
+	}
+}
+
+// regularExtraTimeWorldCup is the one World Cup whose group games went to
+// extra time when level after 90 minutes.
+const regularExtraTimeWorldCup = 1954

@@ -78,11 +78,14 @@ type Odds struct {
 // Fixture is a scheduled game. A zero team id is a knock-out placeholder,
 // described by its Placeholder name ("Winner Group A").
 type Fixture struct {
-	ID              int       `json:"id"`
-	CompetitionID   int       `json:"competitionId"`
-	Matchday        int       `json:"matchday"`
-	Group           string    `json:"group,omitempty"`
-	Stage           Stage     `json:"stage"`
+	ID            int    `json:"id"`
+	CompetitionID int    `json:"competitionId"`
+	Matchday      int    `json:"matchday"`
+	Group         string `json:"group,omitempty"`
+	Stage         Stage  `json:"stage"`
+	// Leg is 1 or 2 in a two-legged tie (the second leg's extra time and
+	// shoot-out follow a level aggregate), 0 for a single match.
+	Leg             int       `json:"leg,omitempty"`
 	Round           string    `json:"round,omitempty"`
 	Kickoff         time.Time `json:"kickoff"`
 	HomeTeamID      int       `json:"homeTeamId,omitempty"`
@@ -115,14 +118,17 @@ func (f *Fixture) Outcome() (Side, bool) {
 	return f.Result.FullTime.Winner(), true
 }
 
-// Validate checks a fixture on its own. Checks against other entities
-// (teams in the competition, status transitions) belong to the writer.
+// Validate checks a fixture as stored, on its own. Checks against other
+// entities (its competition, its previous state) are CheckFixture's.
 func (f *Fixture) Validate() error {
-	if f.ID <= 0 {
-		return Invalidf("id", fmt.Sprint(f.ID), "must be a positive integer")
-	}
-	if f.CompetitionID <= 0 {
-		return Invalidf("competition", fmt.Sprint(f.CompetitionID), "must be a positive integer")
+	return firstError(CheckID("id", f.ID), f.ValidateDraft())
+}
+
+// ValidateDraft checks everything but the id, which a new fixture gets once
+// the rest is valid.
+func (f *Fixture) ValidateDraft() error {
+	if err := CheckID("competition", f.CompetitionID); err != nil {
+		return err
 	}
 	if f.Matchday < 1 || f.Matchday > 99 {
 		return Invalidf("matchday", fmt.Sprint(f.Matchday), "must be from 1 to 99")
@@ -132,14 +138,31 @@ func (f *Fixture) Validate() error {
 	default:
 		return Invalidf("stage", string(f.Stage), "must be REGULAR or PLAYOFF")
 	}
+	if f.Leg < 0 || f.Leg > 2 {
+		return Invalidf("leg", fmt.Sprint(f.Leg), "must be 1 or 2 for a two-legged tie, 0 for a single match")
+	}
 	if f.Kickoff.IsZero() {
 		return Invalidf("kickoff", "", "is required")
 	}
-	if f.HomeTeamID < 0 || f.AwayTeamID < 0 {
-		return Invalidf("team", fmt.Sprint(min(f.HomeTeamID, f.AwayTeamID)), "team ids must be positive")
+	for _, side := range []struct {
+		field       string
+		id          int
+		placeholder string
+	}{{"homeTeam", f.HomeTeamID, f.HomePlaceholder}, {"awayTeam", f.AwayTeamID, f.AwayPlaceholder}} {
+		if side.id != 0 {
+			if err := CheckID(side.field, side.id); err != nil {
+				return err
+			}
+		}
+		if err := CheckText(side.field+" placeholder", side.placeholder, MaxLabel); err != nil {
+			return err
+		}
 	}
 	if f.HomeTeamID != 0 && f.HomeTeamID == f.AwayTeamID {
 		return Invalidf("awayTeam", fmt.Sprint(f.AwayTeamID), "must differ from the home team")
+	}
+	if err := firstError(CheckText("group", f.Group, MaxLabel), CheckText("round", f.Round, MaxLabel), CheckText("source", f.Source, MaxSource)); err != nil {
+		return err
 	}
 	if _, err := ParseStatus(string(f.Status)); err != nil {
 		return err
@@ -150,16 +173,8 @@ func (f *Fixture) Validate() error {
 	if f.Status == Finished && f.Result.FullTime == nil && f.Awarded == "" {
 		return Invalidf("result", "", "a FINISHED fixture needs a full-time score or an awarded winner")
 	}
-	for _, s := range []struct {
-		field string
-		score *Score
-	}{{"fullTime", f.Result.FullTime}, {"halfTime", f.Result.HalfTime}, {"extraTime", f.Result.ExtraTime}, {"penalties", f.Result.Penalties}} {
-		if s.score != nil && (s.score.Home < 0 || s.score.Away < 0 || s.score.Home > 99 || s.score.Away > 99) {
-			return Invalidf(s.field, fmt.Sprintf("%d-%d", s.score.Home, s.score.Away), "goals must be from 0 to 99")
-		}
-	}
-	if f.Result.FullTime == nil && (f.Result.HalfTime != nil || f.Result.ExtraTime != nil || f.Result.Penalties != nil) {
-		return Invalidf("fullTime", "", "is required when other scores are given")
+	if err := f.checkResult(); err != nil {
+		return err
 	}
 	if f.Awarded != "" {
 		if _, err := ParseSide("awarded", string(f.Awarded)); err != nil {
@@ -169,8 +184,119 @@ func (f *Fixture) Validate() error {
 			return Invalidf("awarded", string(f.Awarded), "only a FINISHED fixture can have an awarded result")
 		}
 	}
-	if f.Odds != nil && (f.Odds.HomeWin < 1 || f.Odds.Draw < 1 || f.Odds.AwayWin < 1) {
-		return Invalidf("odds", fmt.Sprintf("%v/%v/%v", f.Odds.HomeWin, f.Odds.Draw, f.Odds.AwayWin), "decimal odds must be at least 1")
+	if f.Odds != nil && (f.Odds.HomeWin < 1 || f.Odds.Draw < 1 || f.Odds.AwayWin < 1 || f.Odds.HomeWin > 10000 || f.Odds.Draw > 10000 || f.Odds.AwayWin > 10000) {
+		return Invalidf("odds", fmt.Sprintf("%v/%v/%v", f.Odds.HomeWin, f.Odds.Draw, f.Odds.AwayWin), "decimal odds must be from 1 to 10000")
+	}
+	return nil
+}
+
+// checkResult refuses a result that cannot have happened. Regular time
+// comes first: half time is part of it; extra time follows a level full
+// time (or, in the second leg of a tie, a level aggregate, which one match
+// cannot see) and adds to the full-time goals; a shoot-out follows a level
+// match and has a winner. Which fixtures may go beyond regular time is the
+// competition's (CheckFixture). An awarded winner needs no goals.
+func (f *Fixture) checkResult() error {
+	r := f.Result
+	for _, s := range []struct {
+		field string
+		score *Score
+	}{{"score", r.FullTime}, {"half-time", r.HalfTime}, {"extra-time", r.ExtraTime}, {"penalties", r.Penalties}} {
+		if s.score != nil && (s.score.Home < 0 || s.score.Away < 0 || s.score.Home > 99 || s.score.Away > 99) {
+			return Invalidf(s.field, s.score.String(), "goals must be from 0 to 99")
+		}
+	}
+	if r.FullTime == nil {
+		if r.HalfTime != nil || r.ExtraTime != nil || r.Penalties != nil {
+			return Invalidf("score", "", "a full-time score is required when other scores are given")
+		}
+		return nil
+	}
+	ft := *r.FullTime
+	if ht := r.HalfTime; ht != nil && (ht.Home > ft.Home || ht.Away > ft.Away) {
+		return Invalidf("half-time", ht.String(), "cannot exceed the full-time score %s for either side", ft)
+	}
+	level := ft
+	if et := r.ExtraTime; et != nil {
+		if et.Home < ft.Home || et.Away < ft.Away {
+			return Invalidf("extra-time", et.String(), "is the score after extra time and cannot be below the full-time score %s", ft)
+		}
+		if ft.Home != ft.Away && f.Leg != 2 {
+			return Invalidf("extra-time", et.String(), "extra time follows a level full time, not %s (a second leg says so with leg 2)", ft)
+		}
+		level = *et
+	}
+	if p := r.Penalties; p != nil {
+		if p.Home == p.Away {
+			return Invalidf("penalties", p.String(), "a shoot-out has a winner")
+		}
+		if level.Home != level.Away && f.Leg != 2 {
+			return Invalidf("penalties", p.String(), "a shoot-out follows a level match, not %s (a second leg says so with leg 2)", level)
+		}
+	}
+	return nil
+}
+
+// String is the score as editors write it, 2-1.
+func (s Score) String() string { return fmt.Sprintf("%d-%d", s.Home, s.Away) }
+
+// CheckFixture checks a fixture against its competition and, for an edit,
+// its previous state: the rules a fixture cannot check on its own. The
+// status path from prev is Path's.
+func CheckFixture(c *Competition, f *Fixture, prev *Fixture) error {
+	if err := checkInCompetition(c, f, prev); err != nil {
+		return err
+	}
+	return f.Validate()
+}
+
+// CheckFixtureDraft is CheckFixture for a new fixture without its id yet.
+func CheckFixtureDraft(c *Competition, f *Fixture) error {
+	if err := checkInCompetition(c, f, nil); err != nil {
+		return err
+	}
+	return f.ValidateDraft()
+}
+
+func checkInCompetition(c *Competition, f *Fixture, prev *Fixture) error {
+	if f.CompetitionID != c.ID {
+		return Invalidf("competition", fmt.Sprint(f.CompetitionID), "does not match competition %d", c.ID)
+	}
+	if prev != nil {
+		if prev.CompetitionID != f.CompetitionID {
+			return Invalidf("competition", fmt.Sprint(f.CompetitionID), "a fixture cannot move to another competition (it is in %d)", prev.CompetitionID)
+		}
+		if _, err := prev.Status.Path(f.Status); err != nil {
+			return err
+		}
+	}
+	// Play-off fixtures may bring in teams from outside (a relegation
+	// play-off against a lower league's club); regular ones may not.
+	if len(c.Teams) > 0 && f.Stage == Regular {
+		for _, side := range []struct {
+			field string
+			id    int
+		}{{"homeTeam", f.HomeTeamID}, {"awayTeam", f.AwayTeamID}} {
+			if side.id != 0 && !c.HasTeam(side.id) {
+				return Invalidf(side.field, fmt.Sprint(side.id), "is not a team of competition %d", c.ID)
+			}
+		}
+	}
+	if f.Stage == Regular && c.NumberOfMatchdays > 0 && f.Matchday > c.NumberOfMatchdays {
+		return Invalidf("matchday", fmt.Sprint(f.Matchday), "competition %d has %d matchdays (play-off rounds may go beyond with stage PLAYOFF)", c.ID, c.NumberOfMatchdays)
+	}
+	if c.Type == TypeTournament && f.Stage == Regular && f.Group == "" {
+		return Invalidf("group", "", "a group-stage fixture of a tournament needs a group")
+	}
+	if c.Type == TypeCup && f.Stage == Regular {
+		return Invalidf("stage", string(f.Stage), "every fixture of a cup is a knock-out (PLAYOFF) fixture")
+	}
+	if r := f.Result; (r.ExtraTime != nil || r.Penalties != nil) && f.Stage == Regular && !c.RegularExtraTime {
+		field, v := "extra-time", r.ExtraTime
+		if v == nil {
+			field, v = "penalties", r.Penalties
+		}
+		return Invalidf(field, v.String(), "only knock-out (PLAYOFF stage) fixtures go to extra time or penalties in competition %d", c.ID)
 	}
 	return nil
 }

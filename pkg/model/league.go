@@ -3,6 +3,7 @@ package model
 import (
 	"regexp"
 	"strings"
+	"time"
 )
 
 // LeagueCode identifies a league: two to four upper-case letters or digits.
@@ -68,14 +69,14 @@ func ParseLeagueCode(s string) (LeagueCode, error) {
 }
 
 // Validate checks an editor-added league.
-func (l League) Validate() error {
-	if _, err := ParseLeagueCode(string(l.Code)); err != nil {
+func (l *League) Validate() error {
+	if c, err := ParseLeagueCode(string(l.Code)); err != nil || c != l.Code {
+		return Invalidf("code", string(l.Code), "must be 2 to 4 upper-case letters or digits")
+	}
+	if err := firstError(CheckRequired("name", l.Name, MaxName), CheckText("country", l.Country, MaxLabel)); err != nil {
 		return err
 	}
-	if strings.TrimSpace(l.Name) == "" {
-		return Invalidf("name", l.Name, "must not be empty")
-	}
-	if l.Zone == "" {
+	if _, err := time.LoadLocation(l.Zone); err != nil || l.Zone == "" || l.Zone == "Local" {
 		return Invalidf("zone", l.Zone, "must be an IANA time zone such as Europe/London")
 	}
 	return nil

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -17,7 +18,7 @@ func TestStatusTransitions(t *testing.T) {
 		{Timed, InPlay, true, []Status{InPlay}},
 		{InPlay, Finished, true, []Status{Finished}},
 		{Timed, Finished, false, []Status{InPlay, Finished}},
-		{Postponed, Finished, false, []Status{Scheduled, InPlay, Finished}},
+		{Postponed, Finished, false, []Status{Timed, InPlay, Finished}},
 		{Timed, Postponed, true, []Status{Postponed}},
 		{Postponed, Canceled, true, []Status{Canceled}},
 		{Finished, Finished, true, []Status{Finished}},
@@ -99,8 +100,14 @@ func TestFixtureValidate(t *testing.T) {
 		{"matchday 0", func(f *Fixture) { f.Matchday = 0 }, "matchday"},
 		{"same teams", func(f *Fixture) { f.AwayTeamID = 1 }, "awayTeam"},
 		{"finished without score", func(f *Fixture) { f.Status = Finished }, "result"},
-		{"negative goals", func(f *Fixture) { f.Status = Finished; f.Result.FullTime = &Score{-1, 0} }, "fullTime"},
-		{"half time without full time", func(f *Fixture) { f.Result.HalfTime = &Score{1, 0} }, "fullTime"},
+		{"negative goals", func(f *Fixture) { f.Status = Finished; f.Result.FullTime = &Score{-1, 0} }, "score"},
+		{"half time without full time", func(f *Fixture) { f.Result.HalfTime = &Score{1, 0} }, "score"},
+		{"id beyond 32 bits", func(f *Fixture) { f.ID = MaxID + 1 }, "id"},
+		{"largest id", func(f *Fixture) { f.ID = MaxID }, ""},
+		{"competition beyond 32 bits", func(f *Fixture) { f.CompetitionID = 1 << 31 }, "competition"},
+		{"team beyond 32 bits", func(f *Fixture) { f.HomeTeamID = 1 << 32 }, "homeTeam"},
+		{"round with a NUL", func(f *Fixture) { f.Round = "Matchday\x001" }, "round"},
+		{"leg 3", func(f *Fixture) { f.Leg = 3 }, "leg"},
 		{"awarded while timed", func(f *Fixture) { f.Awarded = Home }, "awarded"},
 		{"unknown stage", func(f *Fixture) { f.Stage = "FRIENDLY" }, "stage"},
 		{"in play with unknown team", func(f *Fixture) { f.Status = InPlay; f.AwayTeamID = 0 }, "status"},
@@ -120,6 +127,104 @@ func TestFixtureValidate(t *testing.T) {
 		if field != tt.field {
 			t.Errorf("%s: error %v, want one about %q", tt.name, err, tt.field)
 		}
+	}
+}
+
+// TestResultsThatCannotHappen: every result rule refuses what breaks it,
+// naming the score, and lets through what real matches produce.
+func TestResultsThatCannotHappen(t *testing.T) {
+	sc := func(h, a int) *Score { return &Score{h, a} }
+	tests := []struct {
+		name   string
+		stage  Stage
+		leg    int
+		result Result
+		field  string // "" when valid
+		rule   string
+	}{
+		{"half time above full time", Regular, 0, Result{FullTime: sc(3, 2), HalfTime: sc(4, 0)}, "half-time", "cannot exceed"},
+		{"half time equal to full time", Regular, 0, Result{FullTime: sc(3, 2), HalfTime: sc(3, 2)}, "", ""},
+		{"extra time below full time", Playoff, 0, Result{FullTime: sc(2, 1), ExtraTime: sc(1, 1)}, "extra-time", "cannot be below"},
+		{"extra time after a win", Playoff, 0, Result{FullTime: sc(2, 1), ExtraTime: sc(3, 1)}, "extra-time", "follows a level full time"},
+		{"extra time in a second leg", Playoff, 2, Result{FullTime: sc(2, 1), ExtraTime: sc(3, 1)}, "", ""},
+		{"extra time in a league", Regular, 0, Result{FullTime: sc(1, 1), ExtraTime: sc(2, 1)}, "extra-time", "only knock-out"},
+		{"penalties in a league", Regular, 0, Result{FullTime: sc(1, 1), ExtraTime: sc(2, 2), Penalties: sc(4, 3)}, "extra-time", "only knock-out"},
+		{"penalties alone in a league", Regular, 0, Result{FullTime: sc(1, 1), Penalties: sc(4, 3)}, "penalties", "only knock-out"},
+		{"penalties after a level extra time", Playoff, 0, Result{FullTime: sc(1, 1), ExtraTime: sc(2, 2), Penalties: sc(4, 3)}, "", ""},
+		{"penalties after a won extra time", Playoff, 0, Result{FullTime: sc(1, 1), ExtraTime: sc(2, 1), Penalties: sc(4, 3)}, "penalties", "follows a level match"},
+		{"penalties straight after full time", Playoff, 0, Result{FullTime: sc(0, 0), Penalties: sc(5, 4)}, "", ""},
+		{"level shoot-out", Playoff, 0, Result{FullTime: sc(0, 0), Penalties: sc(4, 4)}, "penalties", "has a winner"},
+		{"shoot-out in a second leg", Playoff, 2, Result{FullTime: sc(2, 1), Penalties: sc(2, 4)}, "", ""},
+	}
+	league := &Competition{ID: 1, Caption: "PL", League: "PL", Year: 2025, Type: TypeLeague, NumberOfMatchdays: 38}
+	for _, tt := range tests {
+		f := Fixture{ID: 1, CompetitionID: 1, Matchday: 1, Stage: tt.stage, Leg: tt.leg, Kickoff: time.Unix(0, 0),
+			HomeTeamID: 1, AwayTeamID: 2, Status: Finished, Result: tt.result}
+		err := CheckFixture(league, &f, nil)
+		var e *Error
+		switch {
+		case tt.field == "" && err != nil:
+			t.Errorf("%s: refused: %v", tt.name, err)
+		case tt.field != "" && (!errors.As(err, &e) || e.Field != tt.field || e.Code != Invalid || !strings.Contains(e.Message, tt.rule)):
+			t.Errorf("%s: error %v, want an invalid %s naming the rule %q", tt.name, err, tt.field, tt.rule)
+		}
+	}
+	// The group stage of the 1954 World Cup went to extra time.
+	wc := &Competition{ID: 1, Caption: "WC 1954", League: "WC", Year: 1954, Type: TypeTournament}
+	wc.SetDefaults()
+	level := Fixture{ID: 1, CompetitionID: 1, Matchday: 1, Group: "A", Stage: Regular, Kickoff: time.Unix(0, 0), HomeTeamID: 1, AwayTeamID: 2,
+		Status: Finished, Result: Result{FullTime: sc(1, 1), ExtraTime: sc(1, 1)}}
+	if err := CheckFixture(wc, &level, nil); err != nil {
+		t.Errorf("World Cup 1954 group game after extra time: %v", err)
+	}
+	// An awarded winner needs no goals.
+	f := Fixture{ID: 1, CompetitionID: 1, Matchday: 1, Stage: Regular, Kickoff: time.Unix(0, 0), HomeTeamID: 1, AwayTeamID: 2, Status: Finished, Awarded: Away}
+	if err := f.Validate(); err != nil {
+		t.Errorf("awarded without goals: %v", err)
+	}
+}
+
+// TestTextAndURLBounds: text fields are bounded and free of control and
+// bidirectional formatting characters; URLs are absolute http(s).
+func TestTextAndURLBounds(t *testing.T) {
+	str := func(s string) *string { return &s }
+	tests := []struct {
+		name  string
+		team  Team
+		field string
+	}{
+		{"plain", Team{ID: 1, Name: "Arsenal FC", CrestURL: str("https://example.org/a.svg")}, ""},
+		{"accents and scripts", Team{ID: 1, Name: "Beşiktaş JK / 北京国安"}, ""},
+		{"100,001 characters", Team{ID: 1, Name: strings.Repeat("a", 100_001)}, "name"},
+		{"NUL", Team{ID: 1, Name: "Arse\x00nal"}, "name"},
+		{"right-to-left override", Team{ID: 1, Name: "Arsenal\u202Elanesra"}, "name"},
+		{"not UTF-8", Team{ID: 1, Name: "Arsenal\xff"}, "name"},
+		{"blank", Team{ID: 1, Name: "   "}, "name"},
+		{"crest not a URL", Team{ID: 1, Name: "Arsenal", CrestURL: str("notaurl")}, "crestUrl"},
+		{"crest javascript", Team{ID: 1, Name: "Arsenal", CrestURL: str("javascript:alert(1)")}, "crestUrl"},
+		{"crest relative", Team{ID: 1, Name: "Arsenal", CrestURL: str("/crest.svg")}, "crestUrl"},
+		{"code with a space", Team{ID: 1, Name: "Arsenal", Code: str("A R")}, "code"},
+		{"id beyond 32 bits", Team{ID: 2147483648, Name: "Arsenal"}, "id"},
+	}
+	for _, tt := range tests {
+		err := tt.team.Validate()
+		var e *Error
+		switch {
+		case tt.field == "" && err != nil:
+			t.Errorf("%s: refused: %v", tt.name, err)
+		case tt.field != "" && (!errors.As(err, &e) || e.Field != tt.field || e.Code != Invalid):
+			t.Errorf("%s: error %v, want an invalid %s", tt.name, err, tt.field)
+		}
+		if err != nil && len(err.Error()) > 300 {
+			t.Errorf("%s: error of %d bytes: one short line is wanted", tt.name, len(err.Error()))
+		}
+	}
+	c := Competition{ID: MaxID + 1, Caption: "PL", League: "PL", Year: 2025, Type: TypeLeague, Rules: DefaultRules("PL", 2025)}
+	if err := c.Validate(); ErrorCode(err) != Invalid || !strings.Contains(err.Error(), "2147483648") {
+		t.Errorf("competition id 2^31: %v", err)
+	}
+	if err := c.ValidateDraft(); err != nil {
+		t.Errorf("a draft has no id yet: %v", err)
 	}
 }
 

@@ -25,7 +25,9 @@ var transitions = map[Status][]Status{
 	Scheduled: {Timed, InPlay, Postponed, Canceled},
 	Timed:     {Scheduled, InPlay, Postponed, Canceled},
 	InPlay:    {Finished},
-	Postponed: {Scheduled, Timed, Canceled},
+	// A postponed match with a new date is TIMED again before anything
+	// else, so that a path through it (POSTPONED to IN_PLAY) goes so.
+	Postponed: {Timed, Scheduled, Canceled},
 	// A correction of a finished result stays finished.
 	Finished: {Finished},
 	Canceled: {},

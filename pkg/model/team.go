@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -18,19 +19,30 @@ type Team struct {
 	SquadMarketValue *string `json:"squadMarketValue,omitempty"`
 }
 
-// Validate checks a team.
+// Validate checks a team as stored.
 func (t *Team) Validate() error {
-	if t.ID <= 0 {
-		return Invalidf("id", fmt.Sprint(t.ID), "must be a positive integer")
-	}
-	if strings.TrimSpace(t.Name) == "" {
-		return Invalidf("name", t.Name, "must not be empty")
-	}
-	if t.Code != nil && (len(*t.Code) < 2 || len(*t.Code) > 5) {
-		return Invalidf("code", *t.Code, "must be 2 to 5 characters")
-	}
-	return nil
+	return firstError(CheckID("id", t.ID), t.ValidateDraft())
 }
+
+// ValidateDraft checks everything but the id, which a new team gets once
+// the rest is valid.
+func (t *Team) ValidateDraft() error {
+	if err := CheckRequired("name", t.Name, MaxName); err != nil {
+		return err
+	}
+	if NormalizeTeamName(t.Name) == "" {
+		return Invalidf("name", t.Name, "must contain a letter or digit")
+	}
+	if t.Code != nil && !teamCodeRE.MatchString(*t.Code) {
+		return Invalidf("code", *t.Code, "must be 2 to 5 letters or digits")
+	}
+	return firstError(
+		checkOptional("shortName", t.ShortName, textOf(MaxShort, true)),
+		checkOptional("crestUrl", t.CrestURL, CheckURL),
+		checkOptional("squadMarketValue", t.SquadMarketValue, textOf(MaxShort, true)))
+}
+
+var teamCodeRE = regexp.MustCompile(`^[\p{L}\p{N}]{2,5}$`)
 
 // Date is a calendar date, YYYY-MM-DD.
 type Date string
@@ -55,13 +67,16 @@ type Player struct {
 	MarketValue   *string `json:"marketValue,omitempty"`
 }
 
-// Validate checks a player.
+// Validate checks a player as stored.
 func (p *Player) Validate() error {
-	if p.ID <= 0 {
-		return Invalidf("player id", fmt.Sprint(p.ID), "must be a positive integer")
-	}
-	if strings.TrimSpace(p.Name) == "" {
-		return Invalidf("player name", p.Name, "must not be empty")
+	return firstError(CheckID("player id", p.ID), p.ValidateDraft())
+}
+
+// ValidateDraft checks everything but the id.
+func (p *Player) ValidateDraft() error {
+	if err := firstError(CheckRequired("player name", p.Name, MaxName), CheckText("position", p.Position, MaxLabel),
+		CheckText("nationality", p.Nationality, MaxLabel), checkOptional("marketValue", p.MarketValue, textOf(MaxShort, true))); err != nil {
+		return err
 	}
 	if p.JerseyNumber != nil && (*p.JerseyNumber < 1 || *p.JerseyNumber > 99) {
 		return Invalidf("jerseyNumber", fmt.Sprint(*p.JerseyNumber), "must be from 1 to 99")
@@ -82,18 +97,32 @@ type Squad struct {
 	Players []Player `json:"players"`
 }
 
-// Validate checks a squad: valid players, unique ids and shirt numbers.
+// Validate checks a squad as stored: valid players, unique ids and shirt
+// numbers.
 func (s *Squad) Validate() error {
-	if s.TeamID <= 0 {
-		return Invalidf("teamId", fmt.Sprint(s.TeamID), "must be a positive integer")
+	for i := range s.Players {
+		if err := CheckID("player id", s.Players[i].ID); err != nil {
+			return err
+		}
+	}
+	return s.ValidateDraft()
+}
+
+// ValidateDraft checks a squad whose new players have no id yet.
+func (s *Squad) ValidateDraft() error {
+	if err := CheckID("team", s.TeamID); err != nil {
+		return err
+	}
+	if len(s.Players) > maxSquad {
+		return Invalidf("players", fmt.Sprint(len(s.Players)), "a squad has at most %d players", maxSquad)
 	}
 	ids, shirts := map[int]bool{}, map[int]string{}
 	for i := range s.Players {
 		p := &s.Players[i]
-		if err := p.Validate(); err != nil {
+		if err := p.ValidateDraft(); err != nil {
 			return err
 		}
-		if ids[p.ID] {
+		if p.ID != 0 && ids[p.ID] {
 			return Invalidf("player id", fmt.Sprint(p.ID), "is listed twice")
 		}
 		ids[p.ID] = true
@@ -107,11 +136,25 @@ func (s *Squad) Validate() error {
 	return nil
 }
 
+// maxSquad bounds a squad: first team, reserves and loans with room to spare.
+const maxSquad = 200
+
 // TeamName maps one spelling of a team's name to its id, so that importers
 // give the same club one id across seasons and sources.
 type TeamName struct {
 	Name   string `json:"name"`
 	TeamID int    `json:"teamId"`
+}
+
+// Validate checks a spelling.
+func (n *TeamName) Validate() error {
+	if err := CheckRequired("name", n.Name, MaxName); err != nil {
+		return err
+	}
+	if NormalizeTeamName(n.Name) == "" {
+		return Invalidf("name", n.Name, "must contain a letter or digit")
+	}
+	return CheckID("team", n.TeamID)
 }
 
 // clubAffixes are the legal-form words that sources add or drop at will

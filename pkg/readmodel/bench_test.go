@@ -242,21 +242,7 @@ func b2i(ok bool) int {
 func jetStreamData(b *testing.B) (*dataset, *events.Store) {
 	d, _ := benchData(b)
 	store := natstest.MustOpen(b, natstest.MustStart(b))
-	ctx := context.Background()
-	bulk := store.Bulk()
-	for _, e := range d.entities {
-		err := bulk.Put(ctx, events.Write{Value: e}, func(_ events.Result, err error) {
-			if err != nil {
-				b.Fatal(err)
-			}
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := bulk.Flush(ctx); err != nil {
-		b.Fatal(err)
-	}
+	natstest.PutNew(b, store, d.entities...)
 	return d, store
 }
 
@@ -348,16 +334,17 @@ func BenchmarkEditToVisible(b *testing.B) {
 		f.Status = model.Finished
 		f.Result = model.Result{FullTime: &model.Score{Home: 1 + i%5, Away: i % 3}}
 		subject, _ := events.SubjectOf(&f)
+		body, _ := events.Encode(&f)
 		rev, err := store.Get(ctx, subject)
 		if err != nil {
 			b.Fatal(err)
 		}
 		start := time.Now()
-		res, err := store.Put(ctx, events.Write{Value: &f, Prev: &rev})
+		seq, err := store.Publish(ctx, events.Msg{Subject: subject, Body: body, Expected: rev.Seq})
 		if err != nil {
 			b.Fatal(err)
 		}
-		for s := m.Snapshot(); s.Seq() < res.Seq; s = m.Snapshot() {
+		for s := m.Snapshot(); s.Seq() < seq; s = m.Snapshot() {
 			<-s.Changed()
 		}
 		lat = append(lat, time.Since(start))

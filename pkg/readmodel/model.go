@@ -3,6 +3,7 @@ package readmodel
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,6 +24,10 @@ type Config struct {
 	// TickInterval is how often Run recomputes current matchdays (default
 	// one minute; the specification asks for at least every five).
 	TickInterval time.Duration
+	// Log receives a warning for every event the model rejects (default
+	// slog.Default()): a rejected event is an entity missing from every
+	// answer, so it is never dropped silently.
+	Log *slog.Logger
 	// MaxDelay bounds how long Run holds a live change back to publish it
 	// together with the changes right behind it in the stream (default
 	// 5ms). A burst (an import while replicas run) then costs one rebuild
@@ -45,6 +50,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.MaxDelay == 0 {
 		c.MaxDelay = 5 * time.Millisecond
+	}
+	if c.Log == nil {
+		c.Log = slog.Default()
 	}
 }
 
@@ -270,6 +278,7 @@ func (m *Model) applyLocked(ev events.Event, v any, decodeErr error) {
 		m.decodeErrors.Add(1)
 		msg := fmt.Sprintf("%s (seq %d): %v", ev.Subject, ev.Seq, err)
 		m.lastDecodeError.Store(&msg)
+		m.cfg.Log.Warn("event rejected: its entity is not served", "subject", ev.Subject, "seq", ev.Seq, "reason", err.Error())
 	default:
 		m.applied.Add(1)
 	}

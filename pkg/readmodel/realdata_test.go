@@ -4,20 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 	"time"
 
-	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/internal/importer"
 	"github.com/footdata/footballd/internal/natstest"
-	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/readmodel"
 )
-
-const openfootball = "../../../shared/data/openfootball-football-json"
 
 // realSeasons are imported through the CLI's importer; each is checked
 // against a count made here from the files alone.
@@ -52,7 +47,7 @@ type rawMatch struct {
 
 func readMatches(t *testing.T, file string) []rawMatch {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(openfootball, file))
+	raw, err := os.ReadFile(natstest.SharedData(t, "openfootball-football-json", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,10 +109,9 @@ func realModel(t *testing.T) (readmodel.Snapshot, map[string]readmodel.Competiti
 	store := natstest.MustOpen(t, natstest.MustStart(t))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	im := importer.New(&editor.Editor{Store: store, Meta: events.Meta{Editor: "test"}}, nil)
 	for _, s := range realSeasons {
-		if err := im.OpenFootball(ctx, filepath.Join(openfootball, s.file), importer.Options{}); err != nil {
-			t.Fatalf("import %s: %v", s.file, err)
+		if sum := natstest.Import(t, store, "openfootball", importer.Options{}, natstest.SharedData(t, "openfootball-football-json", s.file)); len(sum.Rejected) > 0 {
+			t.Fatalf("import %s: rejected %v", s.file, sum.Rejected)
 		}
 	}
 	m, err := readmodel.New(readmodel.Config{Now: func() time.Time { return time.Date(2026, 3, 13, 12, 0, 0, 0, time.UTC) }})

@@ -13,24 +13,6 @@ import (
 	"github.com/footdata/footballd/pkg/readmodel"
 )
 
-// put writes v to the stream as its entity's next revision.
-func put(ctx context.Context, t *testing.T, store *events.Store, v any) events.Result {
-	t.Helper()
-	subject, err := events.SubjectOf(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := events.Write{Value: v, Meta: events.Meta{Editor: "test", Source: t.Name()}}
-	if rev, err := store.Get(ctx, subject); err == nil {
-		w.Prev = &rev
-	}
-	res, err := store.Put(ctx, w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
 // waitSeq waits until the model has published seq.
 func waitSeq(ctx context.Context, t *testing.T, m *readmodel.Model, seq uint64) readmodel.Snapshot {
 	t.Helper()
@@ -53,14 +35,14 @@ func TestRunAgainstJetStream(t *testing.T) {
 	defer cancel()
 
 	for _, v := range teams() {
-		put(ctx, t, store, v)
+		natstest.Put(t, store, v)
 	}
-	put(ctx, t, store, league(10, 2017, gd))
-	put(ctx, t, store, timed(1, 10, 1, alpha, bravo, kickoff(1)))
-	put(ctx, t, store, timed(2, 10, 1, charlie, delta, kickoff(1)))
+	natstest.Put(t, store, league(10, 2017, gd))
+	natstest.Put(t, store, timed(1, 10, 1, alpha, bravo, kickoff(1)))
+	natstest.Put(t, store, timed(2, 10, 1, charlie, delta, kickoff(1)))
 	// Several revisions: the replay delivers the last.
-	put(ctx, t, store, played(1, 10, 1, alpha, bravo, "0-0"))
-	put(ctx, t, store, played(1, 10, 1, alpha, bravo, "2-1"))
+	natstest.Put(t, store, played(1, 10, 1, alpha, bravo, "0-0"))
+	natstest.Put(t, store, played(1, 10, 1, alpha, bravo, "2-1"))
 	if _, err := store.NextIDs(ctx, events.KindFixture, 10); err != nil {
 		t.Fatal(err)
 	}
@@ -94,8 +76,8 @@ func TestRunAgainstJetStream(t *testing.T) {
 
 	// A live result is visible promptly, with a new version.
 	start := time.Now()
-	res := put(ctx, t, store, played(2, 10, 1, charlie, delta, "5-0"))
-	live := waitSeq(ctx, t, m, res.Seq)
+	seq := natstest.Put(t, store, played(2, 10, 1, charlie, delta, "5-0"))
+	live := waitSeq(ctx, t, m, seq)
 	t.Logf("edit to visible: %s", time.Since(start))
 	table2, _ := live.Table(10, 1)
 	if want := []string{"C 1 1 3", "A 2 2 3", "B 3 3 0", "D 4 4 0"}; !equalLines(rowLines(table2), want) {
@@ -111,27 +93,16 @@ func TestRunAgainstJetStream(t *testing.T) {
 	// A burst, as from an import while replicas run: every change arrives,
 	// published in fewer steps than messages.
 	pubs := m.Stats().Publications
-	bulk := store.Bulk()
-	var last uint64
+	var burst []any
 	for i := range 200 {
-		f := played(1000+i, 10, 2+i%5, []int{alpha, bravo, charlie, delta}[i%4], []int{bravo, charlie, delta, alpha}[i%4], fmt.Sprintf("%d-%d", i%3, i%2))
-		if err := bulk.Put(ctx, events.Write{Value: f}, func(r events.Result, err error) {
-			if err != nil {
-				t.Error(err)
-			}
-			last = max(last, r.Seq)
-		}); err != nil {
-			t.Fatal(err)
-		}
+		burst = append(burst, played(1000+i, 10, 2+i%5, []int{alpha, bravo, charlie, delta}[i%4], []int{bravo, charlie, delta, alpha}[i%4], fmt.Sprintf("%d-%d", i%3, i%2)))
 	}
-	if err := bulk.Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
-	burst := waitSeq(ctx, t, m, last)
-	if fs, _ := burst.CompetitionFixtures(10, readmodel.FixtureFilter{}); len(fs) != 202 {
+	last := natstest.PutNew(t, store, burst...)
+	after := waitSeq(ctx, t, m, last)
+	if fs, _ := after.CompetitionFixtures(10, readmodel.FixtureFilter{}); len(fs) != 202 {
 		t.Errorf("after the burst: %d fixtures, want 202", len(fs))
 	}
-	tb, _ := burst.Table(10, 6)
+	tb, _ := after.Table(10, 6)
 	if msg := checkTable(tb, league(10, 2017).Rules); msg != "" {
 		t.Error(msg)
 	}

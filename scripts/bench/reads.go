@@ -313,14 +313,9 @@ func freshnessRows(ctx context.Context, env *benchEnv, w *world, reps []*process
 	defer sub.Unsubscribe()
 	var all, raw []time.Duration
 	for i := range env.Edits {
-		f, prev, err := ed.Fixture(ctx, ps.fixtureID)
-		if err != nil {
-			return err
-		}
 		// Alternate between the original score and one more home goal, so
 		// that every edit changes something.
 		want := orig.Home + 1 - i%2
-		f.Result.FullTime = &model.Score{Home: want, Away: orig.Away}
 		var wg sync.WaitGroup
 		lat := make([]time.Duration, len(reps))
 		errs := make([]error, len(reps))
@@ -328,7 +323,10 @@ func freshnessRows(ctx context.Context, env *benchEnv, w *world, reps []*process
 		for j, p := range reps {
 			wg.Go(func() { lat[j], errs[j] = pollGoals(p, ps.fixture, token, want, t0) })
 		}
-		if _, err := ed.PutFixture(ctx, &f, prev); err != nil {
+		if _, _, err := ed.PutFixture(ctx, ps.fixtureID, true, func(f *model.Fixture) error {
+			f.Result.FullTime = &model.Score{Home: want, Away: orig.Away}
+			return nil
+		}); err != nil {
 			return err
 		}
 		select {

@@ -42,15 +42,30 @@ func ingestOpenFootball(ctx context.Context, env *benchEnv) error {
 		return err
 	}
 	defer w.close()
-	im := importer.New(&editor.Editor{Store: w.store, Meta: benchMeta}, nil)
 	start := time.Now()
-	for _, f := range files {
-		if err := im.OpenFootball(ctx, f, importer.Options{}); err != nil {
-			return fmt.Errorf("import %s: %w", f, err)
-		}
+	sum, err := importFiles(ctx, w, "openfootball", files)
+	if err != nil {
+		return err
 	}
 	return ingestRow(ctx, env, fmt.Sprintf("openfootball %s (%d files) via importer", env.SeasonDir, len(files)),
-		im.Summary.Fixture.Created, time.Since(start))
+		sum.Fixtures.Created, time.Since(start))
+}
+
+// importFiles imports files of a format into w as the CLI does; files it
+// rejects are counted in the summary.
+func importFiles(ctx context.Context, w *world, format string, paths []string) (importer.Summary, error) {
+	f := importer.Formats[format]
+	files, err := f.Files(paths)
+	if err != nil {
+		return importer.Summary{}, err
+	}
+	im := importer.New(&editor.Editor{Store: w.store, Meta: benchMeta}, nil)
+	for _, p := range files {
+		if err := im.Import(ctx, f, p, importer.Options{}); err != nil && model.ErrorCode(err) != model.Invalid {
+			return im.Summary, fmt.Errorf("import %s: %w", p, err)
+		}
+	}
+	return im.Summary, nil
 }
 
 // ingestRow compares fixtures per second of an import or generation with
@@ -214,7 +229,8 @@ func bigWorld(ctx context.Context, env *benchEnv) error {
 // engSoccerWorld: the real history of engsoccerdata as a second input for
 // the ingest, replay and memory rows.
 func engSoccerWorld(ctx context.Context, env *benchEnv) error {
-	matches, deductions, err := importer.EngSoccerFiles(filepath.Join(env.dataDir, "engsoccerdata", "data-raw"))
+	dir := filepath.Join(env.dataDir, "engsoccerdata", "data-raw")
+	files, err := importer.Formats["engsoccerdata"].Files([]string{dir})
 	if err != nil {
 		return err
 	}
@@ -223,21 +239,14 @@ func engSoccerWorld(ctx context.Context, env *benchEnv) error {
 		return err
 	}
 	defer w.close()
-	im := importer.New(&editor.Editor{Store: w.store, Meta: benchMeta}, nil)
 	start := time.Now()
-	for _, f := range matches {
-		if err := im.EngSoccer(ctx, f, importer.EngSoccerOptions{}); err != nil {
-			fmt.Printf("  %s: %v (counted as rejected)\n", filepath.Base(f), err)
-		}
-	}
-	if deductions != "" {
-		if err := im.EngSoccerDeductions(ctx, deductions, importer.EngSoccerOptions{}); err != nil {
-			fmt.Printf("  deductions: %v\n", err)
-		}
+	sum, err := importFiles(ctx, w, "engsoccerdata", []string{dir})
+	if err != nil {
+		return err
 	}
 	took := time.Since(start)
-	n := im.Summary.Fixture.Created
-	if err := ingestRow(ctx, env, fmt.Sprintf("engsoccerdata (%d files) via importer", len(matches)), n, took); err != nil {
+	n := sum.Fixtures.Created
+	if err := ingestRow(ctx, env, fmt.Sprintf("engsoccerdata (%d files) via importer", len(files)), n, took); err != nil {
 		return err
 	}
 	p, err := replayRow(ctx, env, w, fmt.Sprintf("engsoccerdata, %s fixtures", count(n)), false)

@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/footdata/footballd/internal/generate"
 	"github.com/footdata/footballd/internal/natsembed"
+	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
-	"github.com/footdata/footballd/pkg/model"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -56,46 +55,15 @@ func generateWorld(ctx context.Context, w *world, fixtures, extraEdits int) (gen
 		Meta: events.Meta{Editor: "bench", Source: "generate"}}, nil)
 }
 
-// rawPublish async-publishes n fixture-sized messages, one subject each,
-// with the same 512-message window as the service's bulk publisher, to a
-// fresh server with the same stream configuration: the ingest baseline.
+// rawPublish is the ingest baseline: natstest.RawPublish of n fixture-sized
+// messages to a fresh server with the same stream configuration.
 func rawPublish(ctx context.Context, env *benchEnv, n int) (time.Duration, error) {
 	w, err := newWorld(ctx, env, "raw-publish")
 	if err != nil {
 		return 0, err
 	}
 	defer w.close()
-	nc, err := nats.Connect(w.url())
-	if err != nil {
-		return 0, err
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc, jetstream.WithPublishAsyncMaxPending(512))
-	if err != nil {
-		return 0, err
-	}
-	f := model.Fixture{ID: 1, CompetitionID: 1, Matchday: 1, Stage: model.Regular, Round: "Matchday 1",
-		Kickoff: time.Date(2015, 8, 8, 14, 0, 0, 0, time.UTC), HomeTeamID: 1, AwayTeamID: 2, Status: model.Finished,
-		Result: model.Result{FullTime: &model.Score{Home: 1, Away: 3}, HalfTime: &model.Score{Home: 0, Away: 1}},
-		Source: "openfootball:PL:2015:Matchday 1|Norwich City|Crystal Palace"}
-	body, err := events.Encode(&f)
-	if err != nil {
-		return 0, err
-	}
-	start := time.Now()
-	for i := range n {
-		// A full window blocks the publisher until acks free a slot, as
-		// the service's bulk publisher does, instead of failing.
-		if _, err := js.PublishAsync(fmt.Sprintf("football.fixture.1.%d", i+1), body, jetstream.WithStallWait(time.Minute)); err != nil {
-			return 0, err
-		}
-	}
-	select {
-	case <-js.PublishAsyncComplete():
-	case <-time.After(5 * time.Minute):
-		return 0, fmt.Errorf("raw publish of %d messages did not complete", n)
-	}
-	return time.Since(start), nil
+	return natstest.RawPublish(ctx, w.url(), n)
 }
 
 // rawReplay reads the last message of every subject with an ordered

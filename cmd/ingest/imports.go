@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/footdata/footballd/internal/generate"
+	"github.com/footdata/footballd/internal/importer"
+	"github.com/footdata/footballd/pkg/model"
+)
+
+// importFlags registers a format's own flags into opts.
+type importFlags func(fs *flag.FlagSet, opts *importOpts)
+
+type importOpts struct {
+	league  string
+	season  int
+	from    int
+	to      int
+	verbose bool
+}
+
+func openFootballFlags(fs *flag.FlagSet, o *importOpts) {
+	fs.StringVar(&o.league, "league", "", "league code (default: from the file name, e.g. en.1 is PL)")
+	fs.IntVar(&o.season, "season", 0, "season start year (default: from the folder name, e.g. 2015-16)")
+}
+
+func engSoccerFlags(fs *flag.FlagSet, o *importOpts) {
+	fs.IntVar(&o.from, "from", 0, "first season (start year) to import")
+	fs.IntVar(&o.to, "to", 0, "last season (start year) to import")
+}
+
+// importCommand is the one runner of every `import FORMAT` command: the
+// same progress bar, summary and exit codes whatever the format. It exits
+// 2 when anything was rejected (everything else is imported), 1 when the
+// stream failed.
+func importCommand(format, args, summary, example string, formatFlags importFlags) command {
+	var o importOpts
+	return command{name: "import " + format, args: args, summary: summary, example: example,
+		flags: func(fs *flag.FlagSet) {
+			formatFlags(fs, &o)
+			fs.BoolVar(&o.verbose, "verbose", false, "list every rejection, not the first few of each reason")
+		},
+		run: func(ctx context.Context, e *env, paths []string) error {
+			if len(paths) == 0 {
+				return usagef("want one or more files to import")
+			}
+			opts := importer.Options{Season: o.season, From: o.from, To: o.to}
+			if o.league != "" {
+				var err error
+				if opts.League, err = model.ParseLeagueCode(o.league); err != nil {
+					return err
+				}
+			}
+			f := importer.Formats[format]
+			files, err := f.Files(paths)
+			if err != nil {
+				return err
+			}
+			ed, err := e.editor(ctx)
+			if err != nil {
+				return err
+			}
+			im := importer.New(ed, e.terminal)
+			for _, path := range files {
+				// A file refused as invalid is listed in the summary;
+				// anything else (the stream gone) stops the import.
+				if err := im.Import(ctx, f, path, opts); err != nil && model.ErrorCode(err) != model.Invalid {
+					im.Summary.Print(e.stdout, ed.DryRun, o.verbose)
+					return err
+				}
+			}
+			im.Summary.Print(e.stdout, ed.DryRun, o.verbose)
+			switch n := len(im.Summary.Rejected); {
+			case n == 1:
+				return &model.Error{Code: model.Invalid, Message: im.Summary.Rejected[0].String()}
+			case n > 1:
+				return &model.Error{Code: model.Invalid, Message: fmt.Sprintf("%d rejection(s) in %d file(s), grouped above; everything else was imported",
+					n, im.Summary.RejectedFiles())}
+			}
+			return nil
+		}}
+}
+
+func generateWorld() command {
+	var cfg generate.Config
+	var seed uint64
+	return command{name: "generate", args: "[--seed N] [--fixtures N | --leagues N --seasons N] [--live N] [--extra-edits N]",
+		summary: "publish a synthetic world, deterministic from the seed (benchmarks, demos); into a stream without those seasons",
+		example: "ingest generate --seed 1 --fixtures 1000000",
+		flags: func(fs *flag.FlagSet) {
+			fs.Uint64Var(&seed, "seed", 1, "seed: the same seed gives the same world")
+			fs.IntVar(&cfg.Fixtures, "fixtures", 0, "generate whole seasons until at least this many fixtures exist")
+			fs.IntVar(&cfg.Leagues, "leagues", 0, "number of leagues (default 4, or enough for --fixtures in about 20 seasons)")
+			fs.IntVar(&cfg.Seasons, "seasons", 0, "seasons per league (default 2; ignored with --fixtures)")
+			fs.IntVar(&cfg.FirstYear, "first-year", 0, "start year of the first season (default 2000)")
+			fs.IntVar(&cfg.TournamentEvery, "tournament-every", 0, "a 32-team tournament every N seasons (default 4; -1 for none)")
+			fs.IntVar(&cfg.LiveMatches, "live", 0, "fixtures of the last season published as live edit streams")
+			fs.IntVar(&cfg.ExtraEdits, "extra-edits", 0, "extra revisions of every fixture before its final state")
+		},
+		run: func(ctx context.Context, e *env, pos []string) error {
+			if err := noArgs(pos); err != nil {
+				return err
+			}
+			if e.global.dryRun {
+				return usagef("generate has no dry run: point it at a scratch stream instead")
+			}
+			ed, err := e.editor(ctx)
+			if err != nil {
+				return err
+			}
+			cfg.Seed = seed
+			cfg.Meta = ed.Meta
+			sum, err := generate.Run(ctx, ed.Store, cfg, e.terminal)
+			if err != nil {
+				return err
+			}
+			sum.Print(e.stdout)
+			return nil
+		}}
+}

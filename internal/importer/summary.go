@@ -1,0 +1,123 @@
+package importer
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/pkg/model"
+)
+
+// Counts tallies what happened to one kind of entity.
+type Counts struct {
+	Created, Updated, Unchanged, Rejected int
+}
+
+func (c *Counts) add(a editor.Action) {
+	switch a {
+	case editor.Created:
+		c.Created++
+	case editor.Updated:
+		c.Updated++
+	default:
+		c.Unchanged++
+	}
+}
+
+// Rejection is one entry the importer refused, with the reason.
+type Rejection struct {
+	File string
+	Line int    // row or match number in the file; 0 for the whole file
+	What string // the entry ("Arsenal v Chelsea (PL 2015, Matchday 1)")
+	Err  error
+}
+
+// reason is what a rejection is grouped by: the rule broken, without the
+// values of this entry.
+func (r Rejection) reason() string {
+	var e *model.Error
+	if errors.As(r.Err, &e) && e.Field != "" {
+		return e.Field + ": " + e.Message
+	}
+	return r.Err.Error()
+}
+
+func (r Rejection) String() string {
+	var b strings.Builder
+	b.WriteString(r.File)
+	if r.Line > 0 {
+		fmt.Fprintf(&b, ":%d", r.Line)
+	}
+	if r.What != "" {
+		b.WriteString(" " + r.What)
+	}
+	b.WriteString(": " + r.Err.Error())
+	return b.String()
+}
+
+// Summary is what an import did.
+type Summary struct {
+	Files                                               int
+	Leagues, Competitions, Teams, Fixtures, Adjustments Counts
+	Rejected                                            []Rejection
+}
+
+func (s *Summary) reject(r Rejection) { s.Rejected = append(s.Rejected, r) }
+
+// examples is how many rejections of one reason Print shows without
+// verbose.
+const examples = 3
+
+// Print writes the summary for an editor: counts, then the rejections
+// grouped by reason, most frequent first, with a count and the first few
+// examples; verbose lists every one.
+func (s *Summary) Print(w io.Writer, dryRun, verbose bool) {
+	head := "imported"
+	if dryRun {
+		head = "dry run, nothing published; would have imported"
+	}
+	fmt.Fprintf(w, "%s %d file(s)\n", head, s.Files)
+	fmt.Fprintf(w, "  %-13s %8s %8s %10s %9s\n", "", "created", "updated", "unchanged", "rejected")
+	for _, r := range []struct {
+		name string
+		c    Counts
+	}{{"leagues", s.Leagues}, {"competitions", s.Competitions}, {"teams", s.Teams}, {"fixtures", s.Fixtures}, {"adjustments", s.Adjustments}} {
+		fmt.Fprintf(w, "  %-13s %8d %8d %10d %9d\n", r.name, r.c.Created, r.c.Updated, r.c.Unchanged, r.c.Rejected)
+	}
+	groups := map[string][]Rejection{}
+	var reasons []string
+	for _, r := range s.Rejected {
+		k := r.reason()
+		if _, ok := groups[k]; !ok {
+			reasons = append(reasons, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	sort.SliceStable(reasons, func(i, j int) bool { return len(groups[reasons[i]]) > len(groups[reasons[j]]) })
+	for _, k := range reasons {
+		rs := groups[k]
+		fmt.Fprintf(w, "rejected %d: %s\n", len(rs), k)
+		shown := rs
+		if !verbose && len(rs) > examples {
+			shown = rs[:examples]
+		}
+		for _, r := range shown {
+			fmt.Fprintf(w, "  %s\n", r)
+		}
+		if len(shown) < len(rs) {
+			fmt.Fprintf(w, "  … and %d more (--verbose lists them all)\n", len(rs)-len(shown))
+		}
+	}
+}
+
+// RejectedFiles counts the files with a rejection.
+func (s *Summary) RejectedFiles() int {
+	files := map[string]bool{}
+	for _, r := range s.Rejected {
+		files[r.File] = true
+	}
+	return len(files)
+}
