@@ -145,7 +145,7 @@ func Put(tb testing.TB, s *events.Store, vs ...any) uint64 {
 	tb.Helper()
 	var seq uint64
 	for _, v := range vs {
-		m := encode(tb, v)
+		m := Msg(tb, v)
 		rev, err := s.Get(context.Background(), m.Subject)
 		if model.ErrorCode(err) != model.NotFound && err != nil {
 			tb.Fatal(err)
@@ -166,7 +166,7 @@ func PutNew(tb testing.TB, s *events.Store, vs ...any) uint64 {
 	b := s.Bulk()
 	var last uint64
 	for _, v := range vs {
-		m := encode(tb, v)
+		m := Msg(tb, v)
 		err := b.Put(ctx, m, func(seq uint64, err error) {
 			if err != nil {
 				tb.Errorf("put %s: %v", m.Subject, err)
@@ -183,7 +183,8 @@ func PutNew(tb testing.TB, s *events.Store, vs ...any) uint64 {
 	return last
 }
 
-func encode(tb testing.TB, v any) events.Msg {
+// Msg encodes an entity as the message that writes it, new.
+func Msg(tb testing.TB, v any) events.Msg {
 	tb.Helper()
 	subject, err := events.SubjectOf(v)
 	if err != nil {

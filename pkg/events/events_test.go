@@ -27,15 +27,9 @@ func team(id int, name string) *model.Team { return &model.Team{ID: id, Name: na
 // msg encodes v as a write from revision expected.
 func msg(t *testing.T, v any, expected uint64) events.Msg {
 	t.Helper()
-	subject, err := events.SubjectOf(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := events.Encode(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return events.Msg{Subject: subject, Body: body, Expected: expected, Meta: events.Meta{Editor: "ann", Source: "test"}}
+	m := natstest.Msg(t, v)
+	m.Expected, m.Meta = expected, events.Meta{Editor: "ann", Source: "test"}
+	return m
 }
 
 func TestPublishCreateUpdateConflict(t *testing.T) {

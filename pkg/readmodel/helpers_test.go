@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/readmodel"
@@ -57,17 +58,10 @@ func newFeed(tb testing.TB, now time.Time) *feed {
 // event encodes an entity as the stream would deliver it.
 func event(tb testing.TB, seq uint64, v any) events.Event {
 	tb.Helper()
-	subject, err := events.SubjectOf(v)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	data, err := events.Encode(v)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	kind, key, _ := events.KeyOf(subject)
-	return events.Event{Kind: kind, Key: key, Subject: subject, Seq: seq,
-		Time: t0.Add(time.Duration(seq) * time.Second), Data: data}
+	m := natstest.Msg(tb, v)
+	kind, key, _ := events.KeyOf(m.Subject)
+	return events.Event{Kind: kind, Key: key, Subject: m.Subject, Seq: seq,
+		Time: t0.Add(time.Duration(seq) * time.Second), Data: m.Body}
 }
 
 // put applies each entity as the next event of the stream.
