@@ -151,3 +151,15 @@ func TestBadFlagsFailAtStart(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionAndHelp: --version and --help answer without starting
+// anything (no NATS listens at the address given).
+func TestVersionAndHelp(t *testing.T) {
+	for args, want := range map[string]string{"--version": "api version ", "--help": "-public-url"} {
+		var out strings.Builder
+		err := run(context.Background(), []string{args, "--nats", "nats://127.0.0.1:1"}, func(string) string { return "" }, &out, &strings.Builder{})
+		if err != nil || !strings.Contains(out.String(), want) {
+			t.Errorf("api %s: %v, output %q, want %q", args, err, out.String(), want)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/footdata/footballd/internal/buildinfo"
 	"github.com/footdata/footballd/internal/httpapi"
 	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/pkg/events"
@@ -37,6 +38,7 @@ type config struct {
 	logLevel     string
 	drain        time.Duration
 	replicas     int
+	version      bool
 
 	switchMonth time.Month
 	switchDay   int
@@ -66,6 +68,7 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	fs.StringVar(&c.logLevel, "log-level", env("FD_LOG_LEVEL", "info"), "debug, info, warn or error (FD_LOG_LEVEL)")
 	replicas := env("FD_STREAM_REPLICAS", "0")
 	fs.StringVar(&replicas, "stream-replicas", replicas, "replicas of the stream on a NATS cluster: 1, 3 or 5; 0 keeps what the stream has (FD_STREAM_REPLICAS)")
+	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	drain := env("FD_DRAIN", "5s")
 	fs.StringVar(&drain, "drain", drain, "on SIGTERM, how long to report not ready before closing, so load balancers stop routing here (FD_DRAIN)")
 	if err := fs.Parse(args); err != nil {
@@ -126,6 +129,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if err != nil {
 		return err
+	}
+	if cfg.version {
+		fmt.Fprintf(stdout, "api %s\n", buildinfo.Read())
+		return nil
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.level}))
 

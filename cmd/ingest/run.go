@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/footdata/footballd/internal/buildinfo"
 	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -117,16 +118,44 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w, "\n`ingest help COMMAND` or `ingest COMMAND --help` shows a command's flags and an example.")
 	fmt.Fprintln(w, "global flags (before or after the command): --nats URL (FD_NATS_URL, default nats://127.0.0.1:4222), --editor NAME (FD_EDITOR, default $USER), --dry-run")
+	fmt.Fprintln(w, "--version prints the version; `ingest completion bash|zsh` prints a shell completion script.")
 	fmt.Fprintln(w, "exit status: 0 ok, 1 failure (stream unreachable), 2 invalid input, 3 not found, 4 conflict")
 }
 
 // commandUsage prints a command's synopsis, flags with their defaults, and
 // an example.
 func commandUsage(w io.Writer, c command, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: ingest %s %s\n\n%s\n\nflags:\n", c.name, c.args, c.summary)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
+	fmt.Fprintf(w, "usage: ingest %s %s\n\n%s\n", c.name, c.args, c.summary)
+	global := map[string]bool{"nats": true, "editor": true, "dry-run": true}
+	first := true
+	fs.VisitAll(func(f *flag.Flag) {
+		if global[f.Name] {
+			return
+		}
+		if first {
+			fmt.Fprintln(w, "\nflags:")
+			first = false
+		}
+		name, usage := flag.UnquoteUsage(f)
+		if name == "value" || name == "" {
+			name = "VALUE"
+			if isBool(f) {
+				name = ""
+			}
+		}
+		fmt.Fprintf(w, "  %s\n      %s", strings.TrimSpace("--"+f.Name+" "+strings.ToUpper(name)), usage)
+		if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
+			fmt.Fprintf(w, " (default %s)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
+	fmt.Fprintf(w, "\nglobal flags, before or after the command: --nats URL, --editor NAME, --dry-run (see ingest --help)\n")
 	fmt.Fprintf(w, "\nexample:\n  %s\n", c.example)
+}
+
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -135,6 +164,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	top := flag.NewFlagSet("ingest", flag.ContinueOnError)
 	top.SetOutput(io.Discard)
 	e.global.register(top, getenv)
+	version := top.Bool("version", false, "print the version and exit")
 	if err := top.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(stdout)
@@ -142,6 +172,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		}
 		fmt.Fprintf(stderr, "ingest: %v (see ingest --help)\n", err)
 		return exitInvalid
+	}
+	if *version {
+		fmt.Fprintf(stdout, "ingest %s\n", buildinfo.Read())
+		return exitOK
 	}
 	rest := top.Args()
 	if len(rest) == 0 {
@@ -156,6 +190,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		rest = append(rest[1:], "--help")
 	}
 	cmd, cmdArgs, ok := lookup(rest)
+	if !ok && len(rest) <= 2 && (len(rest) == 1 || rest[1] == "--help" || rest[1] == "-h") && group(stdout, rest[0]) {
+		return exitOK
+	}
 	if !ok {
 		fmt.Fprintf(stderr, "ingest: unknown command %q (see ingest --help)\n", strings.Join(rest[:min(2, len(rest))], " "))
 		return exitInvalid
