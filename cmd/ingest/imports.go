@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"time"
 
 	"github.com/footdata/footballd/internal/generate"
 	"github.com/footdata/footballd/internal/importer"
@@ -19,6 +20,9 @@ type importOpts struct {
 	from    int
 	to      int
 	verbose bool
+	strict  bool
+	aliases string
+	now     string
 }
 
 func openFootballFlags(fs *flag.FlagSet, o *importOpts) {
@@ -40,13 +44,28 @@ func importCommand(format, args, summary, example string, formatFlags importFlag
 	return command{name: "import " + format, args: args, summary: summary, example: example,
 		flags: func(fs *flag.FlagSet) {
 			formatFlags(fs, &o)
-			fs.BoolVar(&o.verbose, "verbose", false, "list every rejection, not the first few of each reason")
+			fs.BoolVar(&o.verbose, "verbose", false, "list every rejection and warning, not the first few of each reason")
+			fs.BoolVar(&o.strict, "strict", false, "make warnings errors: a file with any is not imported")
+			fs.StringVar(&o.now, "now", "", "RFC 3339 `TIME` up to which results are expected: earlier matches without one are warned of (default: now)")
+			fs.StringVar(&o.aliases, "aliases", "", "CSV `FILE` of spelling,team lines mapping spellings the files use to the team they mean")
 		},
 		run: func(ctx context.Context, e *env, paths []string) error {
 			if len(paths) == 0 {
 				return usagef("want one or more files to import")
 			}
-			opts := importer.Options{Season: o.season, From: o.from, To: o.to}
+			opts := importer.Options{Season: o.season, From: o.from, To: o.to, Strict: o.strict, Now: time.Now()}
+			if o.now != "" {
+				var err error
+				if opts.Now, err = parseTime("now", o.now); err != nil {
+					return err
+				}
+			}
+			if o.aliases != "" {
+				var err error
+				if opts.Aliases, err = importer.ReadAliases(o.aliases); err != nil {
+					return err
+				}
+			}
 			if o.league != "" {
 				var err error
 				if opts.League, err = model.ParseLeagueCode(o.league); err != nil {

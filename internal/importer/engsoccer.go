@@ -66,6 +66,8 @@ type engCountry struct {
 	// renames tell apart clubs of different countries whose names
 	// normalise alike.
 	renames map[string]string
+	// calendarYear: seasons are played within a calendar year (MLS).
+	calendarYear bool
 }
 
 // builtin is a league of the spec's appendix.
@@ -143,7 +145,7 @@ var engCountries = map[string]engCountry{
 	"turkey":  {zone: "Europe/Istanbul", threePoints: 1987, leagues: map[engDivision]engLeague{{"T1", "1"}: newLeague("TSL", "Süper Lig", "Turkey", "Europe/Istanbul", 1)}},
 	"belgium": {zone: "Europe/Brussels", threePoints: 1995, leagues: map[engDivision]engLeague{{"B1", "1"}: newLeague("BJL", "First Division A", "Belgium", "Europe/Brussels", 1)}},
 	"safrica": {zone: "Africa/Johannesburg", threePoints: 1995, leagues: map[engDivision]engLeague{{"1", "1"}: newLeague("PSL", "Premier Soccer League", "South Africa", "Africa/Johannesburg", 1)}},
-	"mls":     {zone: "America/New_York", threePoints: 1995, leagues: map[engDivision]engLeague{{"", ""}: newLeague("MLS", "Major League Soccer", "USA", "America/New_York", 1)}},
+	"mls":     {zone: "America/New_York", threePoints: 1995, calendarYear: true, leagues: map[engDivision]engLeague{{"", ""}: newLeague("MLS", "Major League Soccer", "USA", "America/New_York", 1)}},
 }
 
 func withNames(l engLeague, names ...engName) engLeague {
@@ -297,7 +299,7 @@ func parseEngSoccerFile(path string, opts Options, _ func(model.LeagueCode) (mod
 		if pf == nil {
 			rules := ec.rules(l.league.Code, season)
 			pf = &parsedFile{path: path, league: l.league, year: season, caption: l.caption(l.league.Name, season),
-				kind: model.TypeLeague, rules: &rules, derivedMatchdays: true}
+				kind: model.TypeLeague, rules: &rules, derivedMatchdays: true, calendarYear: ec.calendarYear}
 			byKey[key] = pf
 			src.seasons = append(src.seasons, pf)
 		}

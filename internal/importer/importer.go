@@ -14,8 +14,11 @@ package importer
 
 import (
 	"context"
+	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"slices"
 	"sort"
@@ -60,6 +63,14 @@ type Options struct {
 	// From and To bound the seasons imported, as start years, both
 	// included; 0 leaves a bound open (engsoccerdata).
 	From, To int
+	// Aliases map spellings a file uses to the name of the team they
+	// mean (ReadAliases); the spellings are recorded for the team.
+	Aliases map[string]string
+	// Strict makes warnings errors: a file with any is not imported.
+	Strict bool
+	// Now is when results are expected up to: a match before it without
+	// one is a warning (zero: no such check).
+	Now time.Time
 }
 
 func (o Options) includes(season int) bool {
@@ -107,8 +118,13 @@ func New(ed *editor.Editor, progress io.Writer) *Importer {
 func (im *Importer) Import(ctx context.Context, f Format, path string, opts Options) error {
 	im.Summary.Files++
 	src, err := f.parse(path, opts, func(code model.LeagueCode) (model.League, error) { return im.ed.League(ctx, code) })
+	var aliased map[string]string
 	if err == nil {
-		err = im.write(ctx, src)
+		aliased = applyAliases(src, opts.Aliases)
+		err = im.check(src, opts)
+	}
+	if err == nil {
+		err = im.write(ctx, src, aliased)
 	}
 	if model.ErrorCode(err) == model.Invalid {
 		im.Summary.reject(Rejection{File: path, Err: err})
@@ -140,8 +156,51 @@ func (im *Importer) load(ctx context.Context) error {
 	return nil
 }
 
-// write writes what a parser read.
-func (im *Importer) write(ctx context.Context, src *source) error {
+// check applies the data checks to every season of a source, keeping the
+// warnings; with opts.Strict a warning refuses the file.
+func (im *Importer) check(src *source, opts Options) error {
+	var ws []Warning
+	for _, pf := range src.seasons {
+		ws = append(ws, checkSeason(pf, opts.Now)...)
+	}
+	im.Summary.Warnings = append(im.Summary.Warnings, ws...)
+	if opts.Strict && len(ws) > 0 {
+		return invalidFile("%d warning(s), listed above, and --strict makes them errors", len(ws))
+	}
+	return nil
+}
+
+// applyAliases renames the teams of src that aliases (by normalised
+// spelling) maps to another name, and returns the spellings used, each
+// with the name it stands for.
+func applyAliases(src *source, aliases map[string]string) map[string]string {
+	used := map[string]string{}
+	rename := func(name *string) {
+		if to, ok := aliases[model.NormalizeTeamName(*name)]; ok && model.NormalizeTeamName(to) != model.NormalizeTeamName(*name) {
+			used[*name] = to
+			*name = to
+		}
+	}
+	for _, pf := range src.seasons {
+		for i := range pf.matches {
+			rename(&pf.matches[i].home)
+			rename(&pf.matches[i].away)
+		}
+		for name, g := range pf.groups {
+			if to, ok := used[name]; ok {
+				pf.groups[to] = g
+			}
+		}
+	}
+	for i := range src.deductions {
+		rename(&src.deductions[i].team)
+	}
+	return used
+}
+
+// write writes what a parser read; aliased are the spellings an alias
+// renamed, each with the name it stands for, to be recorded.
+func (im *Importer) write(ctx context.Context, src *source, aliased map[string]string) error {
 	for _, r := range src.rejected {
 		im.Summary.Fixtures.Rejected++
 		im.Summary.reject(r)
@@ -161,7 +220,7 @@ func (im *Importer) write(ctx context.Context, src *source) error {
 		pf.league = l
 		all = append(all, pf.matches...)
 	}
-	teamIDs, err := im.resolveTeams(ctx, all)
+	teamIDs, err := im.resolveTeams(ctx, all, aliased)
 	if err != nil {
 		return err
 	}
@@ -218,8 +277,10 @@ func (im *Importer) ensureLeague(ctx context.Context, l model.League) (model.Lea
 var placeholderRE = regexp.MustCompile(`^(?:[WL]\d+|[123][A-L](?:/[A-L0-9]+)*|Winner .*|Loser .*|TBD|N\.N\.)$`)
 
 // resolveTeams maps every team name of ms to a team id, creating the teams
-// nobody has yet. Placeholders of knock-out rounds map to 0.
-func (im *Importer) resolveTeams(ctx context.Context, ms []parsedMatch) (map[string]int, error) {
+// nobody has yet. Placeholders of knock-out rounds map to 0. The spellings
+// aliased stood for other names in the file: they are recorded as
+// spellings of those names' teams.
+func (im *Importer) resolveTeams(ctx context.Context, ms []parsedMatch, aliased map[string]string) (map[string]int, error) {
 	ids := map[string]int{}
 	var fresh []string
 	for _, pm := range ms {
@@ -239,22 +300,37 @@ func (im *Importer) resolveTeams(ctx context.Context, ms []parsedMatch) (map[str
 			fresh = append(fresh, name)
 		}
 	}
+	if err := im.createTeams(ctx, fresh, ids); err != nil {
+		return nil, err
+	}
+	for name, to := range aliased {
+		if _, err := im.ed.PutTeamName(ctx, name, ids[to]); err != nil {
+			return nil, fmt.Errorf("alias %q of %q: %w", name, to, err)
+		}
+		im.names[model.NormalizeTeamName(name)] = ids[to]
+	}
+	return ids, nil
+}
+
+// createTeams creates the teams of names, which nobody has yet, and
+// records their ids.
+func (im *Importer) createTeams(ctx context.Context, fresh []string, ids map[string]int) error {
 	if len(fresh) == 0 {
-		return ids, nil
+		return nil
 	}
 	for _, name := range fresh {
 		if err := (&model.Team{Name: name}).ValidateDraft(); err != nil {
-			return nil, fmt.Errorf("team %q: %w", name, err)
+			return fmt.Errorf("team %q: %w", name, err)
 		}
 	}
 	next, err := im.ed.NewIDs(ctx, events.KindTeam, len(fresh))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for i, name := range fresh {
 		id, created, err := im.ed.TeamByName(ctx, name, next+i)
 		if err != nil {
-			return nil, fmt.Errorf("team %q: %w", name, err)
+			return fmt.Errorf("team %q: %w", name, err)
 		}
 		ids[name], im.names[model.NormalizeTeamName(name)] = id, id
 		if created {
@@ -263,7 +339,34 @@ func (im *Importer) resolveTeams(ctx context.Context, ms []parsedMatch) (map[str
 			im.Summary.Teams.Unchanged++
 		}
 	}
-	return ids, nil
+	return nil
+}
+
+// ReadAliases reads a CSV file of team spellings, `spelling,team`: each
+// line maps a spelling a file uses to the name of the team it means.
+func ReadAliases(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, model.Invalidf("aliases", path, "cannot be read: %v", errors.Unwrap(err))
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.Comment = '#'
+	rows, err := r.ReadAll()
+	if err != nil {
+		return nil, model.Invalidf("aliases", path, "is not CSV: %v", err)
+	}
+	if len(rows) == 0 || len(rows[0]) != 2 || rows[0][0] != "spelling" || rows[0][1] != "team" {
+		return nil, model.Invalidf("aliases", path, "must start with the header spelling,team")
+	}
+	out := map[string]string{}
+	for i, row := range rows[1:] {
+		if len(row) != 2 || model.NormalizeTeamName(row[0]) == "" || model.NormalizeTeamName(row[1]) == "" {
+			return nil, model.Invalidf("aliases", path, "line %d: want a spelling and the team's name", i+2)
+		}
+		out[model.NormalizeTeamName(row[0])] = strings.TrimSpace(row[1])
+	}
+	return out, nil
 }
 
 // competition finds or creates the competition of a season and adds the

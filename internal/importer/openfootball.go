@@ -101,6 +101,10 @@ type parsedFile struct {
 	// derivedMatchdays: the file has no rounds and the parser counted
 	// them, so a fixture imported before keeps its matchday.
 	derivedMatchdays bool
+	// calendarYear: the season is played within its start year (a
+	// tournament, a league of the southern or eastern calendar), not
+	// across the turn of the year.
+	calendarYear bool
 	// groups maps each group-stage team name to its group (tournaments).
 	groups  map[string]string
 	matches []parsedMatch
@@ -128,7 +132,7 @@ func readFile(path string) ([]byte, error) {
 
 // parseOpenFootball reads one openfootball JSON file.
 func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
-	league, year, err := locate(path, opts)
+	league, year, calendar, err := locate(path, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -147,6 +151,7 @@ func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode)
 	if err != nil {
 		return nil, err
 	}
+	pf.calendarYear = calendar
 	return &source{path: path, format: "openfootball", seasons: []*parsedFile{pf}}, nil
 }
 
@@ -162,24 +167,25 @@ var (
 
 // locate reads the league code and season from a path such as
 // 2015-16/en.1.json or 2018/worldcup.json, with opts taking precedence.
-func locate(path string, opts Options) (league model.League, year int, err error) {
+func locate(path string, opts Options) (league model.League, year int, calendar bool, err error) {
 	base := strings.TrimSuffix(filepath.Base(path), ".json")
 	league, known := openfootballLeagues[base]
 	if opts.League != "" {
 		league, known = model.League{Code: opts.League}, true
 	}
 	if !known {
-		return league, 0, model.Invalidf("league", base, "no league code known for this file name: give one with --league")
+		return league, 0, false, model.Invalidf("league", base, "no league code known for this file name: give one with --league")
 	}
+	m := seasonDirRE.FindStringSubmatch(filepath.Base(filepath.Dir(path)))
+	calendar = m != nil && m[2] == ""
 	year = opts.Season
 	if year == 0 {
-		m := seasonDirRE.FindStringSubmatch(filepath.Base(filepath.Dir(path)))
 		if m == nil {
-			return league, 0, model.Invalidf("season", filepath.Base(filepath.Dir(path)), "the folder is not a season (2015-16 or 2019): give one with --season")
+			return league, 0, false, model.Invalidf("season", filepath.Base(filepath.Dir(path)), "the folder is not a season (2015-16 or 2019): give one with --season")
 		}
 		year, _ = strconv.Atoi(m[1])
 	}
-	return league, year, nil
+	return league, year, calendar, nil
 }
 
 // parseFile reads one file; zone is the league's local time zone.
@@ -291,14 +297,15 @@ func groupOf(m ofMatch) string {
 func cleanName(s string) string { return strings.TrimSpace(countryRE.ReplaceAllString(s, "")) }
 
 // kickoff converts a local date and time (optionally "18:00 UTC+3") to UTC.
-// A missing time means the date alone is fixed.
+// A missing time means the date alone is fixed: the fixture is on that
+// calendar day, midnight UTC, never on the day before.
 func kickoff(date, clock string, zone *time.Location) (time.Time, bool, error) {
 	d, err := time.ParseInLocation(time.DateOnly, date, zone)
 	if err != nil {
 		return time.Time{}, false, model.Invalidf("date", date, "must be YYYY-MM-DD")
 	}
 	if clock == "" {
-		return d.UTC(), false, nil
+		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC), false, nil
 	}
 	loc := zone
 	if m := utcOffsetRE.FindStringSubmatch(clock); m != nil {

@@ -63,6 +63,7 @@ type Summary struct {
 	Files                                               int
 	Leagues, Competitions, Teams, Fixtures, Adjustments Counts
 	Rejected                                            []Rejection
+	Warnings                                            []Warning
 }
 
 func (s *Summary) reject(r Rejection) { s.Rejected = append(s.Rejected, r) }
@@ -87,28 +88,35 @@ func (s *Summary) Print(w io.Writer, dryRun, verbose bool) {
 	}{{"leagues", s.Leagues}, {"competitions", s.Competitions}, {"teams", s.Teams}, {"fixtures", s.Fixtures}, {"adjustments", s.Adjustments}} {
 		fmt.Fprintf(w, "  %-13s %8d %8d %10d %9d\n", r.name, r.c.Created, r.c.Updated, r.c.Unchanged, r.c.Rejected)
 	}
-	groups := map[string][]Rejection{}
-	var reasons []string
-	for _, r := range s.Rejected {
-		k := r.reason()
+	printGroups(w, "warning", s.Warnings, func(x Warning) string { return x.Kind }, verbose)
+	printGroups(w, "rejected", s.Rejected, Rejection.reason, verbose)
+}
+
+// printGroups prints items grouped by key, the largest group first, each
+// with its count and the first few items (every item when verbose).
+func printGroups[T fmt.Stringer](w io.Writer, label string, items []T, key func(T) string, verbose bool) {
+	groups := map[string][]T{}
+	var keys []string
+	for _, it := range items {
+		k := key(it)
 		if _, ok := groups[k]; !ok {
-			reasons = append(reasons, k)
+			keys = append(keys, k)
 		}
-		groups[k] = append(groups[k], r)
+		groups[k] = append(groups[k], it)
 	}
-	sort.SliceStable(reasons, func(i, j int) bool { return len(groups[reasons[i]]) > len(groups[reasons[j]]) })
-	for _, k := range reasons {
-		rs := groups[k]
-		fmt.Fprintf(w, "rejected %d: %s\n", len(rs), k)
-		shown := rs
-		if !verbose && len(rs) > examples {
-			shown = rs[:examples]
+	sort.SliceStable(keys, func(i, j int) bool { return len(groups[keys[i]]) > len(groups[keys[j]]) })
+	for _, k := range keys {
+		g := groups[k]
+		fmt.Fprintf(w, "%s %d: %s\n", label, len(g), k)
+		shown := g
+		if !verbose && len(g) > examples {
+			shown = g[:examples]
 		}
-		for _, r := range shown {
-			fmt.Fprintf(w, "  %s\n", r)
+		for _, it := range shown {
+			fmt.Fprintf(w, "  %s\n", it)
 		}
-		if len(shown) < len(rs) {
-			fmt.Fprintf(w, "  … and %d more (--verbose lists them all)\n", len(rs)-len(shown))
+		if len(shown) < len(g) {
+			fmt.Fprintf(w, "  … and %d more (--verbose lists them all)\n", len(g)-len(shown))
 		}
 	}
 }
