@@ -17,7 +17,7 @@ import (
 
 func commands() []command {
 	return []command{
-		leaguePut(), competitionPut(), teamPut(), teamAlias(), squadPut(), fixturePut(), result(), status(),
+		leaguePut(), competitionPut(), teamPut(), teamAlias(), teamMerge(), squadPut(), fixturePut(), result(), status(),
 		deduct(), tiebreak(), show(), history(),
 		clientAdd(), clientList(), clientRevoke(), clientRotate(),
 		importCommand("openfootball", "[--league CODE] [--season YYYY] FILE...", "import openfootball JSON files (league files, World Cup, Euro)",
@@ -186,6 +186,44 @@ func teamAlias() command {
 				return err
 			}
 			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.PutTeamName(ctx, pos[0], id) })
+		}}
+}
+
+func teamMerge() command {
+	var from, into, reason string
+	return command{name: "team merge", args: "--from ID --into ID --reason TEXT",
+		summary: "fold a duplicate team into another: its competitions, fixtures, adjustments, squad and spellings become the other's, and it is served no more",
+		example: "ingest team merge --from 471 --into 88 --reason \"Bolton is Bolton Wanderers\"",
+		flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&from, "from", "", "id of the duplicate")
+			fs.StringVar(&into, "into", "", "id of the team it is")
+			fs.StringVar(&reason, "reason", "", "why, recorded with every change")
+		},
+		run: func(ctx context.Context, e *env, pos []string) error {
+			if err := noArgs(pos); err != nil {
+				return err
+			}
+			f, err := parseID("from", from)
+			if err != nil {
+				return err
+			}
+			i, err := parseID("into", into)
+			if err != nil {
+				return err
+			}
+			ed, err := e.editor(ctx)
+			if err != nil {
+				return err
+			}
+			changes, err := ed.MergeTeam(ctx, f, i, reason)
+			for _, ch := range changes {
+				head, _, _ := strings.Cut(ch.String(), "\n")
+				fmt.Fprintln(e.stdout, head)
+			}
+			if err == nil {
+				fmt.Fprintf(e.stdout, "team %d merged into team %d: %d change(s)\n", f, i, len(changes))
+			}
+			return err
 		}}
 }
 

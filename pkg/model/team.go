@@ -17,6 +17,10 @@ type Team struct {
 	Code             *string `json:"code,omitempty"`
 	CrestURL         *string `json:"crestUrl,omitempty"`
 	SquadMarketValue *string `json:"squadMarketValue,omitempty"`
+	// MergedInto is set on a duplicate folded into another team: it is
+	// no longer served, and its fixtures, squad and names are the
+	// other's.
+	MergedInto int `json:"mergedInto,omitempty"`
 }
 
 // Validate checks a team as stored.
@@ -35,6 +39,9 @@ func (t *Team) ValidateDraft() error {
 	}
 	if t.Code != nil && !teamCodeRE.MatchString(*t.Code) {
 		return Invalidf("code", *t.Code, "must be 2 to 5 letters or digits")
+	}
+	if t.MergedInto != 0 && (CheckID("mergedInto", t.MergedInto) != nil || t.MergedInto == t.ID) {
+		return Invalidf("mergedInto", fmt.Sprint(t.MergedInto), "must be another team's id")
 	}
 	return firstError(
 		checkOptional("shortName", t.ShortName, textOf(MaxShort, true)),

@@ -323,6 +323,10 @@ func (w *writer) applyTeam(ev events.Event, t *model.Team) error {
 		return errStale
 	}
 	w.teamEnt[id] = held[model.Team]{v: t, seq: ev.Seq}
+	if t.MergedInto != 0 {
+		// A duplicate folded into another team is served no more.
+		delete(w.teamEnt, id)
+	}
 	w.b.teams[id] = true
 	w.b.renamed[id] = true
 	w.b.teamsChanged = true

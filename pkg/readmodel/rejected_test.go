@@ -53,3 +53,21 @@ func TestRejectedEventsAreLogged(t *testing.T) {
 		t.Errorf("%d rejections counted", st.DecodeErrors)
 	}
 }
+
+// TestMergedTeamIsNotServed: a team folded into another is neither served
+// nor found by name.
+func TestMergedTeamIsNotServed(t *testing.T) {
+	f := newFeed(t, t0)
+	f.put(teams()...)
+	f.m.MarkReady()
+	if _, ok := f.snap().Team(echo); !ok {
+		t.Fatal("echo is not served before the merge")
+	}
+	f.put(&model.Team{ID: echo, Name: "Echo FC", MergedInto: alpha})
+	if _, ok := f.snap().Team(echo); ok {
+		t.Error("a merged team is served")
+	}
+	for _, tm := range f.snap().SearchTeams("echo") {
+		t.Errorf("a merged team is found by name: %+v", tm)
+	}
+}
