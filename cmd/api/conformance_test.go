@@ -50,7 +50,8 @@ func theWorld(t *testing.T) *world {
 			"openfootball-football-json/2016-17/fr.1.json",
 			"openfootball-worldcup-json/2018/worldcup.json",
 			"openfootball-football-json/2025-26/en.1.json")
-		w.pl2015, w.fl2016, w.wc18, w.pl2025 = 1, 2, 3, 4
+		// Seasons the v1 service had keep their historic ids.
+		w.pl2015, w.fl2016, w.wc18, w.pl2025 = 398, 434, 467, 1
 		ed := natstest.Editor(t, s)
 		if _, _, err := ed.PutCompetition(context.Background(), w.fl2016, func(c *model.Competition) error {
 			c.Tier = model.TierDonating
@@ -170,28 +171,28 @@ func TestEndpoints(t *testing.T) {
 		{"competitions of 2015", "/v1/competitions?season=2015", nil, 200, "competitions-2015", nil},
 		{"competitions minified", "/v1/competitions/?season=2015", map[string]string{"X-Response-Control": "minified"}, 200, "competitions-2015-minified", nil},
 		{"bad season", "/v1/competitions?season=15", nil, 400, "", []string{`"error":"season must be a four-digit year such as 2015, got '15'"`}},
-		{"one competition", "/v1/competitions/1", nil, 200, "competition-1", nil},
+		{"one competition", "/v1/competitions/398", nil, 200, "competition-1", nil},
 		{"unknown competition", "/v1/competitions/999", nil, 404, "", []string{`competition 999 does not exist`}},
 		{"competition id not a number", "/v1/competitions/abc", nil, 400, "", []string{`competition id must be an integer`}},
-		{"teams of a competition", "/v1/competitions/1/teams", nil, 200, "competition-1-teams", nil},
-		{"teams minified", "/v1/competitions/1/teams/", map[string]string{"X-Response-Control": "minified"}, 200, "competition-1-teams-minified", nil},
-		{"final table of a former season", "/v1/competitions/1/leagueTable", nil, 200, "table-1", nil},
-		{"table at matchday 10", "/v1/competitions/1/leagueTable/?matchday=10", nil, 200, "table-1-md10", nil},
-		{"table minified", "/v1/competitions/1/leagueTable?matchday=10", map[string]string{"X-Response-Control": "minified"}, 200, "table-1-md10-minified", nil},
-		{"table beyond the last matchday", "/v1/competitions/1/leagueTable?matchday=39", nil, 200, "", []string{`"matchday":null`, `"standing":[]`}},
-		{"table matchday zero", "/v1/competitions/1/leagueTable?matchday=0", nil, 400, "", []string{`matchday must be an integer from 1 to 99, got '0'`}},
-		{"tournament groups", "/v1/competitions/3/leagueTable", nil, 200, "table-wc2018", nil},
-		{"fixtures of a matchday", "/v1/competitions/1/fixtures?matchday=1", nil, 200, "competition-1-fixtures-md1", nil},
-		{"fixtures compressed", "/v1/competitions/1/fixtures?matchday=1", map[string]string{"X-Response-Control": "compressed"}, 200, "competition-1-fixtures-md1-compressed", nil},
-		{"fixtures past week of a former season", "/v1/competitions/1/fixtures?timeFrame=p7", nil, 200, "", []string{`"timeFrameStart":"2026-03-06"`, `"timeFrameEnd":"2026-03-13"`, `"count":0`}},
-		{"fixtures date range", "/v1/competitions/1/fixtures?timeFrameStart=2015-08-08&timeFrameEnd=2015-08-09", nil, 200, "", []string{`"count":9`}},
-		{"bad timeFrame", "/v1/competitions/1/fixtures?timeFrame=x9", nil, 400, "", []string{`timeFrame must be p or n followed by a number of days from 1 to 99`}},
+		{"teams of a competition", "/v1/competitions/398/teams", nil, 200, "competition-1-teams", nil},
+		{"teams minified", "/v1/competitions/398/teams/", map[string]string{"X-Response-Control": "minified"}, 200, "competition-1-teams-minified", nil},
+		{"final table of a former season", "/v1/competitions/398/leagueTable", nil, 200, "table-1", nil},
+		{"table at matchday 10", "/v1/competitions/398/leagueTable/?matchday=10", nil, 200, "table-1-md10", nil},
+		{"table minified", "/v1/competitions/398/leagueTable?matchday=10", map[string]string{"X-Response-Control": "minified"}, 200, "table-1-md10-minified", nil},
+		{"table beyond the last matchday", "/v1/competitions/398/leagueTable?matchday=39", nil, 200, "", []string{`"matchday":null`, `"standing":[]`}},
+		{"table matchday zero", "/v1/competitions/398/leagueTable?matchday=0", nil, 400, "", []string{`matchday must be an integer from 1 to 99, got '0'`}},
+		{"tournament groups", "/v1/competitions/467/leagueTable", nil, 200, "table-wc2018", nil},
+		{"fixtures of a matchday", "/v1/competitions/398/fixtures?matchday=1", nil, 200, "competition-1-fixtures-md1", nil},
+		{"fixtures compressed", "/v1/competitions/398/fixtures?matchday=1", map[string]string{"X-Response-Control": "compressed"}, 200, "competition-1-fixtures-md1-compressed", nil},
+		{"fixtures past week of a former season", "/v1/competitions/398/fixtures?timeFrame=p7", nil, 200, "", []string{`"timeFrameStart":"2026-03-06"`, `"timeFrameEnd":"2026-03-13"`, `"count":0`}},
+		{"fixtures date range", "/v1/competitions/398/fixtures?timeFrameStart=2015-08-08&timeFrameEnd=2015-08-09", nil, 200, "", []string{`"count":9`}},
+		{"bad timeFrame", "/v1/competitions/398/fixtures?timeFrame=x9", nil, 400, "", []string{`timeFrame must be p or n followed by a number of days from 1 to 99`}},
 		{"timeFrame 0", "/v1/fixtures?timeFrame=n0", nil, 400, "", []string{`got 'n0'`}},
 		{"timeFrame 100", "/v1/fixtures?timeFrame=p100", nil, 400, "", []string{`got 'p100'`}},
 		{"range start alone", "/v1/fixtures?timeFrameStart=2026-03-01", nil, 400, "", []string{`timeFrameStart and timeFrameEnd go together`}},
 		{"range reversed", "/v1/fixtures?timeFrameStart=2026-03-10&timeFrameEnd=2026-03-01", nil, 400, "", []string{`must not be before`}},
 		{"range too wide across competitions", "/v1/fixtures?timeFrameStart=2015-01-01&timeFrameEnd=2016-01-01", nil, 400, "", []string{`spans 365 days; /v1/fixtures serves at most 99 days`}},
-		{"a season of one competition by range", "/v1/competitions/1/fixtures?timeFrameStart=2015-08-01&timeFrameEnd=2016-06-01", nil, 200, "", []string{`"count":380`}},
+		{"a season of one competition by range", "/v1/competitions/398/fixtures?timeFrameStart=2015-08-01&timeFrameEnd=2016-06-01", nil, 200, "", []string{`"count":380`}},
 		{"range and timeFrame", "/v1/fixtures?timeFrame=n7&timeFrameStart=2026-03-01&timeFrameEnd=2026-03-02", nil, 400, "", []string{`cannot be combined`}},
 		{"range bad date", "/v1/fixtures?timeFrameStart=2026-02-30&timeFrameEnd=2026-03-02", nil, 400, "", []string{`timeFrameStart must be a date YYYY-MM-DD, got '2026-02-30'`}},
 		{"fixtures of the next week", "/v1/fixtures/", nil, 200, "fixtures-n7", nil},
@@ -215,21 +216,21 @@ func TestEndpoints(t *testing.T) {
 		{"unknown team", "/v1/teams/99999", nil, 404, "", []string{`team 99999 does not exist`}},
 		{"team search", "/v1/teams?name=manchester", nil, 200, "search-manchester", nil},
 		{"team search without name", "/v1/teams", nil, 400, "", []string{`name is required`}},
-		{"old path", "/v1/soccerseasons/1", nil, 200, "soccerseason-1", nil},
-		{"old path table", "/v1/soccerseasons/1/leagueTable?matchday=1", nil, 200, "", []string{`"self":{"href":"http://api.test/v1/soccerseasons/1/leagueTable/?matchday=1"}`}},
-		{"alpha", "/alpha/soccerseasons/1/fixtures?matchday=1", nil, 200, "", []string{`"href":"http://api.test/alpha/fixtures/`}},
-		{"alpha v1-only resource", "/alpha/competitions/1", nil, 403, "", []string{`not available in this API version`}},
+		{"old path", "/v1/soccerseasons/398", nil, 200, "soccerseason-1", nil},
+		{"old path table", "/v1/soccerseasons/398/leagueTable?matchday=1", nil, 200, "", []string{`"self":{"href":"http://api.test/v1/soccerseasons/398/leagueTable/?matchday=1"}`}},
+		{"alpha", "/alpha/soccerseasons/398/fixtures?matchday=1", nil, 200, "", []string{`"href":"http://api.test/alpha/fixtures/`}},
+		{"alpha v1-only resource", "/alpha/competitions/398", nil, 403, "", []string{`not available in this API version`}},
 		{"alpha team search", "/alpha/teams?name=x", nil, 403, "", []string{`not available in this API version`}},
 		{"unknown path", "/v1/players", nil, 404, "", []string{`"error":"no resource at /v1/players`}},
 		{"unknown top path", "/nothing", nil, 404, "", []string{`"error":`}},
-		{"bad X-Response-Control", "/v1/competitions/1", map[string]string{"X-Response-Control": "tiny"}, 400, "", []string{`X-Response-Control must be full, minified or compressed, got 'tiny'`}},
-		{"restricted competition, anonymous", "/v1/competitions/2", nil, 403, "", []string{`available to donating clients only`}},
-		{"restricted competition, registered", "/v1/competitions/2/leagueTable", map[string]string{"X-Auth-Token": w.acme}, 403, "", []string{`available to donating clients only`}},
-		{"restricted competition, donating", "/v1/competitions/2/leagueTable", map[string]string{"X-Auth-Token": w.gold}, 200, "table-fl1-2016", nil},
-		{"restricted fixtures list", "/v1/competitions/2/fixtures", nil, 403, "", nil},
-		{"malformed token", "/v1/competitions/1", map[string]string{"X-Auth-Token": "NOT-A-TOKEN"}, 400, "", []string{`invalid API token`}},
-		{"unknown token", "/v1/competitions/1", map[string]string{"X-Auth-Token": "abcdefghijk"}, 400, "", []string{`invalid API token`}},
-		{"empty token is anonymous", "/v1/competitions/1", map[string]string{"X-Auth-Token": ""}, 200, "competition-1", nil},
+		{"bad X-Response-Control", "/v1/competitions/398", map[string]string{"X-Response-Control": "tiny"}, 400, "", []string{`X-Response-Control must be full, minified or compressed, got 'tiny'`}},
+		{"restricted competition, anonymous", "/v1/competitions/434", nil, 403, "", []string{`available to donating clients only`}},
+		{"restricted competition, registered", "/v1/competitions/434/leagueTable", map[string]string{"X-Auth-Token": w.acme}, 403, "", []string{`available to donating clients only`}},
+		{"restricted competition, donating", "/v1/competitions/434/leagueTable", map[string]string{"X-Auth-Token": w.gold}, 200, "table-fl1-2016", nil},
+		{"restricted fixtures list", "/v1/competitions/434/fixtures", nil, 403, "", nil},
+		{"malformed token", "/v1/competitions/398", map[string]string{"X-Auth-Token": "NOT-A-TOKEN"}, 400, "", []string{`invalid API token`}},
+		{"unknown token", "/v1/competitions/398", map[string]string{"X-Auth-Token": "abcdefghijk"}, 400, "", []string{`invalid API token`}},
+		{"empty token is anonymous", "/v1/competitions/398", map[string]string{"X-Auth-Token": ""}, 200, "competition-1", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -279,12 +280,12 @@ func TestRealFootballFacts(t *testing.T) {
 			TeamName                            string `json:"teamName"`
 		} `json:"standing"`
 	}
-	w.getJSON(t, "/v1/competitions/1/leagueTable", "", &table)
+	w.getJSON(t, "/v1/competitions/398/leagueTable", "", &table)
 	if table.Matchday != 38 || len(table.Standing) != 20 || table.Standing[0].TeamName != "Leicester City" || table.Standing[0].Points != 81 {
 		t.Errorf("PL 2015-16 final table: matchday %d, %d rows, first %+v", table.Matchday, len(table.Standing), table.Standing[0])
 	}
 	// Bastia v Lyon 2016-17 was awarded to Lyon: the table follows.
-	w.getJSON(t, "/v1/competitions/2/leagueTable", w.gold, &table)
+	w.getJSON(t, "/v1/competitions/434/leagueTable", w.gold, &table)
 	for _, row := range table.Standing {
 		if row.TeamName == "Olympique Lyonnais" && row.Points != 67 {
 			t.Errorf("Lyon 2016-17: %d points, want 67", row.Points)
@@ -293,7 +294,7 @@ func TestRealFootballFacts(t *testing.T) {
 	var comp struct {
 		CurrentMatchday int `json:"currentMatchday"`
 	}
-	w.getJSON(t, "/v1/competitions/4", "", &comp)
+	w.getJSON(t, "/v1/competitions/1", "", &comp)
 	if comp.CurrentMatchday < 29 || comp.CurrentMatchday > 31 {
 		t.Errorf("PL 2025-26 current matchday on 2026-03-13: %d", comp.CurrentMatchday)
 	}
@@ -303,15 +304,15 @@ func TestProtocol(t *testing.T) {
 	w := theWorld(t)
 	r := w.r
 	t.Run("HEAD is GET without a body", func(t *testing.T) {
-		get := r.do("GET", "/v1/competitions/1", nil)
-		head := r.do("HEAD", "/v1/competitions/1", nil)
+		get := r.do("GET", "/v1/competitions/398", nil)
+		head := r.do("HEAD", "/v1/competitions/398", nil)
 		if head.status != 200 || len(head.body) != 0 || head.header.Get("Content-Length") != fmt.Sprint(len(get.body)) || head.header.Get("ETag") != get.header.Get("ETag") {
 			t.Errorf("HEAD: %d, %d bytes, Content-Length %s (GET %d), ETag %s/%s", head.status, len(head.body), head.header.Get("Content-Length"), len(get.body), head.header.Get("ETag"), get.header.Get("ETag"))
 		}
 	})
 	t.Run("other methods are 405", func(t *testing.T) {
 		for _, m := range []string{"POST", "PUT", "DELETE", "PATCH"} {
-			resp := r.do(m, "/v1/competitions/1", nil)
+			resp := r.do(m, "/v1/competitions/398", nil)
 			if resp.status != 405 || !strings.Contains(string(resp.body), `"error":"method `+m) || resp.header.Get("Allow") == "" {
 				t.Errorf("%s: %d %s", m, resp.status, resp.body)
 			}
@@ -323,7 +324,7 @@ func TestProtocol(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer conn.Close()
-		fmt.Fprintf(conn, "OPTIONS /v1/competitions/1/leagueTable HTTP/1.1\r\nHost: x\r\nOrigin: http://example.org\r\n\r\n")
+		fmt.Fprintf(conn, "OPTIONS /v1/competitions/398/leagueTable HTTP/1.1\r\nHost: x\r\nOrigin: http://example.org\r\n\r\n")
 		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 		if err != nil {
 			t.Fatal(err)
@@ -345,20 +346,20 @@ func TestProtocol(t *testing.T) {
 		}
 	})
 	t.Run("ETag and If-None-Match", func(t *testing.T) {
-		first := r.do("GET", "/v1/competitions/1/leagueTable", nil)
+		first := r.do("GET", "/v1/competitions/398/leagueTable", nil)
 		etag := first.header.Get("ETag")
-		again := r.do("GET", "/v1/competitions/1/leagueTable", map[string]string{"If-None-Match": etag})
+		again := r.do("GET", "/v1/competitions/398/leagueTable", map[string]string{"If-None-Match": etag})
 		if etag == "" || again.status != 304 || len(again.body) != 0 {
 			t.Errorf("ETag %q, conditional GET %d with %d bytes", etag, again.status, len(again.body))
 		}
-		other := r.do("GET", "/v1/competitions/1/leagueTable", map[string]string{"If-None-Match": `"stale"`})
+		other := r.do("GET", "/v1/competitions/398/leagueTable", map[string]string{"If-None-Match": `"stale"`})
 		if other.status != 200 {
 			t.Errorf("stale ETag: %d", other.status)
 		}
 	})
 	t.Run("gzip from the same bytes", func(t *testing.T) {
-		plain := r.do("GET", "/v1/competitions/1/fixtures", nil)
-		gz := r.do("GET", "/v1/competitions/1/fixtures", map[string]string{"Accept-Encoding": "gzip"})
+		plain := r.do("GET", "/v1/competitions/398/fixtures", nil)
+		gz := r.do("GET", "/v1/competitions/398/fixtures", map[string]string{"Accept-Encoding": "gzip"})
 		if gz.header.Get("Content-Encoding") != "gzip" || gz.header.Get("ETag") != plain.header.Get("ETag") {
 			t.Fatalf("gzip response: encoding %q etag %q/%q", gz.header.Get("Content-Encoding"), gz.header.Get("ETag"), plain.header.Get("ETag"))
 		}
@@ -372,11 +373,11 @@ func TestProtocol(t *testing.T) {
 		}
 	})
 	t.Run("representation header says what was served", func(t *testing.T) {
-		resp := r.do("GET", "/v1/competitions/1", map[string]string{"X-Response-Control": "compressed"})
+		resp := r.do("GET", "/v1/competitions/398", map[string]string{"X-Response-Control": "compressed"})
 		if resp.header.Get("X-Response-Control") != "full" || !strings.Contains(string(resp.body), `"_links"`) {
 			t.Errorf("compressed competition: served %q", resp.header.Get("X-Response-Control"))
 		}
-		resp = r.do("GET", "/v1/competitions/1/fixtures?matchday=2", map[string]string{"X-Response-Control": "compressed"})
+		resp = r.do("GET", "/v1/competitions/398/fixtures?matchday=2", map[string]string{"X-Response-Control": "compressed"})
 		if resp.header.Get("X-Response-Control") != "compressed" || !strings.Contains(string(resp.body), `"mday":2`) {
 			t.Errorf("compressed fixtures: served %q", resp.header.Get("X-Response-Control"))
 		}
@@ -387,7 +388,7 @@ func TestProtocol(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer conn.Close()
-		fmt.Fprintf(conn, "GET %s/v1/competitions/1?x=1 HTTP/1.1\r\nHost: ignored.example\r\n\r\n", r.base)
+		fmt.Fprintf(conn, "GET %s/v1/competitions/398?x=1 HTTP/1.1\r\nHost: ignored.example\r\n\r\n", r.base)
 		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 		if err != nil {
 			t.Fatal(err)
@@ -398,11 +399,11 @@ func TestProtocol(t *testing.T) {
 		}
 	})
 	t.Run("authenticated client and counters", func(t *testing.T) {
-		resp := r.do("GET", "/v1/competitions/1", map[string]string{"X-Auth-Token": w.acme})
+		resp := r.do("GET", "/v1/competitions/398", map[string]string{"X-Auth-Token": w.acme})
 		if resp.header.Get("X-Authenticated-Client") != "acme" || resp.header.Get("X-RequestCounter-Reset") == "" {
 			t.Errorf("headers %v", resp.header)
 		}
-		anon := r.do("GET", "/v1/competitions/1", nil)
+		anon := r.do("GET", "/v1/competitions/398", nil)
 		if anon.header.Get("X-Authenticated-Client") != "anonymous" {
 			t.Errorf("anonymous: %q", anon.header.Get("X-Authenticated-Client"))
 		}
@@ -410,7 +411,7 @@ func TestProtocol(t *testing.T) {
 	t.Run("429 after the client's limit", func(t *testing.T) {
 		var last response
 		for i := 0; i < 4; i++ {
-			last = r.do("GET", "/v1/competitions/1", map[string]string{"X-Auth-Token": w.tiny})
+			last = r.do("GET", "/v1/competitions/398", map[string]string{"X-Auth-Token": w.tiny})
 			if i < 3 && (last.status != 200 || last.header.Get("X-RequestsAvailable") != fmt.Sprint(2-i)) {
 				t.Fatalf("request %d: %d, available %s", i+1, last.status, last.header.Get("X-RequestsAvailable"))
 			}
@@ -428,13 +429,13 @@ func TestProtocol(t *testing.T) {
 func TestLinksFollowTheRequestHost(t *testing.T) {
 	w := theWorld(t)
 	second := startReplica(t, strings.TrimPrefix(w.r.nats, "nats://"), false)
-	resp := second.do("GET", "/v1/competitions/1", nil)
-	want := fmt.Sprintf(`"self":{"href":"%s/v1/competitions/1"}`, second.base)
+	resp := second.do("GET", "/v1/competitions/398", nil)
+	want := fmt.Sprintf(`"self":{"href":"%s/v1/competitions/398"}`, second.base)
 	if resp.status != 200 || !strings.Contains(string(resp.body), want) {
 		t.Errorf("second replica: %d %s, want %s", resp.status, truncate(resp.body), want)
 	}
-	a := w.r.do("GET", "/v1/competitions/1/leagueTable", nil)
-	b := second.do("GET", "/v1/competitions/1/leagueTable", nil)
+	a := w.r.do("GET", "/v1/competitions/398/leagueTable", nil)
+	b := second.do("GET", "/v1/competitions/398/leagueTable", nil)
 	if !bytes.Equal(bytes.ReplaceAll(b.body, []byte(second.base), []byte("http://api.test")), a.body) {
 		t.Error("two replicas on one stream answer different tables")
 	}

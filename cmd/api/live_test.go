@@ -19,14 +19,17 @@ func smallWorld(t *testing.T, s *events.Store) (ed *editor.Editor, fixture model
 	t.Helper()
 	ctx := context.Background()
 	ed = natstest.Editor(t, s)
+	var ids []int
 	for _, name := range []string{"Home FC", "Away FC"} {
-		if _, _, err := ed.PutTeam(ctx, 0, func(t *model.Team) error { t.Name = name; return nil }); err != nil {
+		_, tm, err := ed.PutTeam(ctx, 0, func(t *model.Team) error { t.Name = name; return nil })
+		if err != nil {
 			t.Fatal(err)
 		}
+		ids = append(ids, tm.ID)
 	}
 	_, c, err := ed.PutCompetition(ctx, 0, func(c *model.Competition) error {
 		*c = model.Competition{League: "PL", Year: 2025, Caption: "Test League 2025/26", Type: model.TypeLeague, NumberOfMatchdays: 2,
-			Teams: []model.CompetitionTeam{{TeamID: 1}, {TeamID: 2}}}
+			Teams: []model.CompetitionTeam{{TeamID: ids[0]}, {TeamID: ids[1]}}}
 		return nil
 	})
 	if err != nil {
@@ -34,7 +37,7 @@ func smallWorld(t *testing.T, s *events.Store) (ed *editor.Editor, fixture model
 	}
 	_, f, err := ed.PutFixture(ctx, 0, false, func(f *model.Fixture) error {
 		*f = model.Fixture{CompetitionID: c.ID, Matchday: 1, Stage: model.Regular, Status: model.Timed,
-			Kickoff: time.Date(2026, 3, 14, 15, 0, 0, 0, time.UTC), HomeTeamID: 1, AwayTeamID: 2}
+			Kickoff: time.Date(2026, 3, 14, 15, 0, 0, 0, time.UTC), HomeTeamID: ids[0], AwayTeamID: ids[1]}
 		return nil
 	})
 	if err != nil {

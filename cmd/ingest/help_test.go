@@ -75,7 +75,7 @@ func TestGroupsVersionAndGlobalFlags(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("--nats after the command: exit %d, %s", code, errOut)
 	}
-	if out := c.okf("show team 1"); !strings.Contains(out, "by ann") {
+	if out := c.okf("show team 57"); !strings.Contains(out, "by ann") {
 		t.Errorf("--editor after the command not recorded: %s", out)
 	}
 	// Before the name too, and --dry-run anywhere.

@@ -10,13 +10,14 @@ import (
 
 const dataDir = "../../../shared/data/openfootball-football-json"
 
-// setup creates three teams (1-3) and competition 1 with teams 1 and 2.
+// setup creates three teams, Arsenal, Chelsea and Everton (their historic
+// v1 ids 57, 61 and 62), and competition 1 with Arsenal and Chelsea.
 func setup(t *testing.T, c *cli) {
 	t.Helper()
 	c.okf("team put --name Arsenal --short-name Arsenal --code ARS")
 	c.okf("team put --name Chelsea")
 	c.okf("team put --name Everton")
-	c.okf("competition put --league PL --year 2025 --caption Premier_League_2025/26 --matchdays 38 --teams 1,2")
+	c.okf("competition put --league PL --year 2025 --caption Premier_League_2025/26 --matchdays 38 --teams 57,61")
 }
 
 func (c *cli) okf(line string) string {
@@ -34,28 +35,28 @@ func TestCommandsHappyPath(t *testing.T) {
 		want []string // regular expressions the output must match
 	}{
 		{"league put ABL --name Bundesliga --country Austria --zone Europe/Vienna", []string{`league ABL created`}},
-		{"competition put --league PL --year 2025 --caption PL-2025 --matchdays 38 --teams 1,2", []string{`competition 1 created`, `rules.pointsWin: 3`, `teams\[1\].teamId: 2`}},
+		{"competition put --league PL --year 2025 --caption PL-2025 --matchdays 38 --teams 57,61", []string{`competition 1 created`, `rules.pointsWin: 3`, `teams\[1\].teamId: 61`}},
 		{"competition put --id 1 --tier registered", []string{`competition 1 updated`, `tier: "anonymous" → "registered"`}},
 		{"competition put --id 1 --tier registered", []string{`competition 1 unchanged`}},
-		{"fixture put --competition 1 --matchday 1 --home 1 --away 2 --kickoff 2025-08-16T14:00:00Z", []string{`fixture 1/1 created`, `status: "TIMED"`}},
+		{"fixture put --competition 1 --matchday 1 --home 57 --away 61 --kickoff 2025-08-16T14:00:00Z", []string{`fixture 1/1 created`, `status: "TIMED"`}},
 		{"status 1 kick-off", []string{`fixture 1/1 updated`, `status: "TIMED" → "IN_PLAY"`, `result.fullTime.home: 0`}},
 		{"result 1 --score 1-0 --status IN_PLAY", []string{`result.fullTime.home: 0 → 1`}},
 		{"result 1 --score 2-1 --half-time 1-0", []string{`status: "IN_PLAY" → "FINISHED"`, `result.halfTime.home: 1`}},
 		{"result 1 --score 2-1 --awarded away", []string{`awarded: "AWAY_TEAM"`}},
 		{"fixture put --id 1 --odds 1.5,4.2,6.0", []string{`odds.homeWin: 1.5`}},
-		{"deduct --competition 1 --team 2 --points 3 --reason administration", []string{`adjustment 1/1 created`, `points: -3`}},
+		{"deduct --competition 1 --team 61 --points 3 --reason administration", []string{`adjustment 1/1 created`, `points: -3`}},
 		{"deduct --id 1 --points 0", []string{`adjustment 1/1 updated`, `points: -3 → 0`}},
-		{"tiebreak --competition 1 --order 2,1 --reason lots", []string{`tiebreak 1 created`, `teamIds\[0\]: 2`}},
-		{"team alias --team 1 Arsenal_London", []string{`teamname arsenal_london created`}},
-		{"team put --id 3 --crest https://example.org/everton.svg", []string{`team 3 updated`, `crestUrl: "https://example.org/everton.svg"`}},
+		{"tiebreak --competition 1 --order 61,57 --reason lots", []string{`tiebreak 1 created`, `teamIds\[0\]: 61`}},
+		{"team alias --team 57 Arsenal_London", []string{`teamname arsenal_london created`}},
+		{"team put --id 62 --crest https://example.org/everton.svg", []string{`team 62 updated`, `crestUrl: "https://example.org/everton.svg"`}},
 		{"show fixture 1", []string{`"awarded": "AWAY_TEAM"`, `by tester`}},
 		{"history fixture 1", []string{`(?s)revision \d+.*revision \d+.*status: "IN_PLAY" → "FINISHED"`}},
 		{"client add acme --tier donating --per-minute 120", []string{`client acme created`, `token: [a-z1-9]{32}\n`}},
 		{"client list", []string{`acme\s+donating\s+120\s+0\s+active`}},
 		{"client revoke acme", []string{`revoked: true`}},
 		{"client list", []string{`acme\s+donating\s+120\s+0\s+revoked`}},
-		{"--dry-run fixture put --competition 1 --matchday 2 --home 2 --away 1 --kickoff 2025-08-23T14:00:00Z", []string{`fixture 1/2 would be created`}},
-		{"fixture put --competition 1 --matchday 2 --home 2 --away 1 --kickoff 2025-08-23T14:00:00Z", []string{`fixture 1/2 created`}},
+		{"--dry-run fixture put --competition 1 --matchday 2 --home 61 --away 57 --kickoff 2025-08-23T14:00:00Z", []string{`fixture 1/2 would be created`}},
+		{"fixture put --competition 1 --matchday 2 --home 61 --away 57 --kickoff 2025-08-23T14:00:00Z", []string{`fixture 1/2 created`}},
 		// A result entered after the match passes through IN_PLAY.
 		{"result 2 --score 3-0", []string{`fixture 1/2 updated`, `status: "TIMED" → "FINISHED"`}},
 		{"history fixture 2", []string{`(?s)status: "TIMED" → "IN_PLAY".*status: "IN_PLAY" → "FINISHED"`}},
@@ -80,8 +81,8 @@ func TestSquadPut(t *testing.T) {
 	dir := t.TempDir()
 	csvPath := filepath.Join(dir, "squad.csv")
 	os.WriteFile(csvPath, []byte("name,position,jerseyNumber,dateOfBirth,nationality\nDavid Raya,Keeper,22,1995-09-15,Spain\nBukayo Saka,Right Winger,7,2001-09-05,England\n"), 0o644)
-	out := c.okf("squad put --team 1 " + csvPath)
-	for _, w := range []string{"squad 1 created", `players[0].name: "David Raya"`, `players[1].jerseyNumber: 7`, `players[1].id: 2`} {
+	out := c.okf("squad put --team 57 " + csvPath)
+	for _, w := range []string{"squad 57 created", `players[0].name: "David Raya"`, `players[1].jerseyNumber: 7`, `players[1].id: 2`} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output %q lacks %q", out, w)
 		}
@@ -89,8 +90,8 @@ func TestSquadPut(t *testing.T) {
 	// The same names keep their ids when the squad is replaced from JSON.
 	jsonPath := filepath.Join(dir, "squad.json")
 	os.WriteFile(jsonPath, []byte(`[{"name":"Bukayo Saka","position":"Right Winger","jerseyNumber":7,"nationality":"England","dateOfBirth":"2001-09-05"},{"name":"Declan Rice","position":"Central Midfield","nationality":"England"}]`), 0o644)
-	out = c.okf("squad put --team 1 " + jsonPath)
-	for _, w := range []string{"squad 1 updated", `players[0].id: 1 → 2`, `players[0].name: "David Raya" → "Bukayo Saka"`, `players[1].name: "Bukayo Saka" → "Declan Rice"`, `players[1].id: 2 → 3`} {
+	out = c.okf("squad put --team 57 " + jsonPath)
+	for _, w := range []string{"squad 57 updated", `players[0].id: 1 → 2`, `players[0].name: "David Raya" → "Bukayo Saka"`, `players[1].name: "Bukayo Saka" → "Declan Rice"`, `players[1].id: 2 → 3`} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output %q lacks %q", out, w)
 		}
@@ -100,7 +101,7 @@ func TestSquadPut(t *testing.T) {
 func TestRefusals(t *testing.T) {
 	c := newCLI(t)
 	setup(t, c)
-	c.okf("fixture put --competition 1 --matchday 1 --home 1 --away 2 --kickoff 2025-08-16T14:00:00Z")
+	c.okf("fixture put --competition 1 --matchday 1 --home 57 --away 61 --kickoff 2025-08-16T14:00:00Z")
 	c.okf("status 1 cancel")
 	tests := []struct {
 		args string
@@ -110,21 +111,21 @@ func TestRefusals(t *testing.T) {
 		{"status 1 kick-off", exitInvalid, `status "IN_PLAY": cannot move from CANCELED; allowed: none: CANCELED is final`},
 		{"result 1 --score 2:x", exitInvalid, `score "2:x": must be a score like 2-1`},
 		{"result 1 --score 100-1", exitInvalid, `score "100-1": goals must be from 0 to 99`},
-		{"fixture put --competition 1 --matchday 1 --home 1 --away 3 --kickoff 2025-08-16T14:00:00Z", exitInvalid, `awayTeam "3": is not a team of competition 1`},
-		{"fixture put --competition 1 --matchday 1 --home 1 --away 77 --kickoff 2025-08-16T14:00:00Z", exitInvalid, `awayTeam "77": is not a team of competition 1`},
-		{"fixture put --competition 1 --matchday 39 --home 1 --away 2 --kickoff 2025-08-16T14:00:00Z", exitInvalid, `matchday "39": competition 1 has 38 matchdays`},
-		{"fixture put --competition 1 --matchday 1 --home 1 --away 2 --kickoff tomorrow", exitInvalid, `kickoff "tomorrow": must be an RFC 3339 time`},
-		{"fixture put --competition 9 --matchday 1 --home 1 --away 2 --kickoff 2025-08-16T14:00:00Z", exitNotFound, `competition "9": no such competition`},
+		{"fixture put --competition 1 --matchday 1 --home 57 --away 62 --kickoff 2025-08-16T14:00:00Z", exitInvalid, `awayTeam "62": is not a team of competition 1`},
+		{"fixture put --competition 1 --matchday 1 --home 57 --away 77 --kickoff 2025-08-16T14:00:00Z", exitInvalid, `awayTeam "77": is not a team of competition 1`},
+		{"fixture put --competition 1 --matchday 39 --home 57 --away 61 --kickoff 2025-08-16T14:00:00Z", exitInvalid, `matchday "39": competition 1 has 38 matchdays`},
+		{"fixture put --competition 1 --matchday 1 --home 57 --away 61 --kickoff tomorrow", exitInvalid, `kickoff "tomorrow": must be an RFC 3339 time`},
+		{"fixture put --competition 9 --matchday 1 --home 57 --away 61 --kickoff 2025-08-16T14:00:00Z", exitNotFound, `competition "9": no such competition`},
 		{"competition put --league XX9 --year 2025 --caption X", exitInvalid, `league "XX9": is not a known league code`},
 		{"competition put --league X --year 2025 --caption X", exitInvalid, `league "X": must be 2 to 4 letters or digits`},
-		{"competition put --league PL --year 2025 --caption X --teams 1,99", exitNotFound, `teams "99": no such team`},
+		{"competition put --league PL --year 2026 --caption X --teams 57,99", exitNotFound, `teams "99": no such team`},
 		{"competition put --league PL --year 2025 --caption X --tiebreakers GOAL_DIFFERENCE,COIN_TOSS", exitInvalid, `tieBreakers "COIN_TOSS": must be one of`},
 		{"result 42 --score 1-0", exitNotFound, `fixture "42": no such fixture`},
-		{"deduct --competition 1 --team 3 --points 3 --reason x", exitInvalid, `team "3": is not a team of competition 1`},
-		{"deduct --competition 1 --team 1 --points 3", exitInvalid, `reason: must say why`},
-		{"tiebreak --competition 1 --order 1 --reason lots", exitInvalid, `teams "1": an order needs at least two teams`},
-		{"team put --name Arsenal", exitConflict, `name "Arsenal": already names team 1`},
-		{"team alias --team 2 Arsenal", exitConflict, `name "Arsenal": already names team 1`},
+		{"deduct --competition 1 --team 62 --points 3 --reason x", exitInvalid, `team "62": is not a team of competition 1`},
+		{"deduct --competition 1 --team 57 --points 3", exitInvalid, `reason: must say why`},
+		{"tiebreak --competition 1 --order 57 --reason lots", exitInvalid, `teams "57": an order needs at least two teams`},
+		{"team put --name Arsenal", exitConflict, `name "Arsenal": already names team 57`},
+		{"team alias --team 61 Arsenal", exitConflict, `name "Arsenal": already names team 57`},
 		{"client add Bad!Name", exitInvalid, `name "Bad!Name": must be 1 to 63 lower-case letters`},
 		{"client add acme --tier gold", exitInvalid, `tier "gold": must be anonymous, registered or donating`},
 		{"client revoke nobody", exitNotFound, `client "nobody": no such client`},

@@ -63,8 +63,9 @@ func TestIDsBeyondTheReadModelAreRefused(t *testing.T) {
 	if after := c.counters(); fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Errorf("counters moved: %v → %v", before, after)
 	}
-	// The next ordinary creation gets the next ordinary id.
-	if out := c.okf("team put --name Fulham"); !strings.Contains(out, "team 4 created") {
+	// The next ordinary creation gets the next ordinary id: 1 is
+	// historic (1. FC Köln), so a new club gets 2.
+	if out := c.ok("team", "put", "--name", "Fulham United"); !strings.Contains(out, "team 2 created") {
 		t.Errorf("after the refusals: %s", out)
 	}
 }
@@ -79,10 +80,10 @@ func TestValidateBeforeReserving(t *testing.T) {
 		want string
 		args string
 	}{
-		{`matchday "0": must be from 1 to 99`, "fixture put --competition 1 --matchday 0 --home 1 --away 2 --kickoff 2025-08-16T14:00:00Z"},
-		{`awayTeam "1": must differ from the home team`, "fixture put --competition 1 --matchday 1 --home 1 --away 1 --kickoff 2025-08-16T14:00:00Z"},
-		{`points "99999999999": a deduction must be from -99 to 99 points`, "deduct --competition 1 --team 1 --points 99999999999 --reason x"},
-		{`team "3": is not a team of competition 1`, "deduct --competition 1 --team 3 --points 3 --reason x"},
+		{`matchday "0": must be from 1 to 99`, "fixture put --competition 1 --matchday 0 --home 57 --away 61 --kickoff 2025-08-16T14:00:00Z"},
+		{`awayTeam "57": must differ from the home team`, "fixture put --competition 1 --matchday 1 --home 57 --away 57 --kickoff 2025-08-16T14:00:00Z"},
+		{`points "99999999999": a deduction must be from -99 to 99 points`, "deduct --competition 1 --team 57 --points 99999999999 --reason x"},
+		{`team "62": is not a team of competition 1`, "deduct --competition 1 --team 62 --points 3 --reason x"},
 		{`name: must not be empty`, "team put --short-name Nobody"},
 		{`caption: must not be empty`, "competition put --league PD --year 2025"},
 		{`zone "Mars/Olympus": must be an IANA time zone`, "league put ZZ --name Z --zone Mars/Olympus"},
@@ -93,7 +94,7 @@ func TestValidateBeforeReserving(t *testing.T) {
 	if after := c.counters(); fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Errorf("refused edits moved the counters: %v → %v", before, after)
 	}
-	c.okf("deduct --competition 1 --team 1 --points 3 --reason administration")
+	c.okf("deduct --competition 1 --team 57 --points 3 --reason administration")
 	if out := c.okf("deduct --id 1 --points 0"); !strings.Contains(out, "adjustment 1/1 updated") {
 		t.Errorf("the first adjustment is not id 1: %s", out)
 	}
@@ -103,11 +104,11 @@ func TestValidateBeforeReserving(t *testing.T) {
 func TestResultsThatCannotHappenAreRefused(t *testing.T) {
 	c := newCLI(t)
 	setup(t, c)
-	c.okf("fixture put --competition 1 --matchday 1 --home 1 --away 2 --kickoff 2025-08-16T14:00:00Z")
+	c.okf("fixture put --competition 1 --matchday 1 --home 57 --away 61 --kickoff 2025-08-16T14:00:00Z")
 	c.refused(exitInvalid, `half-time "4-0": cannot exceed the full-time score 3-2`, "result", "1", "--score", "3-2", "--half-time", "4-0")
 	c.refused(exitInvalid, `extra-time "1-1": .*only knock-out`, "result", "1", "--score", "2-1", "--extra-time", "1-1")
 	c.refused(exitInvalid, `extra-time "2-1": only knock-out`, "result", "1", "--score", "1-1", "--extra-time", "2-1", "--penalties", "4-3")
-	c.okf("fixture put --competition 1 --matchday 39 --stage PLAYOFF --home 1 --away 2 --kickoff 2026-05-20T14:00:00Z")
+	c.okf("fixture put --competition 1 --matchday 39 --stage PLAYOFF --home 57 --away 61 --kickoff 2026-05-20T14:00:00Z")
 	c.refused(exitInvalid, `extra-time "1-1": is the score after extra time and cannot be below the full-time score 2-1`, "result", "2", "--score", "2-1", "--extra-time", "1-1")
 	c.refused(exitInvalid, `penalties "4-3": a shoot-out follows a level match, not 2-1`, "result", "2", "--score", "1-1", "--extra-time", "2-1", "--penalties", "4-3")
 	c.okf("result 2 --score 1-1 --extra-time 2-2 --penalties 4-3")
@@ -127,7 +128,7 @@ func TestTextBoundsAreRefused(t *testing.T) {
 	c.refused(exitInvalid, `name .*\(found U\+202E\)`, "team", "put", "--name", "Arsenal\u202elanesrA")
 	c.refused(exitInvalid, `crestUrl "notaurl": must be an absolute http or https URL`, "team", "put", "--name", "Arsenal", "--crest", "notaurl")
 	c.refused(exitInvalid, `crestUrl "javascript:alert\(1\)": must be an absolute http or https URL`, "team", "put", "--name", "Arsenal", "--crest", "javascript:alert(1)")
-	if out := c.okf("team put --name Arsenal --crest https://example.org/a.svg"); !strings.Contains(out, "team 1 created") {
+	if out := c.okf("team put --name Arsenal --crest https://example.org/a.svg"); !strings.Contains(out, "team 57 created") {
 		t.Errorf("after the refusals: %s", out)
 	}
 }
@@ -201,7 +202,7 @@ func TestRejectionsAreGrouped(t *testing.T) {
 func TestStatusMovesFollowOneRule(t *testing.T) {
 	c := newCLI(t)
 	setup(t, c)
-	c.okf("fixture put --competition 1 --matchday 1 --home 1 --away 2 --kickoff 2025-08-16T14:00:00Z")
+	c.okf("fixture put --competition 1 --matchday 1 --home 57 --away 61 --kickoff 2025-08-16T14:00:00Z")
 	c.okf("status 1 postpone")
 	if out := c.okf("status 1 kick-off"); !strings.Contains(out, `status: "POSTPONED" → "IN_PLAY"`) {
 		t.Errorf("kick-off of a postponed fixture: %s", out)

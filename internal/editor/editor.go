@@ -34,7 +34,7 @@ type Editor struct {
 	// publishing anything.
 	DryRun bool
 
-	dryTaken map[events.Kind]int // ids handed out by a dry run
+	dryNext  map[events.Kind]int // next id of each counter in a dry run
 	teams    map[int]bool        // teams seen to exist
 	leagues  map[model.LeagueCode]model.League
 }
@@ -196,34 +196,79 @@ func mustLoad[T any](ctx context.Context, s *events.Store, subject, field string
 	return v, rev, err
 }
 
-// newIDs reserves n ids of kind, once what they are for is valid. A dry
-// run reserves nothing: it hands out the ids a real run would, counting
-// them locally.
-func (e *Editor) newIDs(ctx context.Context, kind events.Kind, n int) (int, error) {
+// newIDs reserves n ids of kind, once what they are for is valid. Ids of
+// the historic v1 service (model.Reserved*ID) are never handed out: they
+// go to their competitions and teams only. A dry run reserves nothing: it
+// hands out the ids a real run would, counting them locally.
+func (e *Editor) newIDs(ctx context.Context, kind events.Kind, n int) ([]int, error) {
+	reserved := reservedIDs(kind)
+	out := make([]int, 0, n)
+	for len(out) < n {
+		want := n - len(out)
+		first, err := e.takeIDs(ctx, kind, want)
+		if err != nil {
+			return nil, err
+		}
+		for id := first; id < first+want; id++ {
+			if !reserved(id) {
+				out = append(out, id)
+			}
+		}
+	}
+	return out, nil
+}
+
+// takeIDs moves kind's counter on by n, or in a dry run a local cursor.
+func (e *Editor) takeIDs(ctx context.Context, kind events.Kind, n int) (int, error) {
 	if !e.DryRun {
 		return e.Store.NextIDs(ctx, kind, n)
 	}
-	first, err := e.Store.NextIDs(ctx, kind, 0)
-	if e.dryTaken == nil {
-		e.dryTaken = map[events.Kind]int{}
+	if e.dryNext == nil {
+		e.dryNext = map[events.Kind]int{}
 	}
-	first += e.dryTaken[kind]
-	e.dryTaken[kind] += n
-	return first, err
+	if _, ok := e.dryNext[kind]; !ok {
+		next, err := e.Store.NextIDs(ctx, kind, 0)
+		if err != nil {
+			return 0, err
+		}
+		e.dryNext[kind] = next
+	}
+	first := e.dryNext[kind]
+	e.dryNext[kind] += n
+	return first, nil
 }
 
-// assignID gives a new entity of kind an id, or makes sure the counter of
-// kind will never hand out the id an editor chose.
-func (e *Editor) assignID(ctx context.Context, kind events.Kind, id *int) error {
+// reservedIDs tells the ids of kind that counters never hand out.
+func reservedIDs(kind events.Kind) func(int) bool {
+	switch kind {
+	case events.KindCompetition:
+		return model.ReservedCompetitionID
+	case events.KindTeam:
+		return model.ReservedTeamID
+	}
+	return func(int) bool { return false }
+}
+
+// assignID gives a new entity of kind an id: the one an editor chose
+// (making sure the counter never hands it out), else historic, the
+// entity's id in the historic v1 service when it has one (0 if not), else
+// a new one.
+func (e *Editor) assignID(ctx context.Context, kind events.Kind, id *int, historic int) error {
+	if *id == 0 && historic != 0 {
+		*id = historic
+		return nil
+	}
 	if *id == 0 {
-		var err error
-		*id, err = e.newIDs(ctx, kind, 1)
+		ids, err := e.newIDs(ctx, kind, 1)
+		if err == nil {
+			*id = ids[0]
+		}
 		return err
 	}
 	if err := model.CheckID("id", *id); err != nil {
 		return err
 	}
-	if e.DryRun {
+	if e.DryRun || reservedIDs(kind)(*id) {
 		return nil
 	}
 	return e.Store.Reserve(ctx, kind, *id)

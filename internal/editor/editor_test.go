@@ -24,21 +24,24 @@ func ctxT(t *testing.T) context.Context {
 func league(t *testing.T, ed *editor.Editor) (comp, fixture int) {
 	t.Helper()
 	ctx := ctxT(t)
+	var ids []int
 	for _, name := range []string{"Arsenal", "Chelsea"} {
-		if _, _, err := ed.PutTeam(ctx, 0, func(t *model.Team) error { t.Name = name; return nil }); err != nil {
+		_, tm, err := ed.PutTeam(ctx, 0, func(t *model.Team) error { t.Name = name; return nil })
+		if err != nil {
 			t.Fatal(err)
 		}
+		ids = append(ids, tm.ID)
 	}
 	_, c, err := ed.PutCompetition(ctx, 0, func(c *model.Competition) error {
 		c.League, c.Year, c.Caption, c.NumberOfMatchdays = "PL", 2025, "PL 2025/26", 38
-		c.Teams = []model.CompetitionTeam{{TeamID: 1}, {TeamID: 2}}
+		c.Teams = []model.CompetitionTeam{{TeamID: ids[0]}, {TeamID: ids[1]}}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, f, err := ed.PutFixture(ctx, 0, false, func(f *model.Fixture) error {
-		f.CompetitionID, f.Matchday, f.HomeTeamID, f.AwayTeamID = c.ID, 1, 1, 2
+		f.CompetitionID, f.Matchday, f.HomeTeamID, f.AwayTeamID = c.ID, 1, ids[0], ids[1]
 		f.Kickoff = time.Date(2025, 8, 16, 14, 0, 0, 0, time.UTC)
 		return nil
 	})
@@ -117,9 +120,9 @@ func TestRacingClaimsEndWithOneEntity(t *testing.T) {
 		wg.Go(func() {
 			<-start
 			r := &results[i]
-			id, err := ed.NewIDs(ctx, events.KindTeam, 1)
+			ids, err := ed.NewIDs(ctx, events.KindTeam, 1)
 			if err == nil {
-				r.team, _, err = ed.TeamByName(ctx, "Real Madrid CF", id)
+				r.team, _, err = ed.TeamByName(ctx, "Real Madrid CF", ids[0])
 			}
 			if err == nil {
 				r.comp, _, err = ed.ClaimCompetition(ctx, model.Competition{League: "PD", Year: 2025, Caption: "Primera División 2025/26",

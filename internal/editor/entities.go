@@ -91,7 +91,11 @@ func (e *Editor) PutCompetition(ctx context.Context, id int, change func(*model.
 		return Change{}, nil, &model.Error{Code: model.Conflict, Field: "competition", Value: c.Key(),
 			Message: fmt.Sprintf("exists as competition %d: change it with --id %d", owner, owner)}
 	}
-	if err := e.assignID(ctx, events.KindCompetition, &c.ID); err != nil {
+	historic, err := e.historicCompetition(ctx, c.League, c.Year)
+	if err != nil {
+		return Change{}, nil, err
+	}
+	if err := e.assignID(ctx, events.KindCompetition, &c.ID, historic); err != nil {
 		return Change{}, nil, err
 	}
 	if _, err := e.claimKey(ctx, &c, false); err != nil {
@@ -143,26 +147,38 @@ func (e *Editor) createCompetition(ctx context.Context, c *model.Competition) (C
 // ClaimCompetition returns the competition of draft's league and season,
 // creating it from draft when nobody has it. Any number of importers may
 // claim the same season at once: one claim wins, and the others take the
-// winner's competition.
+// winner's competition, creating it from their own draft if the winner has
+// not yet (whoever writes it first, the others find it). created tells
+// whether this draft is the one stored.
 func (e *Editor) ClaimCompetition(ctx context.Context, draft model.Competition) (id int, created bool, err error) {
 	draft.SetDefaults()
 	if err := e.checkDraft(ctx, &draft); err != nil {
 		return 0, false, err
 	}
-	if id, err = e.keyOwner(ctx, draft.League, draft.Year); err != nil || id != 0 {
-		return id, false, err
-	}
-	if err := e.assignID(ctx, events.KindCompetition, &draft.ID); err != nil {
+	if id, err = e.keyOwner(ctx, draft.League, draft.Year); err != nil {
 		return 0, false, err
 	}
-	if id, err = e.claimKey(ctx, &draft, true); err != nil || id != draft.ID {
-		return id, false, err
+	if id == 0 {
+		historic, err := e.historicCompetition(ctx, draft.League, draft.Year)
+		if err != nil {
+			return 0, false, err
+		}
+		if err := e.assignID(ctx, events.KindCompetition, &draft.ID, historic); err != nil {
+			return 0, false, err
+		}
+		if id, err = e.claimKey(ctx, &draft, true); err != nil {
+			return 0, false, err
+		}
 	}
+	draft.ID = id
 	_, err = e.createCompetition(ctx, &draft)
-	if model.ErrorCode(err) == model.Conflict {
-		err = nil // created by a writer that took over our claim's work
+	switch {
+	case err == nil:
+		return id, true, nil
+	case model.ErrorCode(err) == model.Conflict:
+		return id, false, nil // it exists: the caller merges into it
 	}
-	return draft.ID, true, err
+	return 0, false, err
 }
 
 // keyOwner returns the competition that holds a league's season, 0 if none.
@@ -271,7 +287,11 @@ func (e *Editor) createTeam(ctx context.Context, t *model.Team) (Change, error) 
 		}
 		return Change{}, err
 	}
-	if err := e.assignID(ctx, events.KindTeam, &t.ID); err != nil {
+	historic, err := e.historicTeam(ctx, t.Name)
+	if err != nil {
+		return Change{}, err
+	}
+	if err := e.assignID(ctx, events.KindTeam, &t.ID, historic); err != nil {
 		return Change{}, err
 	}
 	e.knowTeam(t.ID)
@@ -316,11 +336,19 @@ func (e *Editor) PutTeamName(ctx context.Context, name string, teamID int) (Chan
 }
 
 // TeamByName returns the id of the team a spelling names, creating the
-// team with id newID (reserved with NewIDs) if no team has it yet. Any
-// number of importers may meet a new name at once: the spelling is claimed
-// first, with compare-and-set, and the losers take the winner's id (their
-// own reserved id stays unused) and make sure the winner's team exists.
+// team if no team has it yet: with its historic v1 id when it had one,
+// else with newID (reserved with NewIDs). Any number of importers may meet
+// a new name at once: the spelling is claimed first, with compare-and-set,
+// and the losers take the winner's id (their own reserved id stays unused)
+// and make sure the winner's team exists.
 func (e *Editor) TeamByName(ctx context.Context, name string, newID int) (id int, created bool, err error) {
+	historic, err := e.historicTeam(ctx, name)
+	if err != nil {
+		return 0, false, err
+	}
+	if historic != 0 {
+		newID = historic
+	}
 	t := model.Team{ID: newID, Name: name}
 	if err := t.Validate(); err != nil {
 		return 0, false, err
@@ -362,8 +390,36 @@ func (e *Editor) TeamByName(ctx context.Context, name string, newID int) (id int
 
 // NewIDs reserves n ids of kind for entities an importer is about to
 // create, once they are valid.
-func (e *Editor) NewIDs(ctx context.Context, kind events.Kind, n int) (int, error) {
+func (e *Editor) NewIDs(ctx context.Context, kind events.Kind, n int) ([]int, error) {
 	return e.newIDs(ctx, kind, n)
+}
+
+// historicCompetition is the v1 id of a league's season when it had one
+// and no competition holds it yet, else 0.
+func (e *Editor) historicCompetition(ctx context.Context, league model.LeagueCode, year int) (int, error) {
+	id, ok := model.HistoricCompetitionID(league, year)
+	if !ok {
+		return 0, nil
+	}
+	_, rev, err := e.loadCompetition(ctx, id)
+	if err != nil || rev != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+// historicTeam is the v1 id of the team of a name when it had one and no
+// team holds it yet, else 0.
+func (e *Editor) historicTeam(ctx context.Context, name string) (int, error) {
+	id, ok := model.HistoricTeamID(name)
+	if !ok {
+		return 0, nil
+	}
+	_, rev, err := load[model.Team](ctx, e.Store, teamSubject(id))
+	if err != nil || rev != nil {
+		return 0, err
+	}
+	return id, nil
 }
 
 // PutSquad replaces a team's squad. Players without an id get one; a
@@ -399,14 +455,13 @@ func (e *Editor) PutSquad(ctx context.Context, sq model.Squad) (Change, error) {
 			return plan{}, err
 		}
 		if missing > 0 {
-			first, err := e.newIDs(ctx, "player", missing)
+			ids, err := e.newIDs(ctx, "player", missing)
 			if err != nil {
 				return plan{}, err
 			}
 			for i := range next.Players {
 				if next.Players[i].ID == 0 {
-					next.Players[i].ID = first
-					first++
+					next.Players[i].ID, ids = ids[0], ids[1:]
 				}
 			}
 		}
@@ -426,7 +481,7 @@ func (e *Editor) PutAdjustment(ctx context.Context, id int, change func(*model.A
 		if err := e.checkDraft(ctx, &a); err != nil {
 			return Change{}, nil, err
 		}
-		if err := e.assignID(ctx, events.KindAdjustment, &a.ID); err != nil {
+		if err := e.assignID(ctx, events.KindAdjustment, &a.ID, 0); err != nil {
 			return Change{}, nil, err
 		}
 		ch, err := e.run(ctx, func(ctx context.Context) (plan, error) { return e.newPlan(ctx, nil, &a) }, false)

@@ -38,7 +38,7 @@ func (e *Editor) PutFixture(ctx context.Context, id int, mustExist bool, change 
 	if err := model.CheckFixtureDraft(c, &f); err != nil {
 		return Change{}, nil, err
 	}
-	if err := e.assignID(ctx, events.KindFixture, &f.ID); err != nil {
+	if err := e.assignID(ctx, events.KindFixture, &f.ID, 0); err != nil {
 		return Change{}, nil, err
 	}
 	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
@@ -218,13 +218,11 @@ func (e *Editor) SourceIDs(ctx context.Context, kind events.Kind, competition in
 			return keep(subject, rev), nil
 		}
 		if len(pool) < len(missing) {
-			first, err := e.newIDs(ctx, kind, len(missing)-len(pool))
+			more, err := e.newIDs(ctx, kind, len(missing)-len(pool))
 			if err != nil {
 				return plan{}, err
 			}
-			for i := range len(missing) - len(pool) {
-				pool = append(pool, first+i)
-			}
+			pool = append(pool, more...)
 		}
 		for i, s := range missing {
 			next.IDs[s] = pool[i]

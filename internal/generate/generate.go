@@ -106,8 +106,10 @@ type gen struct {
 	pub   *publisher
 	sum   Summary
 
-	nextComp, nextFixture int
-	liveLeft              int
+	// compIDs and fixtureIDs are the ids reserved for the plan, in the
+	// order they are given.
+	compIDs, fixtureIDs []int
+	liveLeft            int
 }
 
 // checkFresh refuses to generate seasons that the stream already holds.
@@ -155,17 +157,17 @@ func (g *gen) registerLeagues(ctx context.Context) error {
 // reserveIDs takes every id the plan needs in one block per kind, in a
 // fixed order, so that a fresh stream hands out the same ids every time.
 func (g *gen) reserveIDs(ctx context.Context) error {
-	first, err := g.ed.NewIDs(ctx, events.KindTeam, len(g.plan.teams))
+	teams, err := g.ed.NewIDs(ctx, events.KindTeam, len(g.plan.teams))
 	if err != nil {
 		return fmt.Errorf("reserve team ids: %w", err)
 	}
 	for i, t := range g.plan.teams {
-		t.id = first + i
+		t.id = teams[i]
 	}
-	if g.nextComp, err = g.ed.NewIDs(ctx, events.KindCompetition, g.plan.comps); err != nil {
+	if g.compIDs, err = g.ed.NewIDs(ctx, events.KindCompetition, g.plan.comps); err != nil {
 		return fmt.Errorf("reserve competition ids: %w", err)
 	}
-	if g.nextFixture, err = g.ed.NewIDs(ctx, events.KindFixture, g.plan.fixtures); err != nil {
+	if g.fixtureIDs, err = g.ed.NewIDs(ctx, events.KindFixture, g.plan.fixtures); err != nil {
 		return fmt.Errorf("reserve fixture ids: %w", err)
 	}
 	g.sum.Messages += 3
@@ -174,14 +176,14 @@ func (g *gen) reserveIDs(ctx context.Context) error {
 
 // publishTeams publishes every team with its name and squad.
 func (g *gen) publishTeams(ctx context.Context) error {
-	firstPlayer, err := g.ed.NewIDs(ctx, "player", len(g.plan.teams)*g.cfg.SquadSize)
+	players, err := g.ed.NewIDs(ctx, "player", len(g.plan.teams)*g.cfg.SquadSize)
 	if err != nil {
 		return fmt.Errorf("reserve player ids: %w", err)
 	}
 	g.sum.Messages++
 	for i, t := range g.plan.teams {
 		te := teamEntity(t)
-		sq := squad(g.r, t, g.cfg.SquadSize, firstPlayer+i*g.cfg.SquadSize, g.cfg.FirstYear)
+		sq := squad(g.r, t, players[i*g.cfg.SquadSize:(i+1)*g.cfg.SquadSize], g.cfg.FirstYear)
 		for _, v := range []any{te, &model.TeamName{Name: t.name, TeamID: t.id}, &sq} {
 			if err := g.pub.add(ctx, v); err != nil {
 				return err
@@ -202,14 +204,16 @@ func (g *gen) competition(ctx context.Context, c *model.Competition) error {
 }
 
 func (g *gen) compID() int {
-	g.nextComp++
+	id := g.compIDs[0]
+	g.compIDs = g.compIDs[1:]
 	g.sum.Competitions++
-	return g.nextComp - 1
+	return id
 }
 
 func (g *gen) fixtureID() int {
-	g.nextFixture++
-	return g.nextFixture - 1
+	id := g.fixtureIDs[0]
+	g.fixtureIDs = g.fixtureIDs[1:]
+	return id
 }
 
 // publishFixture publishes f, the final state of a fixture of c, with the

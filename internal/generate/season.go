@@ -156,12 +156,12 @@ func (g *gen) leagueSeason(ctx context.Context, l *league, year int, last bool) 
 }
 
 func (g *gen) adjust(ctx context.Context, c *model.Competition, t *team, points int) error {
-	id, err := g.ed.NewIDs(ctx, events.KindAdjustment, 1)
+	ids, err := g.ed.NewIDs(ctx, events.KindAdjustment, 1)
 	if err != nil {
 		return fmt.Errorf("reserve adjustment id: %w", err)
 	}
 	g.sum.Messages++
-	a := &model.Adjustment{ID: id, CompetitionID: c.ID, TeamID: t.id, Points: points, Reason: "administration (generated)"}
+	a := &model.Adjustment{ID: ids[0], CompetitionID: c.ID, TeamID: t.id, Points: points, Reason: "administration (generated)"}
 	g.sum.Adjustments++
 	return g.pub.add(ctx, a)
 }

@@ -143,8 +143,9 @@ func rating(r *rand.Rand, tier int) float64 {
 	return -0.25*float64(tier) + r.NormFloat64()*0.3
 }
 
-// squad draws a team's players, whose ids start at firstID.
-func squad(r *rand.Rand, t *team, size, firstID, year int) model.Squad {
+// squad draws a team's players, one for each of ids.
+func squad(r *rand.Rand, t *team, ids []int, year int) model.Squad {
+	size := len(ids)
 	sq := model.Squad{TeamID: t.id, Players: make([]model.Player, 0, size)}
 	// Keepers wear 1; everybody else a distinct number from 2 to 40.
 	shirts := r.Perm(maxSquad - 1)
@@ -165,7 +166,7 @@ func squad(r *rand.Rand, t *team, size, firstID, year int) model.Squad {
 		}
 		born := model.Date(fmt.Sprintf("%d-%02d-%02d", year-17-r.IntN(19), 1+r.IntN(12), 1+r.IntN(28)))
 		contract := model.Date(fmt.Sprintf("%d-06-30", year+1+r.IntN(5)))
-		sq.Players = append(sq.Players, model.Player{ID: firstID + i, Name: name,
+		sq.Players = append(sq.Players, model.Player{ID: ids[i], Name: name,
 			Position: squadPositions[i%len(squadPositions)], JerseyNumber: &shirt,
 			DateOfBirth: &born, Nationality: nation, ContractUntil: &contract})
 	}

@@ -323,12 +323,12 @@ func (im *Importer) createTeams(ctx context.Context, fresh []string, ids map[str
 			return fmt.Errorf("team %q: %w", name, err)
 		}
 	}
-	next, err := im.ed.NewIDs(ctx, events.KindTeam, len(fresh))
+	newIDs, err := im.ed.NewIDs(ctx, events.KindTeam, len(fresh))
 	if err != nil {
 		return err
 	}
 	for i, name := range fresh {
-		id, created, err := im.ed.TeamByName(ctx, name, next+i)
+		id, created, err := im.ed.TeamByName(ctx, name, newIDs[i])
 		if err != nil {
 			return fmt.Errorf("team %q: %w", name, err)
 		}

@@ -302,3 +302,30 @@ func TestServerRestartDuringBulkImport(t *testing.T) {
 		t.Errorf("replay finds %d fixtures, want %d", len(w.fixtures), matches)
 	}
 }
+
+// TestHistoricIDs: seasons and clubs the v1 service had get its ids (real
+// clients hard-code them: soccer-cli's PL is 445), and every other id is
+// allocated around them.
+func TestHistoricIDs(t *testing.T) {
+	s := natstest.MustOpen(t, natstest.MustStart(t))
+	importAll(t, s, ofFile(t, "openfootball-football-json/2017-18/en.1.json"), ofFile(t, "openfootball-football-json/2025-26/en.1.json"))
+	w := load(t, s)
+	if id := w.comps["PL/2017"].ID; id != 445 {
+		t.Errorf("Premier League 2017/18 has id %d, want 445", id)
+	}
+	if id := w.comps["PL/2025"].ID; model.ReservedCompetitionID(id) {
+		t.Errorf("Premier League 2025/26 has the historic id %d", id)
+	}
+	byName := map[string]int{}
+	for _, tm := range w.teams {
+		byName[model.NormalizeTeamName(tm.Name)] = tm.ID
+		if _, historic := model.HistoricTeamID(tm.Name); !historic && model.ReservedTeamID(tm.ID) {
+			t.Errorf("%s has the historic id %d of another team", tm.Name, tm.ID)
+		}
+	}
+	for name, want := range map[string]int{"Arsenal FC": 57, "Manchester United FC": 66, "Tottenham Hotspur FC": 73, "Leicester City FC": 338} {
+		if byName[model.NormalizeTeamName(name)] != want {
+			t.Errorf("%s has id %d, want %d", name, byName[name], want)
+		}
+	}
+}

@@ -56,7 +56,7 @@ func (o *TieBreakOrder) Validate() error {
 		seen[id] = true
 	}
 	if len(o.TeamIDs) < 2 {
-		return Invalidf("teams", fmt.Sprint(len(o.TeamIDs)), "an order needs at least two teams")
+		return Invalidf("teams", strings.Trim(fmt.Sprint(o.TeamIDs), "[]"), "an order needs at least two teams")
 	}
 	if strings.TrimSpace(o.Reason) == "" {
 		return Invalidf("reason", o.Reason, "must say why (e.g. fair play, lots)")

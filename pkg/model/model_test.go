@@ -293,3 +293,32 @@ func TestTierAllows(t *testing.T) {
 		t.Error("tier order wrong")
 	}
 }
+
+func TestHistoricIDs(t *testing.T) {
+	for _, tt := range []struct {
+		league LeagueCode
+		year   int
+		id     int
+	}{{"PL", 2017, 445}, {"PL", 2015, 398}, {"WC", 2018, 467}, {"BSA", 2018, 468}} {
+		if id, ok := HistoricCompetitionID(tt.league, tt.year); !ok || id != tt.id {
+			t.Errorf("%s %d: %d %v, want %d", tt.league, tt.year, id, ok, tt.id)
+		}
+	}
+	if _, ok := HistoricCompetitionID("PL", 2025); ok {
+		t.Error("PL 2025 has a historic id")
+	}
+	for name, want := range map[string]int{"Arsenal": 57, "Arsenal FC": 57, "Manchester United FC": 66, "Bayern München": 5, "Germany": 759} {
+		if id, ok := HistoricTeamID(name); !ok || id != want {
+			t.Errorf("%s: %d %v, want %d", name, id, ok, want)
+		}
+	}
+	if !ReservedCompetitionID(429) || ReservedCompetitionID(340) || ReservedCompetitionID(469) {
+		t.Error("competition ids 341 to 468 are reserved, and no others")
+	}
+	if !ReservedTeamID(757) || !ReservedTeamID(57) || ReservedTeamID(2) {
+		t.Error("reserved team ids")
+	}
+	if _, ok := HistoricTeamID("to be decided"); ok {
+		t.Error("the placeholder is a team")
+	}
+}
