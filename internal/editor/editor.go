@@ -34,9 +34,9 @@ type Editor struct {
 	// publishing anything.
 	DryRun bool
 
-	dryNext  map[events.Kind]int // next id of each counter in a dry run
-	teams    map[int]bool        // teams seen to exist
-	leagues  map[model.LeagueCode]model.League
+	dryNext map[events.Kind]int // next id of each counter in a dry run
+	teams   map[int]bool        // teams seen to exist
+	leagues map[model.LeagueCode]model.League
 }
 
 // Action says what a change did (or, in a dry run, would do).
