@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make run: one API replica in single-machine mode (NATS in-process), with the
-# 2025-26 demo season imported into an empty stream and the clock set to the
-# day of that snapshot. DEMO_NOW= (empty) runs on the real clock.
+# 2025-26 demo season imported into an empty stream, the clock set to the day
+# of that snapshot (DEMO_NOW= runs on the real clock), and a token printed
+# with a limit no newcomer reaches. Ctrl-C stops it and exits 0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,40 +10,84 @@ listen=${FD_LISTEN:-127.0.0.1:8080}
 nats=${FD_NATS_URL:-nats://127.0.0.1:4222}
 dir=${FD_EMBEDDED_NATS:-data/nats}
 now=${DEMO_NOW-2026-03-13T12:00:00Z}
+# The demo season becomes a former season on its league's switch date.
+season_end=2026-06-01
+
+host=${listen%:*}; port=${listen##*:}; [ -z "$host" ] && host=127.0.0.1
+hostport=${nats#nats://}; nhost=${hostport%:*}; nport=${hostport##*:}
+
+# Whatever is in the way is named in one line, before anything starts.
+in_use() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
+if in_use "$host" "$port"; then
+  echo "run: $host:$port is in use (another make run?); set FD_LISTEN=host:port to use another" >&2; exit 1
+fi
+if in_use "$nhost" "$nport"; then
+  echo "run: NATS port $nhost:$nport is in use (another make run?); set FD_NATS_URL=nats://host:port to use another" >&2; exit 1
+fi
+mkdir -p "$dir"
+if [ -s "$dir/run.pid" ] && kill -0 "$(cat "$dir/run.pid")" 2>/dev/null; then
+  echo "run: $dir is in use by another make run (pid $(cat "$dir/run.pid")); set FD_EMBEDDED_NATS=another/dir" >&2; exit 1
+fi
+echo $$ > "$dir/run.pid"
+
+if [ -z "$now" ]; then
+  if [[ $(date -u +%F) > $season_end ]]; then
+    echo "run: on the real clock the demo season (2025-26) is a former season since $season_end: /v1/competitions lists this season's competitions, which the demo has none of; ask for ?season=2025, or run with the default DEMO_NOW=2026-03-13T12:00:00Z"
+  fi
+fi
 
 go build -o bin/ ./cmd/...
-mkdir -p "$dir"
 
 args=(--listen "$listen" --nats "$nats" --embedded-nats "$dir" --drain 0s)
 [ -n "$now" ] && args+=(--now "$now")
+# Job control puts the replica in a process group of its own: Ctrl-C at the
+# terminal then reaches the replica alone, which stops cleanly, and neither
+# this script nor make is interrupted.
+set -m
 bin/api "${args[@]}" &
 api=$!
-trap 'kill -TERM $api 2>/dev/null; wait $api' INT TERM EXIT
+cleanup() { kill -TERM "$api" 2>/dev/null || true; wait "$api" 2>/dev/null || true; rm -f "$dir/run.pid"; }
+trap 'cleanup; exit 0' INT TERM
+trap 'rm -f "$dir/run.pid"' EXIT
 
 # Wait for /readyz without needing curl: bash speaks HTTP well enough.
-host=${listen%:*}; port=${listen##*:}; [ -z "$host" ] && host=127.0.0.1
 for _ in $(seq 1 300); do
   if { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null; then
     printf 'GET /readyz HTTP/1.0\r\nHost: %s\r\n\r\n' "$host" >&3
     status=$(head -n1 <&3 || true); exec 3>&-
     [[ $status == *" 200 "* ]] && break
   fi
-  kill -0 $api 2>/dev/null || { echo "run: the API stopped; see its log above" >&2; exit 1; }
+  kill -0 "$api" 2>/dev/null || { echo "run: the API stopped; see its log above" >&2; exit 1; }
   sleep 0.1
 done
 
-if ! FD_NATS_URL=$nats bin/ingest show competition 1 >/dev/null 2>&1; then
+ingest() { FD_NATS_URL=$nats FD_EDITOR=demo bin/ingest "$@"; }
+if ! ingest show competitionkey PL/2025 >/dev/null 2>&1; then
   echo "run: empty stream: importing the 2025-26 demo season"
-  FD_NATS_URL=$nats FD_EDITOR=demo bin/ingest import openfootball demo/2025-26/*.json
+  ingest import openfootball --aliases demo/aliases.csv --now "${now:-$(date -u +%FT%TZ)}" demo/2025-26/*.json
+fi
+if ingest show client demo >/dev/null 2>&1; then
+  token=$(ingest client rotate demo | sed -n 's/^token: //p')
+else
+  token=$(ingest client add demo --tier donating --per-minute 1000000 | sed -n 's/^token: //p')
 fi
 
 cat <<MSG
 
 footballd is ready on http://$listen (clock: ${now:-real time}). Try:
   curl http://$listen/v1/competitions/
-  curl http://$listen/v1/competitions/6/leagueTable
+  curl http://$listen/v1/competitions/6/leagueTable        # Premier League 2025/26
   curl 'http://$listen/v1/fixtures/?timeFrame=n3&league=PL'
-  curl http://$listen/v1/teams?name=arsenal
+  curl http://$listen/v1/teams/57                           # Arsenal FC
+Anonymous callers get 100 requests a day; this token (client "demo", a million a minute) is new
+at every start:
+  export TOKEN=$token
+  curl -H "X-Auth-Token: \$TOKEN" http://$listen/v1/teams?name=arsenal
 Ctrl-C stops it; the data stays in $dir.
 MSG
-wait $api
+
+if [ -t 0 ]; then
+  fg %1 >/dev/null || true
+else
+  wait "$api" || true
+fi

@@ -1,0 +1,204 @@
+// Package scripts_test runs `make run` (scripts/run.sh) as a newcomer
+// would: at a terminal, on the demo data, and stopped with Ctrl-C.
+package scripts_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// demo is a run of scripts/run.sh at a terminal (script(1) gives it one),
+// so that Ctrl-C is a keystroke, as for a newcomer.
+type demo struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	mu    sync.Mutex
+	out   strings.Builder
+	done  chan error
+}
+
+func startDemo(t *testing.T, env ...string) *demo {
+	t.Helper()
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Fatal("this test needs script(1) (Debian's bsdutils) to run make run at a terminal")
+	}
+	d := &demo{done: make(chan error, 1)}
+	d.cmd = exec.Command(script, "-qfec", "scripts/run.sh", "/dev/null")
+	d.cmd.Dir = ".."
+	d.cmd.Env = append(os.Environ(), env...)
+	if d.stdin, err = d.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	d.cmd.Stdout, d.cmd.Stderr = pw, pw
+	if err := d.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			d.mu.Lock()
+			d.out.WriteString(sc.Text() + "\n")
+			d.mu.Unlock()
+		}
+	}()
+	go func() { d.done <- d.cmd.Wait(); pw.Close() }()
+	t.Cleanup(func() {
+		if d.cmd.ProcessState == nil {
+			_ = d.cmd.Process.Kill()
+		}
+	})
+	return d
+}
+
+func (d *demo) output() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.out.String()
+}
+
+// waitFor waits until the output matches re or the run ends.
+func (d *demo) waitFor(t *testing.T, re string) []string {
+	t.Helper()
+	deadline := time.After(3 * time.Minute)
+	for {
+		if m := regexp.MustCompile(re).FindStringSubmatch(d.output()); m != nil {
+			return m
+		}
+		select {
+		case err := <-d.done:
+			d.done <- err
+			t.Fatalf("make run ended (%v) before %q:\n%s", err, re, d.output())
+		case <-deadline:
+			t.Fatalf("no %q after 3 minutes:\n%s", re, d.output())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func getJSON(t *testing.T, url, token string, into any) {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(context.Background(), "GET", url, nil)
+	req.Header.Set("X-Auth-Token", token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("GET %s: %d %s", url, resp.StatusCode, b)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(into); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMakeRun: the demo starts, prints a token that works, serves the
+// corrected demo data, refuses to start a second time on the same ports
+// or data, and Ctrl-C ends it with exit 0.
+func TestMakeRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the demo")
+	}
+	listen, natsAddr, dir := freePort(t), freePort(t), t.TempDir()
+	env := []string{"FD_LISTEN=" + listen, "FD_NATS_URL=nats://" + natsAddr, "FD_EMBEDDED_NATS=" + dir}
+	d := startDemo(t, env...)
+	token := d.waitFor(t, `export TOKEN=([a-z1-9]+)`)[1]
+	d.waitFor(t, `Ctrl-C stops it`)
+
+	base := "http://" + listen + "/v1"
+	var comps []struct {
+		ID      int    `json:"id"`
+		League  string `json:"league"`
+		Teams   int    `json:"numberOfTeams"`
+		Caption string `json:"caption"`
+	}
+	getJSON(t, base+"/competitions/", token, &comps)
+	byLeague := map[string]int{}
+	for _, c := range comps {
+		byLeague[c.League] = c.ID
+		if c.League == "EL1" && c.Teams != 24 {
+			t.Errorf("League One has %d teams, want 24", c.Teams)
+		}
+	}
+	if byLeague["PL"] != 6 {
+		t.Errorf("the Premier League is competition %d; the README says 6", byLeague["PL"])
+	}
+	var fixtures struct {
+		Count int `json:"count"`
+	}
+	getJSON(t, fmt.Sprintf("%s/competitions/%d/fixtures", base, byLeague["EL2"]), token, &fixtures)
+	if fixtures.Count != 552 {
+		t.Errorf("League Two has %d fixtures, want 552", fixtures.Count)
+	}
+	var arsenal struct {
+		Name string `json:"name"`
+	}
+	getJSON(t, base+"/teams/57", token, &arsenal)
+	if arsenal.Name != "Arsenal FC" {
+		t.Errorf("team 57 is %q; the README says Arsenal FC", arsenal.Name)
+	}
+
+	// A second make run on the same ports, or the same data, says so in
+	// one line and starts nothing.
+	for _, again := range [][]string{env, {"FD_LISTEN=" + freePort(t), "FD_NATS_URL=nats://" + freePort(t), "FD_EMBEDDED_NATS=" + dir}} {
+		cmd := exec.Command("scripts/run.sh")
+		cmd.Dir = ".."
+		cmd.Env = append(os.Environ(), again...)
+		out, err := cmd.CombinedOutput()
+		if err == nil || strings.Count(strings.TrimSpace(string(out)), "\n") != 0 || !regexp.MustCompile(`^run: .* in use`).Match(out) {
+			t.Errorf("a second make run (%v): %v\n%s", again, err, out)
+		}
+	}
+
+	// Ctrl-C at the terminal.
+	if _, err := d.stdin.Write([]byte{3}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-d.done:
+		if err != nil {
+			t.Errorf("make run after Ctrl-C: %v\n%s", err, d.output())
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("make run did not stop on Ctrl-C:\n%s", d.output())
+	}
+
+	// On the real clock, once the demo season is over, it says so.
+	real := startDemo(t, append(env, "DEMO_NOW=")...)
+	real.waitFor(t, `Ctrl-C stops it`)
+	over := time.Now().UTC().After(time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC))
+	if said := strings.Contains(real.output(), "the demo season (2025-26) is a former season"); said != over {
+		t.Errorf("on the real clock (season over: %v), said so: %v\n%s", over, said, real.output())
+	}
+	if _, err := real.stdin.Write([]byte{3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-real.done; err != nil {
+		t.Errorf("second run after Ctrl-C: %v", err)
+	}
+}
