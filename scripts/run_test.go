@@ -163,6 +163,36 @@ func TestMakeRun(t *testing.T) {
 		t.Errorf("team 57 is %q; the README says Arsenal FC", arsenal.Name)
 	}
 
+	// The README's first edit, as written there: a live score for a match
+	// of the next Premier League matchday.
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)The first edit.*?```sh\n(.*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README has no first edit")
+	}
+	first := exec.Command("bash", "-euo", "pipefail", "-c", strings.ReplaceAll(string(m[1]), "localhost:8080", listen))
+	first.Dir = ".."
+	first.Env = append(os.Environ(), "FD_NATS_URL=nats://"+natsAddr)
+	out, err := first.CombinedOutput()
+	edited := regexp.MustCompile(`fixture 6/(\d+) updated`).FindSubmatch(out)
+	if err != nil || edited == nil {
+		t.Fatalf("the README's first edit: %v\n%s", err, out)
+	}
+	var live struct {
+		Fixture struct {
+			Status string `json:"status"`
+		} `json:"fixture"`
+	}
+	for deadline := time.Now().Add(10 * time.Second); live.Fixture.Status != "IN_PLAY"; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("fixture %s is not served live: %+v", edited[1], live)
+		}
+		getJSON(t, base+"/fixtures/"+string(edited[1]), token, &live)
+	}
+
 	// A second make run on the same ports, or the same data, says so in
 	// one line and starts nothing.
 	for _, again := range [][]string{env, {"FD_LISTEN=" + freePort(t), "FD_NATS_URL=nats://" + freePort(t), "FD_EMBEDDED_NATS=" + dir}} {
