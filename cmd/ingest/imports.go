@@ -82,15 +82,13 @@ func importCommand(format, args, summary, example string, formatFlags importFlag
 				return err
 			}
 			im := importer.New(ed, e.terminal)
-			for _, path := range files {
-				// A file refused as invalid is listed in the summary;
-				// anything else (the stream gone) stops the import.
-				if err := im.Import(ctx, f, path, opts); err != nil && model.ErrorCode(err) != model.Invalid {
-					im.Summary.Print(e.stdout, ed.DryRun, o.verbose)
-					return err
-				}
-			}
+			// A file refused as invalid is listed in the summary;
+			// anything else (the stream gone) stops the import.
+			err = im.Import(ctx, f, files, opts)
 			im.Summary.Print(e.stdout, ed.DryRun, o.verbose)
+			if err != nil {
+				return err
+			}
 			switch n := len(im.Summary.Rejected); {
 			case n == 1:
 				return &model.Error{Code: model.Invalid, Message: im.Summary.Rejected[0].String()}

@@ -120,10 +120,8 @@ func TestRacingClaimsEndWithOneEntity(t *testing.T) {
 		wg.Go(func() {
 			<-start
 			r := &results[i]
-			ids, err := ed.NewIDs(ctx, events.KindTeam, 1)
-			if err == nil {
-				r.team, _, err = ed.TeamByName(ctx, "Real Madrid CF", ids[0])
-			}
+			ids, _, err := ed.TeamsByName(ctx, []string{"Real Madrid CF", fmt.Sprintf("Writer %d FC", i)})
+			r.team = ids["Real Madrid CF"]
 			if err == nil {
 				r.comp, _, err = ed.ClaimCompetition(ctx, model.Competition{League: "PD", Year: 2025, Caption: "Primera División 2025/26",
 					Teams: []model.CompetitionTeam{{TeamID: r.team}}})
@@ -147,8 +145,11 @@ func TestRacingClaimsEndWithOneEntity(t *testing.T) {
 			t.Errorf("writer %d got %+v, writer 0 %+v", i, r, results[0])
 		}
 	}
-	if n := len(natstest.All[model.Team](t, s, events.KindTeam)); n != 1 {
-		t.Errorf("%d teams, want 1", n)
+	if n := len(natstest.All[model.Team](t, s, events.KindTeam)); n != 1+writers {
+		t.Errorf("%d teams, want %d", n, 1+writers)
+	}
+	if results[0].team != 86 {
+		t.Errorf("Real Madrid has id %d, want its historic 86", results[0].team)
 	}
 	if n := len(natstest.All[model.Competition](t, s, events.KindCompetition)); n != 1 {
 		t.Errorf("%d competitions, want 1", n)

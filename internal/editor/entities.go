@@ -335,60 +335,105 @@ func (e *Editor) PutTeamName(ctx context.Context, name string, teamID int) (Chan
 	}, false)
 }
 
-// TeamByName returns the id of the team a spelling names, creating the
-// team if no team has it yet: with its historic v1 id when it had one,
-// else with newID (reserved with NewIDs). Any number of importers may meet
-// a new name at once: the spelling is claimed first, with compare-and-set,
-// and the losers take the winner's id (their own reserved id stays unused)
-// and make sure the winner's team exists.
-func (e *Editor) TeamByName(ctx context.Context, name string, newID int) (id int, created bool, err error) {
-	historic, err := e.historicTeam(ctx, name)
-	if err != nil {
-		return 0, false, err
-	}
-	if historic != 0 {
-		newID = historic
-	}
-	t := model.Team{ID: newID, Name: name}
-	if err := t.Validate(); err != nil {
-		return 0, false, err
-	}
-	subject := events.TeamNameSubject(name)
-	claim := model.TeamName{Name: name, TeamID: newID}
-	id = newID
-	_, err = e.run(ctx, func(ctx context.Context) (plan, error) {
-		cur, rev, err := load[model.TeamName](ctx, e.Store, subject)
-		if err != nil {
-			return plan{}, err
+// TeamsByName returns the ids of the teams the spellings name, creating
+// the teams no team has yet: with their historic v1 ids when they had one,
+// else with new ids. created lists the names whose teams this call
+// created. The spellings are claimed first, all at once, with
+// compare-and-set: any number of importers may meet a new name at once,
+// and the losers take the winner's id (their own reserved ids stay
+// unused) and make sure the winner's team exists.
+func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[string]int, created []string, err error) {
+	teams := make([]model.Team, len(names))
+	var plain []int
+	for i, name := range names {
+		teams[i] = model.Team{Name: name}
+		if err := teams[i].ValidateDraft(); err != nil {
+			return nil, nil, fmt.Errorf("team %q: %w", name, err)
 		}
-		if rev != nil {
-			id = cur.TeamID
+		if teams[i].ID, err = e.historicTeam(ctx, name); err != nil {
+			return nil, nil, err
+		}
+		if teams[i].ID == 0 {
+			plain = append(plain, i)
+		}
+	}
+	fresh, err := e.newIDs(ctx, events.KindTeam, len(plain))
+	if err != nil {
+		return nil, nil, err
+	}
+	for j, i := range plain {
+		teams[i].ID = fresh[j]
+	}
+	ids = map[string]int{}
+	var failed error
+	fail := func(err error) {
+		if err != nil && failed == nil {
+			failed = err
+		}
+	}
+	claims := e.Batch()
+	for i := range teams {
+		t := &teams[i]
+		subject := events.TeamNameSubject(t.Name)
+		e.knowTeam(t.ID)
+		p, err := e.newPlan(ctx, nil, &model.TeamName{Name: t.Name, TeamID: t.ID})
+		if err != nil {
+			return nil, nil, err
+		}
+		redo := func(ctx context.Context) (plan, error) {
+			cur, rev, err := load[model.TeamName](ctx, e.Store, subject)
+			if err != nil || rev == nil {
+				return p, err
+			}
+			t.ID = cur.TeamID // the winner's
+			e.knowTeam(t.ID)
 			return keep(subject, rev), nil
 		}
-		e.knowTeam(newID)
-		return e.newPlan(ctx, nil, &claim)
-	}, true)
-	if err != nil {
-		return 0, false, err
-	}
-	e.knowTeam(id)
-	if id != newID {
-		t.ID = id
-	}
-	_, err = e.run(ctx, func(ctx context.Context) (plan, error) {
-		_, rev, err := load[model.Team](ctx, e.Store, teamSubject(t.ID))
-		switch {
-		case err != nil:
-			return plan{}, err
-		case rev != nil:
-			return keep(teamSubject(t.ID), rev), nil
+		err = claims.add(ctx, &op{plan: p, redo: redo, done: func(ch Change, err error) {
+			fail(err)
+			if err == nil && ch.Action == Created {
+				created = append(created, t.Name)
+			}
+		}})
+		if err != nil {
+			return nil, nil, err
 		}
-		return e.newPlan(ctx, nil, &t)
-	}, true)
-	return id, id == newID, err
+	}
+	if err := claims.Flush(ctx); err != nil {
+		return nil, nil, err
+	}
+	if failed != nil {
+		return nil, nil, failed
+	}
+	// The teams, with the winners' made sure of: a claim is written
+	// before its team, and its writer may have stopped in between.
+	entities := e.Batch()
+	for i := range teams {
+		t := &teams[i]
+		ids[t.Name] = t.ID
+		subject := teamSubject(t.ID)
+		p, err := e.newPlan(ctx, nil, t)
+		if err != nil {
+			return nil, nil, err
+		}
+		redo := func(ctx context.Context) (plan, error) {
+			_, rev, err := load[model.Team](ctx, e.Store, subject)
+			if err != nil || rev == nil {
+				return p, err
+			}
+			return keep(subject, rev), nil
+		}
+		if err := entities.add(ctx, &op{plan: p, redo: redo, done: func(_ Change, err error) { fail(err) }}); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := entities.Flush(ctx); err != nil {
+		return nil, nil, err
+	}
+	return ids, created, failed
 }
 
-// NewIDs reserves n ids of kind for entities an importer is about to
+// NewIDs reserves n ids of kind for entities a writer is about to
 // create, once they are valid.
 func (e *Editor) NewIDs(ctx context.Context, kind events.Kind, n int) ([]int, error) {
 	return e.newIDs(ctx, kind, n)

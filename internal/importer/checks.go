@@ -106,10 +106,16 @@ const resultGraceDays = 3
 // dropIdentical keeps the first of the matches that repeat another line to
 // the letter (round, date, teams, result), calling dropped for the others.
 func dropIdentical(ms []parsedMatch, dropped func(parsedMatch)) []parsedMatch {
-	seen := map[string]bool{}
+	type line struct {
+		round, home, away string
+		kickoff           int64
+		status            model.Status
+		result            [4][3]int
+	}
+	seen := make(map[line]bool, len(ms))
 	kept := ms[:0]
 	for _, pm := range ms {
-		key := fmt.Sprintf("%s|%s|%s|%s|%s|%v", pm.round, pm.kickoff, pm.home, pm.away, pm.status, resultKey(pm.result))
+		key := line{pm.round, pm.home, pm.away, pm.kickoff.Unix(), pm.status, resultKey(pm.result)}
 		if seen[key] && pm.err == nil {
 			dropped(pm)
 			continue
@@ -120,15 +126,16 @@ func dropIdentical(ms []parsedMatch, dropped func(parsedMatch)) []parsedMatch {
 	return kept
 }
 
-func resultKey(r model.Result) string {
-	var b strings.Builder
-	for _, s := range []*model.Score{r.FullTime, r.HalfTime, r.ExtraTime, r.Penalties} {
+// resultKey is a result as a comparable value: each score's presence and
+// goals.
+func resultKey(r model.Result) [4][3]int {
+	var k [4][3]int
+	for i, s := range []*model.Score{r.FullTime, r.HalfTime, r.ExtraTime, r.Penalties} {
 		if s != nil {
-			b.WriteString(s.String())
+			k[i] = [3]int{1, s.Home, s.Away}
 		}
-		b.WriteByte(';')
 	}
-	return b.String()
+	return k
 }
 
 // similarNames pairs a team seen in few matches with one seen in many

@@ -313,9 +313,10 @@ func TestEngSoccerFiles(t *testing.T) {
 		t.Errorf("deductions file %q", deductions)
 	}
 	s := natstest.MustOpen(t, natstest.MustStart(t))
-	err = newImporter(t, s).Import(context.Background(), importer.Formats["engsoccerdata"], engFile("facup.csv"), importer.Options{})
-	if model.ErrorCode(err) != model.Invalid {
-		t.Errorf("cup file: got %v, want invalid", err)
+	im := newImporter(t, s)
+	importWith(t, im, "engsoccerdata", importer.Options{}, engFile("facup.csv"))
+	if len(im.Summary.Rejected) != 1 || model.ErrorCode(im.Summary.Rejected[0].Err) != model.Invalid {
+		t.Errorf("cup file: got %v, want one invalid file", im.Summary.Rejected)
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/footdata/footballd/internal/editor"
@@ -112,24 +113,54 @@ func New(ed *editor.Editor, progress io.Writer) *Importer {
 	return &Importer{ed: ed, progress: progress}
 }
 
-// Import imports one file of format f. A file that cannot be read is
-// listed as rejected and its error returned: an Invalid one when the file
-// is at fault, another when the stream is.
-func (im *Importer) Import(ctx context.Context, f Format, path string, opts Options) error {
-	im.Summary.Files++
-	src, err := f.parse(path, opts, func(code model.LeagueCode) (model.League, error) { return im.ed.League(ctx, code) })
-	var aliased map[string]string
-	if err == nil {
-		aliased = applyAliases(src, opts.Aliases)
-		err = im.check(src, opts)
+// Import imports files of format f, parsing the next file while the
+// current one is written. A file that cannot be read is listed as rejected
+// and the import goes on with the next; an error that is not the files'
+// (the stream gone) stops it and is returned.
+func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts Options) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type parsed struct {
+		path string
+		src  *source
+		err  error
 	}
-	if err == nil {
-		err = im.write(ctx, src, aliased)
+	// The parser has an editor of its own: an Editor is not safe for
+	// concurrent use, and it only reads league codes.
+	lookup := &editor.Editor{Store: im.ed.Store}
+	next := make(chan parsed, 1)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Go(func() {
+		defer close(next)
+		for _, path := range paths {
+			src, err := f.parse(path, opts, func(code model.LeagueCode) (model.League, error) { return lookup.League(ctx, code) })
+			select {
+			case next <- parsed{path, src, err}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	})
+	for p := range next {
+		im.Summary.Files++
+		err := p.err
+		var aliased map[string]string
+		if err == nil {
+			aliased = applyAliases(p.src, opts.Aliases)
+			err = im.check(p.src, opts)
+		}
+		if err == nil {
+			err = im.write(ctx, p.src, aliased)
+		}
+		switch {
+		case model.ErrorCode(err) == model.Invalid:
+			im.Summary.reject(Rejection{File: p.path, Err: err})
+		case err != nil:
+			return fmt.Errorf("%s: %w", p.path, err)
+		}
 	}
-	if model.ErrorCode(err) == model.Invalid {
-		im.Summary.reject(Rejection{File: path, Err: err})
-	}
-	return err
+	return ctx.Err()
 }
 
 func (im *Importer) load(ctx context.Context) error {
@@ -211,16 +242,14 @@ func (im *Importer) write(ctx context.Context, src *source, aliased map[string]s
 	if err := im.load(ctx); err != nil {
 		return err
 	}
-	var all []parsedMatch
 	for _, pf := range src.seasons {
 		l, err := im.ensureLeague(ctx, pf.league)
 		if err != nil {
 			return fmt.Errorf("league %s: %w", pf.league.Code, err)
 		}
 		pf.league = l
-		all = append(all, pf.matches...)
 	}
-	teamIDs, err := im.resolveTeams(ctx, all, aliased)
+	teamIDs, err := im.resolveTeams(ctx, src.seasons, aliased)
 	if err != nil {
 		return err
 	}
@@ -276,28 +305,30 @@ func (im *Importer) ensureLeague(ctx context.Context, l model.League) (model.Lea
 // and "N.N." (not yet known).
 var placeholderRE = regexp.MustCompile(`^(?:[WL]\d+|[123][A-L](?:/[A-L0-9]+)*|Winner .*|Loser .*|TBD|N\.N\.)$`)
 
-// resolveTeams maps every team name of ms to a team id, creating the teams
+// resolveTeams maps every team name of the seasons to a team id, creating the teams
 // nobody has yet. Placeholders of knock-out rounds map to 0. The spellings
 // aliased stood for other names in the file: they are recorded as
 // spellings of those names' teams.
-func (im *Importer) resolveTeams(ctx context.Context, ms []parsedMatch, aliased map[string]string) (map[string]int, error) {
+func (im *Importer) resolveTeams(ctx context.Context, seasons []*parsedFile, aliased map[string]string) (map[string]int, error) {
 	ids := map[string]int{}
 	var fresh []string
-	for _, pm := range ms {
-		for _, name := range []string{pm.home, pm.away} {
-			if _, done := ids[name]; done || name == "" {
-				continue
+	for _, pf := range seasons {
+		for _, pm := range pf.matches {
+			for _, name := range []string{pm.home, pm.away} {
+				if _, done := ids[name]; done || name == "" {
+					continue
+				}
+				ids[name] = 0
+				if pm.stage == model.Playoff && placeholderRE.MatchString(name) {
+					continue
+				}
+				if id, ok := im.names[model.NormalizeTeamName(name)]; ok {
+					ids[name] = id
+					im.Summary.Teams.Unchanged++
+					continue
+				}
+				fresh = append(fresh, name)
 			}
-			ids[name] = 0
-			if pm.stage == model.Playoff && placeholderRE.MatchString(name) {
-				continue
-			}
-			if id, ok := im.names[model.NormalizeTeamName(name)]; ok {
-				ids[name] = id
-				im.Summary.Teams.Unchanged++
-				continue
-			}
-			fresh = append(fresh, name)
 		}
 	}
 	if err := im.createTeams(ctx, fresh, ids); err != nil {
@@ -312,33 +343,21 @@ func (im *Importer) resolveTeams(ctx context.Context, ms []parsedMatch, aliased 
 	return ids, nil
 }
 
-// createTeams creates the teams of names, which nobody has yet, and
-// records their ids.
+// createTeams creates the teams of names, which nobody had when the import
+// began, all at once, and records their ids.
 func (im *Importer) createTeams(ctx context.Context, fresh []string, ids map[string]int) error {
 	if len(fresh) == 0 {
 		return nil
 	}
-	for _, name := range fresh {
-		if err := (&model.Team{Name: name}).ValidateDraft(); err != nil {
-			return fmt.Errorf("team %q: %w", name, err)
-		}
-	}
-	newIDs, err := im.ed.NewIDs(ctx, events.KindTeam, len(fresh))
+	got, created, err := im.ed.TeamsByName(ctx, fresh)
 	if err != nil {
 		return err
 	}
-	for i, name := range fresh {
-		id, created, err := im.ed.TeamByName(ctx, name, newIDs[i])
-		if err != nil {
-			return fmt.Errorf("team %q: %w", name, err)
-		}
+	for name, id := range got {
 		ids[name], im.names[model.NormalizeTeamName(name)] = id, id
-		if created {
-			im.Summary.Teams.Created++
-		} else {
-			im.Summary.Teams.Unchanged++
-		}
 	}
+	im.Summary.Teams.Created += len(created)
+	im.Summary.Teams.Unchanged += len(fresh) - len(created)
 	return nil
 }
 

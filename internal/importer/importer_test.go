@@ -34,10 +34,8 @@ func importWith(t testing.TB, im *importer.Importer, format string, opts importe
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	for _, f := range files {
-		if err := im.Import(ctx, importer.Formats[format], f, opts); err != nil && model.ErrorCode(err) != model.Invalid {
-			t.Fatalf("import %s: %v", f, err)
-		}
+	if err := im.Import(ctx, importer.Formats[format], files, opts); err != nil {
+		t.Fatal(err)
 	}
 }
 

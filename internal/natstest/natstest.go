@@ -114,10 +114,8 @@ func Import(tb testing.TB, s *events.Store, format string, opts importer.Options
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for _, p := range paths {
-		if err := im.Import(ctx, f, p, opts); err != nil && model.ErrorCode(err) != model.Invalid {
-			tb.Fatalf("import %s: %v", p, err)
-		}
+	if err := im.Import(ctx, f, paths, opts); err != nil {
+		tb.Fatal(err)
 	}
 	return im.Summary
 }

@@ -20,6 +20,11 @@ type envelope[T any] struct {
 
 // Encode returns the message body for v.
 func Encode(v any) ([]byte, error) {
+	if f, ok := v.(*model.Fixture); ok {
+		if b, ok := encodeFixture(make([]byte, 0, 384), f); ok {
+			return b, nil
+		}
+	}
 	b, err := json.Marshal(envelope[any]{V: SchemaVersion, Data: v})
 	if err != nil {
 		return nil, fmt.Errorf("encode %T: %w", v, err)

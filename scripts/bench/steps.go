@@ -60,12 +60,8 @@ func importFiles(ctx context.Context, w *world, format string, paths []string) (
 		return importer.Summary{}, err
 	}
 	im := importer.New(&editor.Editor{Store: w.store, Meta: benchMeta}, nil)
-	for _, p := range files {
-		if err := im.Import(ctx, f, p, importer.Options{}); err != nil && model.ErrorCode(err) != model.Invalid {
-			return im.Summary, fmt.Errorf("import %s: %w", p, err)
-		}
-	}
-	return im.Summary, nil
+	err = im.Import(ctx, f, files, importer.Options{})
+	return im.Summary, err
 }
 
 // ingestRow compares fixtures per second of an import or generation with
