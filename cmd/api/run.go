@@ -39,6 +39,7 @@ type config struct {
 	drain        time.Duration
 	replicas     int
 	version      bool
+	anonPerDay   int
 
 	switchMonth time.Month
 	switchDay   int
@@ -69,6 +70,8 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	replicas := env("FD_STREAM_REPLICAS", "0")
 	fs.StringVar(&replicas, "stream-replicas", replicas, "replicas of the stream on a NATS cluster: 1, 3 or 5; 0 keeps what the stream has (FD_STREAM_REPLICAS)")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
+	anon := env("FD_ANONYMOUS_PER_DAY", "100")
+	fs.StringVar(&anon, "anonymous-per-day", anon, "requests a day an anonymous client address may make (FD_ANONYMOUS_PER_DAY)")
 	drain := env("FD_DRAIN", "5s")
 	fs.StringVar(&drain, "drain", drain, "on SIGTERM, how long to report not ready before closing, so load balancers stop routing here (FD_DRAIN)")
 	if err := fs.Parse(args); err != nil {
@@ -83,6 +86,9 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	}
 	if c.replicas, err = strconv.Atoi(replicas); err != nil || (c.replicas != 0 && c.replicas != 1 && c.replicas != 3 && c.replicas != 5) {
 		return nil, fmt.Errorf("--stream-replicas %q: must be 0, 1, 3 or 5", replicas)
+	}
+	if c.anonPerDay, err = strconv.Atoi(anon); err != nil || c.anonPerDay < 1 {
+		return nil, fmt.Errorf("--anonymous-per-day %q: must be a whole number of requests, at least 1", anon)
 	}
 	if c.drain, err = time.ParseDuration(drain); err != nil || c.drain < 0 {
 		return nil, fmt.Errorf("--drain %q: must be a duration such as 5s", drain)
@@ -163,7 +169,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	srv, err := httpapi.New(httpapi.Options{Model: model, PublicURL: strings.TrimSpace(cfg.publicURL),
-		CacheBytes: int64(cfg.cacheMB) << 20, TrustedProxyHeader: cfg.proxyHeader, Log: log, Now: clock})
+		CacheBytes: int64(cfg.cacheMB) << 20, TrustedProxyHeader: cfg.proxyHeader, AnonymousPerDay: cfg.anonPerDay, Log: log, Now: clock})
 	if err != nil {
 		return err
 	}

@@ -11,11 +11,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// Limits of the specification, part 8.
-var (
-	anonymousLimit = limit{max: 100, period: 24 * time.Hour}
-)
-
 // caller is who makes a request, stored in the request's locals.
 type caller struct {
 	name string
@@ -59,7 +54,7 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 		} else {
 			// Anonymous requests, and requests with a token nobody has
 			// (which are refused below), count against the caller's IP.
-			v = s.limits.take("ip|"+s.clientIP(c), anonymousLimit)
+			v = s.limits.take("ip|"+s.clientIP(c), limit{max: s.opts.AnonymousPerDay, period: 24 * time.Hour})
 		}
 		c.Set("X-Authenticated-Client", who.name)
 		c.Set("X-RequestCounter-Reset", strconv.Itoa(v.resetIn))

@@ -272,10 +272,12 @@ func (s *Server) showFixture(kind linkKind) fiber.Handler {
 		}
 		// The versions of the fixture's competition and of its two teams'
 		// meetings key the response, so an edit elsewhere leaves it cached.
-		k := s.newKey(c, "fixture", kind, rep).int(id).int(n).u64(comp.Version).u64(who.snap.PairVersion(id)).u64(who.snap.TeamsVersion())
+		// head2head lists meetings of competitions the caller may see:
+		// its tier keys the response too.
+		k := s.newKey(c, "fixture", kind, rep).int(id).int(n).str(string(who.tier)).u64(comp.Version).u64(who.snap.PairVersion(id)).u64(who.snap.TeamsVersion())
 		return s.respond(c, k.String(), func() (any, int) {
 			l := newLinks(s.baseURL(c), kind)
-			h, _ := who.snap.HeadToHead(id, n)
+			h, _ := who.snap.HeadToHead(id, n, who.tier)
 			return struct {
 				Fixture    any            `json:"fixture"`
 				HeadToHead headToHeadJSON `json:"head2head"`
@@ -297,7 +299,7 @@ func (s *Server) searchTeams(c *fiber.Ctx) error {
 	if _, err := representationOf(c, false); err != nil {
 		return err
 	}
-	k := s.newKey(c, "search", competitionsPath, full).str(strings.ToLower(q)).u64(who.snap.TeamsVersion())
+	k := s.newKey(c, "search", competitionsPath, full).str(strings.ToLower(q)).str(string(who.tier)).u64(who.snap.SearchVersion())
 	return s.respond(c, k.String(), func() (any, int) {
 		base := s.baseURL(c)
 		type hit struct {
@@ -306,7 +308,7 @@ func (s *Server) searchTeams(c *fiber.Ctx) error {
 			CurrentCompetition *int              `json:"currentCompetition"`
 			CurrentLeague      *model.LeagueCode `json:"currentLeague"`
 		}
-		teams := who.snap.SearchTeams(q)
+		teams := who.snap.SearchTeams(q, who.tier)
 		out := struct {
 			Links       selfLinks `json:"_links"`
 			SearchQuery string    `json:"searchQuery"`

@@ -16,6 +16,9 @@ import (
 
 const contentTypeJSON = "application/json;charset=UTF-8"
 
+// defaultAnonymousPerDay is the spec's limit of anonymous requests (part 8).
+const defaultAnonymousPerDay = 100
+
 // Options configure a Server. Every field but Model has a default.
 type Options struct {
 	Model *readmodel.Model
@@ -28,6 +31,9 @@ type Options struct {
 	// (X-Forwarded-For, X-Real-IP) when a proxy the operator trusts sits in
 	// front; empty means the connection's address.
 	TrustedProxyHeader string
+	// AnonymousPerDay is the limit of anonymous requests per client
+	// address and day (default 100, the spec's).
+	AnonymousPerDay int
 	// Registry receives the metrics (default: a new registry).
 	Registry *prometheus.Registry
 	Log      *slog.Logger
@@ -38,6 +44,9 @@ type Options struct {
 func (o *Options) setDefaults() {
 	if o.CacheBytes == 0 {
 		o.CacheBytes = 256 << 20
+	}
+	if o.AnonymousPerDay == 0 {
+		o.AnonymousPerDay = defaultAnonymousPerDay
 	}
 	if o.Registry == nil {
 		o.Registry = prometheus.NewRegistry()
@@ -62,6 +71,9 @@ func (o *Options) Validate() error {
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return fmt.Errorf("public URL %q: must be an absolute http or https URL", o.PublicURL)
 		}
+	}
+	if o.AnonymousPerDay < 1 {
+		return fmt.Errorf("anonymous limit %d: must be at least 1 request a day", o.AnonymousPerDay)
 	}
 	if o.CacheBytes < 1<<20 {
 		return fmt.Errorf("cache size %d bytes: must be at least 1 MiB", o.CacheBytes)

@@ -36,7 +36,7 @@ func TestLimiterWindows(t *testing.T) {
 			t.Errorf("request %d: %+v, want allowed=%v remaining=%d reset=%d", i+1, v, tt.allowed, tt.remaining, tt.reset)
 		}
 	}
-	if v := l.take("ip|10.0.0.1", anonymousLimit); !v.allowed || v.remaining != 99 {
+	if v := l.take("ip|10.0.0.1", limit{max: defaultAnonymousPerDay, period: 24 * time.Hour}); !v.allowed || v.remaining != 99 {
 		t.Errorf("another caller shares a counter: %+v", v)
 	}
 }

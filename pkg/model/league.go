@@ -93,7 +93,9 @@ const (
 	TierDonating   Tier = "donating"
 )
 
-func (t Tier) rank() int {
+// Rank orders tiers: 0 anonymous, 1 registered, 2 donating; -1 for an
+// unknown tier.
+func (t Tier) Rank() int {
 	switch t {
 	case TierAnonymous, "":
 		return 0
@@ -106,12 +108,12 @@ func (t Tier) rank() int {
 }
 
 // Allows reports whether a client of tier t may see a resource requiring need.
-func (t Tier) Allows(need Tier) bool { return t.rank() >= need.rank() }
+func (t Tier) Allows(need Tier) bool { return t.Rank() >= need.Rank() }
 
 // ParseTier parses a tier name for field.
 func ParseTier(field, s string) (Tier, error) {
 	t := Tier(strings.ToLower(s))
-	if t.rank() < 0 || (t == "" && s != "") {
+	if t.Rank() < 0 || (t == "" && s != "") {
 		return "", Invalidf(field, s, "must be anonymous, registered or donating")
 	}
 	if t == "" {

@@ -275,7 +275,7 @@ func (w *writer) applyCompetition(ev events.Event, c *model.Competition) error {
 			w.b.teams[t] = true
 		}
 	}
-	if old == nil || old.Year != c.Year || old.Type != c.Type || old.League != c.League {
+	if old == nil || old.Year != c.Year || old.Type != c.Type || old.League != c.League || old.Tier != c.Tier {
 		// The teams' latest competition (and its league) may have moved.
 		w.byYear[c.Year] = insert(w.byYear[c.Year], id)
 		if old != nil && old.Year != c.Year {

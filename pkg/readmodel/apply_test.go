@@ -161,7 +161,7 @@ func TestFixtureMovesBetweenCompetitionsAndTeams(t *testing.T) {
 	if tb, _ := s.Table(10, 1); tb.Standings[0].Rows[0].Points != 0 {
 		t.Errorf("old competition's table still counts the game: %q", rowLines(tb))
 	}
-	if h, _ := s.HeadToHead(1, 10); h.Count != 1 || h.Fixtures[0].HomeTeamID != charlie {
+	if h, _ := s.HeadToHead(1, 10, model.TierDonating); h.Count != 1 || h.Fixtures[0].HomeTeamID != charlie {
 		t.Errorf("head-to-head: %+v", h)
 	}
 	if fs := s.Fixtures(timeFrame(t0, t0)); len(fs) != 0 {

@@ -212,10 +212,10 @@ func BenchmarkQuery(b *testing.B) {
 		}},
 		{"Table/default", func() int { t, _ := s.Table(latest.ID, 0); return len(t.Standings) }},
 		{"Table/old-matchday", func() int { t, _ := s.Table(d.comps[len(d.comps)-1].ID, 5); return len(t.Standings) }},
-		{"HeadToHead/10", func() int { h, _ := s.HeadToHead(fixture, 10); return h.Count }},
+		{"HeadToHead/10", func() int { h, _ := s.HeadToHead(fixture, 10, model.TierDonating); return h.Count }},
 		{"Team", func() int { _, ok := s.Team(team); return b2i(ok) }},
 		{"CompetitionTeams", func() int { ts, _ := s.CompetitionTeams(latest.ID); return len(ts) }},
-		{"SearchTeams", func() int { return len(s.SearchTeams("club 1")) }},
+		{"SearchTeams", func() int { return len(s.SearchTeams("club 1", model.TierDonating)) }},
 		{"Snapshot", func() int { return int(readyModel(b).Snapshot().Seq() & 1) }},
 	}
 	for _, q := range queries {

@@ -115,8 +115,8 @@ func TestLiveEditsMatchFreshReplay(t *testing.T) {
 		same(fmt.Sprintf("competition %d fixtures", c.ID), fa, fb)
 		for _, fx := range fa {
 			teams[fx.HomeTeamID], teams[fx.AwayTeamID] = true, true
-			ha, _ := a.HeadToHead(fx.ID, 5)
-			hb, _ := b.HeadToHead(fx.ID, 5)
+			ha, _ := a.HeadToHead(fx.ID, 5, model.TierDonating)
+			hb, _ := b.HeadToHead(fx.ID, 5, model.TierDonating)
 			ha.Version, hb.Version = 0, 0
 			same(fmt.Sprintf("head-to-head of %d", fx.ID), ha, hb)
 		}
@@ -138,5 +138,5 @@ func TestLiveEditsMatchFreshReplay(t *testing.T) {
 		}
 		return ts
 	}
-	same("search", unversioned(a.SearchTeams("team")), unversioned(b.SearchTeams("team")))
+	same("search", unversioned(a.SearchTeams("team", model.TierDonating)), unversioned(b.SearchTeams("team", model.TierDonating)))
 }

@@ -1,6 +1,7 @@
 package readmodel
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -46,13 +47,13 @@ func (s Snapshot) PairVersion(fixtureID int) uint64 {
 }
 
 // HeadToHead aggregates the last n finished meetings of the fixture's two
-// teams that kicked off before or at the fixture, in any competition and
-// season: the fixture itself counts once it is finished, as in the historic
-// service. Outcomes are Fixture.Outcome: an awarded result counts as
+// teams that kicked off before or at the fixture, in any competition a
+// caller of tier may see and any season: the fixture itself counts once it
+// is finished, as in the historic service. Outcomes are Fixture.Outcome: an awarded result counts as
 // awarded. The cost follows n, through the index of meetings by pair of
 // teams. n <= 0, or a fixture whose teams are not both known, gives the
 // empty aggregate.
-func (s Snapshot) HeadToHead(fixtureID, n int) (HeadToHead, bool) {
+func (s Snapshot) HeadToHead(fixtureID, n int, tier model.Tier) (HeadToHead, bool) {
 	if !fitsInt32(fixtureID) {
 		return HeadToHead{}, false
 	}
@@ -71,6 +72,17 @@ func (s Snapshot) HeadToHead(fixtureID, n int) (HeadToHead, bool) {
 	h.Version = p.version
 	end := sort.Search(len(p.fixtures), func(i int) bool { return p.fixtures[i].kickoff > f.kickoff })
 	meetings := p.fixtures[max(0, end-n):end]
+	if tier != model.TierDonating {
+		// The oldest first, as the pair's list: the last n visible.
+		var seen []*fixture
+		for i := end - 1; i >= 0 && len(seen) < n; i-- {
+			if c, ok := s.comp(int(p.fixtures[i].comp)); ok && tier.Allows(c.comp.Tier) {
+				seen = append(seen, p.fixtures[i])
+			}
+		}
+		slices.Reverse(seen)
+		meetings = seen
+	}
 	h.Count = len(meetings)
 	if h.Count == 0 {
 		return h, true

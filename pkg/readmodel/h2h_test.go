@@ -75,7 +75,7 @@ func TestHeadToHead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h, ok := s.HeadToHead(tt.fixture, tt.n)
+			h, ok := s.HeadToHead(tt.fixture, tt.n, model.TierDonating)
 			if !ok {
 				t.Fatal("fixture not found")
 			}
@@ -86,12 +86,12 @@ func TestHeadToHead(t *testing.T) {
 			}
 		})
 	}
-	if _, ok := s.HeadToHead(999, 10); ok {
+	if _, ok := s.HeadToHead(999, 10, model.TierDonating); ok {
 		t.Error("unknown fixture found")
 	}
 	// The pair's version is the aggregate's; a meeting of another pair
 	// moves that pair's version only.
-	if h, _ := s.HeadToHead(100, 3); s.PairVersion(100) != h.Version || h.Version == 0 || s.PairVersion(999) != 0 {
+	if h, _ := s.HeadToHead(100, 3, model.TierDonating); s.PairVersion(100) != h.Version || h.Version == 0 || s.PairVersion(999) != 0 {
 		t.Errorf("pair version %d, the aggregate's %d", s.PairVersion(100), h.Version)
 	}
 	f.put(meeting(10, 12, alpha, charlie, "1-1", date(2017, 2, 1)))
@@ -100,7 +100,7 @@ func TestHeadToHead(t *testing.T) {
 			s.PairVersion(7), s2.PairVersion(7), s.PairVersion(100), s2.PairVersion(100))
 	}
 	// Names come with the fixtures.
-	h, _ := s.HeadToHead(100, 1)
+	h, _ := s.HeadToHead(100, 1, model.TierDonating)
 	if h.Fixtures[0].HomeTeamName != "Alpha FC" || h.LastWinHomeTeam.AwayTeamName != "Bravo FC" {
 		t.Errorf("names: %+v", h.Fixtures[0])
 	}
@@ -114,7 +114,7 @@ func TestHeadToHeadListsTenOfMore(t *testing.T) {
 		f.put(meeting(i, 10, alpha, bravo, "1-0", date(2000+i, 1, 1)))
 	}
 	f.m.MarkReady()
-	h, _ := f.snap().HeadToHead(12, 100)
+	h, _ := f.snap().HeadToHead(12, 100, model.TierDonating)
 	if h.Count != 12 || len(h.Fixtures) != 10 || h.Fixtures[0].ID != 12 || h.Fixtures[9].ID != 3 {
 		t.Errorf("got count %d, fixtures %v; want 12 and 12..3", h.Count, ids(h.Fixtures))
 	}

@@ -27,6 +27,8 @@ type world struct {
 	search   *searchIndex
 
 	calendarVersion, teamsVersion, clientsVersion, leaguesVersion uint64
+	// currentVersion changes when any team's current competition does.
+	currentVersion uint64
 
 	// next is closed when a newer world replaces this one.
 	next chan struct{}
@@ -54,7 +56,9 @@ type teamSnap struct {
 	team     *model.Team // nil while only fixtures or lists name the team
 	version  uint64
 	fixtures []*fixture // date order, every competition and season
-	latest   int32      // latest competition by season, 0 if none
+	// latest is the latest competition by season that a caller of each
+	// tier may see (model.Tier.Rank), 0 if none.
+	latest [3]int32
 }
 
 type squadSnap struct {
@@ -280,8 +284,11 @@ func (w *writer) publish(now time.Time) *world {
 	for t := range d.teams.m {
 		b.teams[t] = true
 	}
+	currentMoved := false
 	for t := range b.teams {
-		w.rebuildTeam(t, d.teams.m[t], g)
+		if w.rebuildTeam(t, d.teams.m[t], g) {
+			currentMoved = true
+		}
 	}
 	// A team's name, short name and crest show in its competitions' tables
 	// and fixture lists, and its name orders ties.
@@ -316,6 +323,7 @@ func (w *writer) publish(now time.Time) *world {
 	if p := w.prev; p != nil {
 		nw.seasons, nw.clients, nw.leagues, nw.search = p.seasons, p.clients, p.leagues, p.search
 		nw.calendarVersion, nw.teamsVersion, nw.clientsVersion, nw.leaguesVersion = p.calendarVersion, p.teamsVersion, p.clientsVersion, p.leaguesVersion
+		nw.currentVersion = p.currentVersion
 	} else {
 		nw.seasons, nw.clients, nw.search = map[int]*season{}, map[string]*model.Client{}, &searchIndex{}
 		nw.leagues = w.leagueList()
@@ -337,6 +345,9 @@ func (w *writer) publish(now time.Time) *world {
 		nw.teamsVersion = g
 		nw.search = w.buildSearch()
 	}
+	if currentMoved {
+		nw.currentVersion = g
+	}
 	if b.clientsChanged {
 		nw.clientsVersion = g
 		nw.clients = w.clientsByHash()
@@ -350,27 +361,40 @@ func (w *writer) publish(now time.Time) *world {
 	return nw
 }
 
-func (w *writer) rebuildTeam(id int32, d *delta, g uint64) {
+// rebuildTeam rebuilds a team's fixtures and current competitions, and
+// reports whether a current competition moved.
+func (w *writer) rebuildTeam(id int32, d *delta, g uint64) bool {
 	var fixtures []*fixture
-	if prev, ok := w.teams.get(id); ok {
-		fixtures = prev.fixtures
+	var latest [3]int32
+	prev, ok := w.teams.get(id)
+	if ok {
+		fixtures, latest = prev.fixtures, prev.latest
 	}
 	fixtures = merge(fixtures, d, byDate)
 	ent := w.teamEnt[id].v
 	if ent == nil && len(fixtures) == 0 && len(w.listedIn[id]) == 0 {
 		w.teams.del(id)
-		return
+		return ok
 	}
-	w.teams.set(id, &teamSnap{team: ent, version: g, fixtures: fixtures, latest: w.latestComp(id, fixtures)})
+	t := &teamSnap{team: ent, version: g, fixtures: fixtures, latest: w.latestComp(id, fixtures)}
+	w.teams.set(id, t)
+	return t.latest != latest
 }
 
-// latestComp picks the team's competition of the latest season; in one
-// season a league comes before a cup or tournament, then the lower id.
-func (w *writer) latestComp(team int32, fixtures []*fixture) int32 {
-	var best *model.Competition
+// latestComp picks the team's competition of the latest season, for each
+// tier among those it may see; in one season a league comes before a cup
+// or tournament, then the lower id.
+func (w *writer) latestComp(team int32, fixtures []*fixture) [3]int32 {
+	var best [3]*model.Competition
 	consider := func(id int32) {
-		if st := w.compState[id]; st != nil && st.comp != nil && (best == nil || later(st.comp, best)) {
-			best = st.comp
+		st := w.compState[id]
+		if st == nil || st.comp == nil {
+			return
+		}
+		for r := range best {
+			if model.Tier(st.comp.Tier).Rank() <= r && (best[r] == nil || later(st.comp, best[r])) {
+				best[r] = st.comp
+			}
 		}
 	}
 	for _, c := range w.listedIn[team] {
@@ -383,10 +407,13 @@ func (w *writer) latestComp(team int32, fixtures []*fixture) int32 {
 			consider(seen)
 		}
 	}
-	if best == nil {
-		return 0
+	var out [3]int32
+	for r, c := range best {
+		if c != nil {
+			out[r] = int32(c.ID)
+		}
 	}
-	return int32(best.ID)
+	return out
 }
 
 // later reports whether c beats than as a team's latest competition.

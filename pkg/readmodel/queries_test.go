@@ -169,7 +169,7 @@ func TestTeamQueries(t *testing.T) {
 		t.Error("a caller changed the model through a returned team")
 	}
 	var found []int
-	for _, tm := range s.SearchTeams("FC") {
+	for _, tm := range s.SearchTeams("FC", model.TierDonating) {
 		found = append(found, tm.ID)
 	}
 	if fmt.Sprint(found) != "[1 2 3 4 5]" {
@@ -177,7 +177,7 @@ func TestTeamQueries(t *testing.T) {
 	}
 	for q, want := range map[string]string{"lph": "[1]", "ALPHA fc": "[1]", "e": "[3 4 5]", "c": "[1 2 3 4 5]", "zulu": "[]", "": "[1 2 3 4 5]"} {
 		var got []int
-		for _, tm := range s.SearchTeams(q) {
+		for _, tm := range s.SearchTeams(q, model.TierDonating) {
 			got = append(got, tm.ID)
 		}
 		if fmt.Sprint(got) != want && !(len(got) == 0 && want == "[]") {

@@ -286,7 +286,7 @@ func TestRealHeadToHeadAcrossSeasons(t *testing.T) {
 			wantAway++
 		}
 	}
-	h, ok := snap.HeadToHead(last.ID, 10)
+	h, ok := snap.HeadToHead(last.ID, 10, model.TierDonating)
 	if !ok {
 		t.Fatal("no head2head")
 	}
@@ -299,7 +299,7 @@ func TestRealHeadToHeadAcrossSeasons(t *testing.T) {
 	if h.TimeFrameStart.Year() != 2015 || h.TimeFrameEnd.Year() != 2021 {
 		t.Errorf("time frame %s..%s", h.TimeFrameStart, h.TimeFrameEnd)
 	}
-	h3, _ := snap.HeadToHead(last.ID, 3)
+	h3, _ := snap.HeadToHead(last.ID, 3, model.TierDonating)
 	if h3.Count != 3 || h3.TimeFrameStart.Year() < 2019 {
 		t.Errorf("head2head=3: %d games from %s", h3.Count, h3.TimeFrameStart)
 	}

@@ -67,7 +67,7 @@ func TestMergedTeamIsNotServed(t *testing.T) {
 	if _, ok := f.snap().Team(echo); ok {
 		t.Error("a merged team is served")
 	}
-	for _, tm := range f.snap().SearchTeams("echo") {
+	for _, tm := range f.snap().SearchTeams("echo", model.TierDonating) {
 		t.Errorf("a merged team is found by name: %+v", tm)
 	}
 }

@@ -32,10 +32,11 @@ func (s Snapshot) team(id int) (*teamSnap, bool) {
 	return t, true
 }
 
-func (s Snapshot) teamView(t *teamSnap) Team {
+func (s Snapshot) teamView(t *teamSnap, tier model.Tier) Team {
 	v := Team{Team: cloneTeam(t.team), Version: t.version}
-	if c, ok := s.comp(int(t.latest)); ok {
-		v.CurrentCompetition = int(t.latest)
+	latest := t.latest[max(tier.Rank(), 0)]
+	if c, ok := s.comp(int(latest)); ok {
+		v.CurrentCompetition = int(latest)
 		v.CurrentLeague = c.comp.League
 	}
 	return v
@@ -61,7 +62,7 @@ func (s Snapshot) Team(id int) (Team, bool) {
 	if !ok {
 		return Team{}, false
 	}
-	return s.teamView(t), true
+	return s.teamView(t, model.TierAnonymous), true
 }
 
 // CompetitionTeams returns the teams a competition lists, in its order;
@@ -74,28 +75,33 @@ func (s Snapshot) CompetitionTeams(id int) ([]Team, bool) {
 	list := make([]Team, 0, len(c.comp.Teams))
 	for _, ct := range c.comp.Teams {
 		if t, ok := s.team(ct.TeamID); ok {
-			list = append(list, s.teamView(t))
+			list = append(list, s.teamView(t, model.TierAnonymous))
 		}
 	}
 	return list, true
 }
 
 // SearchTeams returns the teams whose name or short name contains q, case
-// folded, ascending by id.
-func (s Snapshot) SearchTeams(q string) []Team {
+// folded, ascending by id, each with its current competition among those
+// a caller of tier may see.
+func (s Snapshot) SearchTeams(q string, tier model.Tier) []Team {
 	ids := s.w.search.find(q)
 	list := make([]Team, 0, len(ids))
 	for _, id := range ids {
 		if t, ok := s.team(int(id)); ok {
-			list = append(list, s.teamView(t))
+			list = append(list, s.teamView(t, tier))
 		}
 	}
 	return list
 }
 
-// TeamsVersion changes whenever any team changes: the version of searches,
-// and of any answer that shows other teams' names.
+// TeamsVersion changes whenever any team changes: the version of any
+// answer that shows other teams' names.
 func (s Snapshot) TeamsVersion() uint64 { return s.w.teamsVersion }
+
+// SearchVersion changes whenever any team or any team's current
+// competition changes: the version of searches.
+func (s Snapshot) SearchVersion() uint64 { return max(s.w.teamsVersion, s.w.currentVersion) }
 
 // Squad is the players of a team.
 type Squad struct {
