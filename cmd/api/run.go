@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"runtime/debug"
 	"strconv"
@@ -33,6 +34,7 @@ type config struct {
 	publicURL    string
 	cacheMB      int
 	proxyHeader  string
+	proxies      []netip.Prefix
 	seasonSwitch string
 	now          string
 	logLevel     string
@@ -63,7 +65,9 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	fs.StringVar(&c.publicURL, "public-url", env("FD_PUBLIC_URL", ""), "base of absolute links, e.g. https://api.example.org (default: the request's scheme and Host) (FD_PUBLIC_URL)")
 	cacheMB := env("FD_CACHE_MB", "256")
 	fs.StringVar(&cacheMB, "cache-mb", cacheMB, "budget of the rendered-response cache in MiB (FD_CACHE_MB)")
-	fs.StringVar(&c.proxyHeader, "trusted-proxy-header", env("FD_TRUSTED_PROXY_HEADER", ""), "header carrying the client IP set by a trusted proxy, e.g. X-Forwarded-For (FD_TRUSTED_PROXY_HEADER)")
+	proxies := env("FD_TRUSTED_PROXIES", "")
+	fs.StringVar(&proxies, "trusted-proxies", proxies, "addresses of the proxies in front, comma-separated CIDRs or IPs: only from them are the client-address header and X-Forwarded-Host/-Proto believed (FD_TRUSTED_PROXIES)")
+	fs.StringVar(&c.proxyHeader, "trusted-proxy-header", env("FD_TRUSTED_PROXY_HEADER", "X-Forwarded-For"), "header in which trusted proxies pass the client's address (FD_TRUSTED_PROXY_HEADER)")
 	fs.StringVar(&c.seasonSwitch, "season-switch", env("FD_SEASON_SWITCH", "06-01"), "MM-DD on which a new season becomes current (FD_SEASON_SWITCH)")
 	fs.StringVar(&c.now, "now", env("FD_NOW", ""), "start the service's clock at this RFC 3339 instant, for demos and tests; it then runs on (FD_NOW)")
 	fs.StringVar(&c.logLevel, "log-level", env("FD_LOG_LEVEL", "info"), "debug, info, warn or error (FD_LOG_LEVEL)")
@@ -86,6 +90,20 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	}
 	if c.replicas, err = strconv.Atoi(replicas); err != nil || (c.replicas != 0 && c.replicas != 1 && c.replicas != 3 && c.replicas != 5) {
 		return nil, fmt.Errorf("--stream-replicas %q: must be 0, 1, 3 or 5", replicas)
+	}
+	for _, p := range strings.Split(proxies, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		prefix, err := netip.ParsePrefix(p)
+		if err != nil {
+			addr, aerr := netip.ParseAddr(p)
+			if aerr != nil {
+				return nil, fmt.Errorf("--trusted-proxies %q: %q is not a CIDR such as 10.0.0.0/8 or an address", proxies, p)
+			}
+			prefix = netip.PrefixFrom(addr.Unmap(), addr.Unmap().BitLen())
+		}
+		c.proxies = append(c.proxies, prefix.Masked())
 	}
 	if c.anonPerDay, err = strconv.Atoi(anon); err != nil || c.anonPerDay < 1 {
 		return nil, fmt.Errorf("--anonymous-per-day %q: must be a whole number of requests, at least 1", anon)
@@ -169,7 +187,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	srv, err := httpapi.New(httpapi.Options{Model: model, PublicURL: strings.TrimSpace(cfg.publicURL),
-		CacheBytes: int64(cfg.cacheMB) << 20, TrustedProxyHeader: cfg.proxyHeader, AnonymousPerDay: cfg.anonPerDay, Log: log, Now: clock})
+		CacheBytes: int64(cfg.cacheMB) << 20, TrustedProxies: cfg.proxies, TrustedProxyHeader: cfg.proxyHeader, AnonymousPerDay: cfg.anonPerDay, Log: log, Now: clock})
 	if err != nil {
 		return err
 	}

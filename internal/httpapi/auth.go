@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -69,25 +68,12 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 				kind = "anonymous"
 			}
 			s.metrics.rateLimit.WithLabelValues(kind).Inc()
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(v.resetIn))
 			return &apiError{fiber.StatusTooManyRequests, "You reached your request limit. Wait " + strconv.Itoa(v.resetIn) + " seconds."}
 		}
 		c.Locals(callerKey, who)
 		return c.Next()
 	}
-}
-
-// clientIP is the caller's address: the first address of the trusted
-// proxy header when one is configured and present, else the peer's.
-func (s *Server) clientIP(c *fiber.Ctx) string {
-	if h := s.opts.TrustedProxyHeader; h != "" {
-		if v := string(c.Request().Header.Peek(h)); v != "" {
-			first, _, _ := strings.Cut(v, ",")
-			if ip := net.ParseIP(strings.TrimSpace(first)); ip != nil {
-				return ip.String()
-			}
-		}
-	}
-	return c.Context().RemoteIP().String()
 }
 
 // observe records every request's route, status and latency.

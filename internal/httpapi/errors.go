@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/footdata/footballd/pkg/model"
 	"github.com/gofiber/fiber/v2"
 )
 
-// apiError is the one error shape of the API: a status and a hint that says
-// which parameter, which value and what was expected.
+// The API's errors are the domain's (model.Error: a code and a hint that
+// says which parameter, which value and what was expected), and a few that
+// only HTTP has (apiError: 405, 414, 429, 503). statusOf maps both to a
+// status, in one place.
+
 type apiError struct {
 	status int
 	msg    string
@@ -18,15 +22,24 @@ type apiError struct {
 func (e *apiError) Error() string { return e.msg }
 
 func badRequest(format string, args ...any) error {
-	return &apiError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
+	return &model.Error{Code: model.Invalid, Message: fmt.Sprintf(format, args...)}
 }
 
 func notFound(format string, args ...any) error {
-	return &apiError{http.StatusNotFound, fmt.Sprintf(format, args...)}
+	return &model.Error{Code: model.NotFound, Message: fmt.Sprintf(format, args...)}
 }
 
 func restricted(format string, args ...any) error {
-	return &apiError{http.StatusForbidden, fmt.Sprintf(format, args...)}
+	return &model.Error{Code: model.Restricted, Message: fmt.Sprintf(format, args...)}
+}
+
+// statusOfCode is the status of each domain error code.
+var statusOfCode = map[model.Code]int{
+	model.Invalid:    http.StatusBadRequest,
+	model.NotFound:   http.StatusNotFound,
+	model.Conflict:   http.StatusConflict,
+	model.Restricted: http.StatusForbidden,
+	model.Internal:   http.StatusInternalServerError,
 }
 
 // errorHandler writes every error as {"error": "…"}: the API's own errors
@@ -35,15 +48,18 @@ func restricted(format string, args ...any) error {
 func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	status, msg := http.StatusInternalServerError, "internal error; it has been logged"
 	var ae *apiError
+	var me *model.Error
 	var fe *fiber.Error
 	switch {
 	case errors.As(err, &ae):
 		status, msg = ae.status, ae.msg
+	case errors.As(err, &me) && me.Code != model.Internal:
+		status, msg = statusOfCode[me.Code], me.Error()
 	case errors.As(err, &fe):
 		status = fe.Code
 		switch fe.Code {
 		case http.StatusNotFound:
-			msg = fmt.Sprintf("no resource at %s; see %s/v1/openapi.json for the paths", c.Path(), s.baseURL(c))
+			msg = fmt.Sprintf("no resource at %s; see %s/v1/openapi.json for the paths", requestPath(c.Request().Header.RequestURI()), s.baseURL(c))
 		case http.StatusMethodNotAllowed:
 			msg = fmt.Sprintf("method %s is not allowed; use GET, HEAD or OPTIONS", c.Method())
 		default:
@@ -54,6 +70,9 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	}
 	if status == http.StatusMethodNotAllowed {
 		c.Set(fiber.HeaderAllow, "GET, HEAD, OPTIONS")
+	}
+	if v := apiVersionOf(requestPath(c.Request().Header.RequestURI())); v != "" {
+		c.Set("X-API-Version", string(v))
 	}
 	c.Set(fiber.HeaderContentType, contentTypeJSON)
 	c.Set(fiber.HeaderCacheControl, "no-store")

@@ -32,9 +32,7 @@ func (s *Server) newKey(c *fiber.Ctx, route string, kind linkKind, rep represent
 	k.b = append(k.b, rep...)
 	k.b = append(k.b, '|')
 	if s.opts.PublicURL == "" {
-		k.b = append(k.b, c.Protocol()...)
-		k.b = append(k.b, "://"...)
-		k.b = append(k.b, c.Hostname()...)
+		k.b = append(k.b, s.baseURL(c)...)
 	}
 	return k
 }

@@ -20,6 +20,7 @@ var OpenAPI []byte
 func (s *Server) routes() {
 	app := s.app
 	app.Use(s.observe)
+	app.Use(s.guard)
 	// Cross-origin preflight on any resource path: no token, no limits.
 	// A middleware, not an OPTIONS route, so that the router still says
 	// 404 for unknown paths rather than 405.
@@ -28,7 +29,7 @@ func (s *Server) routes() {
 	app.Get("/readyz", s.readyz)
 	app.Get("/metrics", adaptor.HTTPHandler(promhttp.HandlerFor(s.opts.Registry, promhttp.HandlerOpts{})))
 
-	v1 := app.Group("/v1", s.authenticate(v1))
+	v1 := app.Group("/v1", s.whenReady, s.authenticate(v1))
 	v1.Get("/openapi.json", s.openAPI)
 	for _, base := range []struct {
 		path string
@@ -49,7 +50,7 @@ func (s *Server) routes() {
 
 	// The deprecated alpha version serves the resources it had, under
 	// its old name for competitions; v1-only resources are 403.
-	alpha := app.Group("/alpha", s.authenticate(alpha))
+	alpha := app.Group("/alpha", s.whenReady, s.authenticate(alpha))
 	alpha.Get("/soccerseasons", s.listCompetitions(alphaPath))
 	alpha.Get("/soccerseasons/:id", s.showCompetition(alphaPath))
 	alpha.Get("/soccerseasons/:id/teams", s.competitionTeams(alphaPath))

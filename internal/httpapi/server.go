@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -27,9 +28,12 @@ type Options struct {
 	PublicURL string
 	// CacheBytes is the budget of the rendered-response cache.
 	CacheBytes int64
-	// TrustedProxyHeader names the header that carries the client's IP
-	// (X-Forwarded-For, X-Real-IP) when a proxy the operator trusts sits in
-	// front; empty means the connection's address.
+	// TrustedProxies are the addresses of the proxies in front of the
+	// replica: only from them are the proxy header and X-Forwarded-Host
+	// and -Proto believed.
+	TrustedProxies []netip.Prefix
+	// TrustedProxyHeader names the header in which trusted proxies pass
+	// the client's address (default X-Forwarded-For).
 	TrustedProxyHeader string
 	// AnonymousPerDay is the limit of anonymous requests per client
 	// address and day (default 100, the spec's).
@@ -57,6 +61,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.TrustedProxyHeader == "" {
+		o.TrustedProxyHeader = fiber.HeaderXForwardedFor
 	}
 	o.PublicURL = strings.TrimRight(o.PublicURL, "/")
 }
@@ -113,14 +120,16 @@ func New(opts Options) (*Server, error) {
 		ErrorHandler:          s.errorHandler,
 		// Real clients send trailing slashes; paths are case-sensitive
 		// (leagueTable).
-		StrictRouting: false,
-		CaseSensitive: true,
-		ReadTimeout:   30 * time.Second,
-		WriteTimeout:  30 * time.Second,
-		IdleTimeout:   120 * time.Second,
-		JSONEncoder:   json.Marshal,
+		StrictRouting:  false,
+		CaseSensitive:  true,
+		ReadBufferSize: readBuffer,
+		ReadTimeout:    30 * time.Second,
+		WriteTimeout:   30 * time.Second,
+		IdleTimeout:    120 * time.Second,
+		JSONEncoder:    json.Marshal,
 	})
 	s.routes()
+	s.app.Server().Handler = s.methods(s.app.Server().Handler)
 	return s, nil
 }
 
@@ -139,15 +148,5 @@ func (s *Server) Drain() {
 
 // Close releases the cache.
 func (s *Server) Close() { s.cache.close() }
-
-// baseURL is the start of every link: the configured public URL, or the
-// request's own scheme and host (which also covers absolute-form request
-// lines, whose host is the one the client named).
-func (s *Server) baseURL(c *fiber.Ctx) string {
-	if s.opts.PublicURL != "" {
-		return s.opts.PublicURL
-	}
-	return c.Protocol() + "://" + c.Hostname()
-}
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

@@ -1,0 +1,140 @@
+package httpapi
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/footdata/footballd/pkg/readmodel"
+)
+
+// listen serves s on a real loopback listener for the test.
+func listen(t *testing.T, s *Server) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = s.App().Listener(ln) }()
+	t.Cleanup(func() { _ = s.App().Shutdown(); s.Close() })
+	return ln.Addr().String()
+}
+
+func newTestServer(t *testing.T, ready bool, opts Options) (*Server, *readmodel.Model) {
+	t.Helper()
+	m, err := readmodel.New(readmodel.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ready {
+		m.MarkReady()
+	}
+	opts.Model = m
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, m
+}
+
+// raw sends a request as written, and reads the response's status, headers
+// and body.
+func raw(t *testing.T, addr, request string) (int, http.Header, string) {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(conn, request); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("%.60q: %v", request, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(body)
+}
+
+// jsonError reports whether body is the API's error shape.
+func jsonError(body string) bool {
+	var e struct {
+		Error string `json:"error"`
+	}
+	return json.Unmarshal([]byte(body), &e) == nil && e.Error != ""
+}
+
+// TestEveryErrorIsJSON: whatever the server refuses, it answers in the
+// JSON error shape, with X-API-Version where the request reached the API.
+func TestEveryErrorIsJSON(t *testing.T) {
+	s, _ := newTestServer(t, true, Options{})
+	addr := listen(t, s)
+	tests := []struct {
+		name, request string
+		status        int
+		version       string
+	}{
+		{"unknown method", "GETX /v1/competitions HTTP/1.1\r\nHost: a\r\n\r\n", 405, "v1"},
+		{"lower-case method", "get /v1/competitions HTTP/1.1\r\nHost: a\r\n\r\n", 405, "v1"},
+		{"WebDAV method", "PROPFIND /alpha/fixtures HTTP/1.1\r\nHost: a\r\n\r\n", 405, "alpha"},
+		{"known method not allowed", "POST /v1/competitions HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n", 405, "v1"},
+		{"long URL", "GET /v1/competitions?x=" + strings.Repeat("a", 5000) + " HTTP/1.1\r\nHost: a\r\n\r\n", 414, "v1"},
+		{"bad Host", "GET /v1/competitions HTTP/1.1\r\nHost: x:y:z\r\n\r\n", 400, "v1"},
+		{"unknown path", "GET /nothing HTTP/1.1\r\nHost: a\r\n\r\n", 404, ""},
+	}
+	for _, tt := range tests {
+		status, header, body := raw(t, addr, tt.request)
+		if status != tt.status || !jsonError(body) || header.Get("X-API-Version") != tt.version ||
+			!strings.HasPrefix(header.Get("Content-Type"), "application/json") {
+			t.Errorf("%s: %d %q %q, X-API-Version %q; want %d JSON with version %q", tt.name, status, header.Get("Content-Type"), body,
+				header.Get("X-API-Version"), tt.status, tt.version)
+		}
+		if status == 405 && header.Get("Allow") != "GET, HEAD, OPTIONS" {
+			t.Errorf("%s: Allow %q", tt.name, header.Get("Allow"))
+		}
+	}
+}
+
+// TestNotReadyIs503: until the replica has replayed the stream, /v1 and
+// /alpha answer 503 with Retry-After, not an unknown token or a 404.
+func TestNotReadyIs503(t *testing.T) {
+	s, m := newTestServer(t, false, Options{})
+	addr := listen(t, s)
+	for _, path := range []string{"/v1/competitions", "/v1/teams/1", "/alpha/fixtures"} {
+		status, header, body := raw(t, addr, "GET "+path+" HTTP/1.1\r\nHost: a\r\nX-Auth-Token: unknown\r\n\r\n")
+		if status != 503 || header.Get("Retry-After") == "" || !jsonError(body) {
+			t.Errorf("%s before ready: %d Retry-After %q %s", path, status, header.Get("Retry-After"), body)
+		}
+	}
+	if status, _, _ := raw(t, addr, "GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n"); status != 200 {
+		t.Errorf("/healthz before ready: %d", status)
+	}
+	m.MarkReady()
+	if status, _, body := raw(t, addr, "GET /v1/competitions HTTP/1.1\r\nHost: a\r\n\r\n"); status != 200 {
+		t.Errorf("after ready: %d %s", status, body)
+	}
+}
+
+// Test429HasRetryAfter: a refused request says when to come back, in the
+// header clients and proxies read.
+func Test429HasRetryAfter(t *testing.T) {
+	s, _ := newTestServer(t, true, Options{AnonymousPerDay: 2})
+	addr := listen(t, s)
+	var status int
+	var header http.Header
+	for range 3 {
+		status, header, _ = raw(t, addr, "GET /v1/competitions HTTP/1.1\r\nHost: a\r\n\r\n")
+	}
+	if status != 429 || header.Get("Retry-After") == "" || header.Get("Retry-After") != header.Get("X-RequestCounter-Reset") {
+		t.Errorf("third request: %d, Retry-After %q, reset %q", status, header.Get("Retry-After"), header.Get("X-RequestCounter-Reset"))
+	}
+
+}
