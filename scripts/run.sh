@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 listen=${FD_LISTEN:-127.0.0.1:8080}
 nats=${FD_NATS_URL:-nats://127.0.0.1:4222}
 dir=${FD_EMBEDDED_NATS:-data/nats}
+admin=${FD_ADMIN_LISTEN-127.0.0.1:9090}
 now=${DEMO_NOW-2026-03-13T12:00:00Z}
 # The demo season becomes a former season on its league's switch date.
 season_end=2026-06-01
@@ -24,6 +25,9 @@ fi
 if in_use "$nhost" "$nport"; then
   echo "run: NATS port $nhost:$nport is in use (another make run?); set FD_NATS_URL=nats://host:port to use another" >&2; exit 1
 fi
+if [ -n "$admin" ] && in_use "${admin%:*}" "${admin##*:}"; then
+  echo "run: admin port $admin is in use (another make run?); set FD_ADMIN_LISTEN=host:port to use another, or empty for none" >&2; exit 1
+fi
 mkdir -p "$dir"
 if [ -s "$dir/run.pid" ] && kill -0 "$(cat "$dir/run.pid")" 2>/dev/null; then
   echo "run: $dir is in use by another make run (pid $(cat "$dir/run.pid")); set FD_EMBEDDED_NATS=another/dir" >&2; exit 1
@@ -38,7 +42,7 @@ fi
 
 go build -o bin/ ./cmd/...
 
-args=(--listen "$listen" --nats "$nats" --embedded-nats "$dir" --drain 0s)
+args=(--listen "$listen" --admin-listen "$admin" --nats "$nats" --embedded-nats "$dir" --drain 0s)
 [ -n "$now" ] && args+=(--now "$now")
 # Job control puts the replica in a process group of its own: Ctrl-C at the
 # terminal then reaches the replica alone, which stops cleanly, and neither

@@ -125,7 +125,7 @@ func TestMakeRun(t *testing.T) {
 		t.Skip("builds and runs the demo")
 	}
 	listen, natsAddr, dir := freePort(t), freePort(t), t.TempDir()
-	env := []string{"FD_LISTEN=" + listen, "FD_NATS_URL=nats://" + natsAddr, "FD_EMBEDDED_NATS=" + dir}
+	env := []string{"FD_LISTEN=" + listen, "FD_NATS_URL=nats://" + natsAddr, "FD_EMBEDDED_NATS=" + dir, "FD_ADMIN_LISTEN=" + freePort(t)}
 	d := startDemo(t, env...)
 	token := d.waitFor(t, `export TOKEN=([a-z1-9]+)`)[1]
 	d.waitFor(t, `Ctrl-C stops it`)
@@ -195,7 +195,7 @@ func TestMakeRun(t *testing.T) {
 
 	// A second make run on the same ports, or the same data, says so in
 	// one line and starts nothing.
-	for _, again := range [][]string{env, {"FD_LISTEN=" + freePort(t), "FD_NATS_URL=nats://" + freePort(t), "FD_EMBEDDED_NATS=" + dir}} {
+	for _, again := range [][]string{env, {"FD_LISTEN=" + freePort(t), "FD_NATS_URL=nats://" + freePort(t), "FD_EMBEDDED_NATS=" + dir, "FD_ADMIN_LISTEN=" + freePort(t)}} {
 		cmd := exec.Command("scripts/run.sh")
 		cmd.Dir = ".."
 		cmd.Env = append(os.Environ(), again...)

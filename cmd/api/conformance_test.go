@@ -145,8 +145,13 @@ func (r *replica) waitApplied(s *events.Store) {
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		resp := r.do("GET", "/metrics", nil)
-		for _, line := range strings.Split(string(resp.body), "\n") {
+		resp, err := http.Get(r.admin + "/metrics")
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		for _, line := range strings.Split(string(body), "\n") {
 			var seq uint64
 			if _, err := fmt.Sscanf(line, "fd_stream_last_applied_sequence %d", &seq); err == nil && seq >= last {
 				return

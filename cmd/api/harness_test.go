@@ -40,6 +40,7 @@ func freePort(t testing.TB) string {
 type replica struct {
 	t      testing.TB
 	base   string // http://127.0.0.1:port
+	admin  string // http://127.0.0.1:port of the admin listener
 	nats   string
 	cancel context.CancelFunc
 	done   chan error
@@ -75,14 +76,14 @@ func tempDir(t testing.TB) string {
 // /readyz. With embedded set it also runs the NATS server.
 func startReplica(t testing.TB, natsAddr string, embedded bool, extra ...string) *replica {
 	t.Helper()
-	addr := freePort(t)
-	args := []string{"--listen", addr, "--nats", "nats://" + natsAddr, "--drain", "0s", "--log-level", "warn"}
+	addr, adminAddr := freePort(t), freePort(t)
+	args := []string{"--listen", addr, "--admin-listen", adminAddr, "--nats", "nats://" + natsAddr, "--drain", "0s", "--log-level", "warn"}
 	if embedded {
 		args = append(args, "--embedded-nats", tempDir(t))
 	}
 	args = append(args, extra...)
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &replica{t: t, base: "http://" + addr, nats: "nats://" + natsAddr, cancel: cancel, done: make(chan error, 1), logs: &syncBuffer{}}
+	r := &replica{t: t, base: "http://" + addr, admin: "http://" + adminAddr, nats: "nats://" + natsAddr, cancel: cancel, done: make(chan error, 1), logs: &syncBuffer{}}
 	go func() { r.done <- run(ctx, args, func(string) string { return "" }, io.Discard, r.logs) }()
 	t.Cleanup(r.stop)
 	r.waitReady()

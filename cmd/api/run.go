@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/netip"
 	"net/url"
 	"runtime/debug"
@@ -42,6 +43,8 @@ type config struct {
 	replicas     int
 	version      bool
 	anonPerDay   int
+	adminListen  string
+	accessLog    bool
 
 	switchMonth time.Month
 	switchDay   int
@@ -74,6 +77,9 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	replicas := env("FD_STREAM_REPLICAS", "0")
 	fs.StringVar(&replicas, "stream-replicas", replicas, "replicas of the stream on a NATS cluster: 1, 3 or 5; 0 keeps what the stream has (FD_STREAM_REPLICAS)")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
+	fs.StringVar(&c.adminListen, "admin-listen", env("FD_ADMIN_LISTEN", "127.0.0.1:9090"), "address of the admin listener (/metrics, /healthz, /readyz); empty for none (FD_ADMIN_LISTEN)")
+	accessLog := env("FD_ACCESS_LOG", "false")
+	fs.StringVar(&accessLog, "access-log", accessLog, "log every request: true or false (FD_ACCESS_LOG)")
 	anon := env("FD_ANONYMOUS_PER_DAY", "100")
 	fs.StringVar(&anon, "anonymous-per-day", anon, "requests a day an anonymous client address may make (FD_ANONYMOUS_PER_DAY)")
 	drain := env("FD_DRAIN", "5s")
@@ -105,6 +111,14 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 		}
 		c.proxies = append(c.proxies, prefix.Masked())
 	}
+	if c.accessLog, err = strconv.ParseBool(accessLog); err != nil {
+		return nil, fmt.Errorf("--access-log %q: must be true or false", accessLog)
+	}
+	if c.adminListen != "" {
+		if _, _, err := net.SplitHostPort(c.adminListen); err != nil {
+			return nil, fmt.Errorf("--admin-listen %q: must be host:port or :port", c.adminListen)
+		}
+	}
 	if c.anonPerDay, err = strconv.Atoi(anon); err != nil || c.anonPerDay < 1 {
 		return nil, fmt.Errorf("--anonymous-per-day %q: must be a whole number of requests, at least 1", anon)
 	}
@@ -134,6 +148,39 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 		}
 	}
 	return c, nil
+}
+
+// connect connects to NATS, waiting for it as long as it takes (a replica
+// may start before its NATS cluster), and saying so in the log.
+func connect(ctx context.Context, log *slog.Logger, cfg *config) (*events.Store, error) {
+	wait := 250 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		store, err := events.Connect(cctx, cfg.natsURL, "api", events.StreamConfig{Replicas: cfg.replicas})
+		cancel()
+		if err == nil {
+			if attempt > 1 {
+				log.Info("connected to nats", "url", cfg.natsURL, "attempts", attempt)
+			}
+			return store, nil
+		}
+		log.Warn("nats not reachable yet; retrying", "url", cfg.natsURL, "attempt", attempt, "in", wait.String(), "err", err.Error())
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("connect to nats at %s: %w (last: %v)", cfg.natsURL, ctx.Err(), err)
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
+}
+
+// log writes the effective configuration, once, at start. It holds no
+// secret: tokens live in the stream, hashed.
+func (c *config) log(log *slog.Logger) {
+	log.Info("configuration", "listen", c.listen, "admin_listen", c.adminListen, "nats", c.natsURL, "embedded_nats", c.embeddedNATS,
+		"public_url", c.publicURL, "cache_mb", c.cacheMB, "trusted_proxies", fmt.Sprint(c.proxies), "trusted_proxy_header", c.proxyHeader,
+		"anonymous_per_day", c.anonPerDay, "season_switch", c.seasonSwitch, "now", c.now, "stream_replicas", c.replicas,
+		"drain", c.drain.String(), "access_log", c.accessLog, "log_level", c.logLevel, "build", buildinfo.Read().String())
 }
 
 // clock is the service's one clock: the wall clock, or one that starts at
@@ -173,25 +220,49 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		defer ns.Stop()
 		log.Info("embedded nats started", "url", ns.URL(), "dir", cfg.embeddedNATS)
 	}
-	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	store, err := events.Connect(cctx, cfg.natsURL, "api", events.StreamConfig{Replicas: cfg.replicas})
-	cancel()
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-
 	clock := cfg.clock()
 	model, err := readmodel.New(readmodel.Config{Now: clock, SwitchMonth: cfg.switchMonth, SwitchDay: cfg.switchDay, Log: log})
 	if err != nil {
 		return err
 	}
 	srv, err := httpapi.New(httpapi.Options{Model: model, PublicURL: strings.TrimSpace(cfg.publicURL),
-		CacheBytes: int64(cfg.cacheMB) << 20, TrustedProxies: cfg.proxies, TrustedProxyHeader: cfg.proxyHeader, AnonymousPerDay: cfg.anonPerDay, Log: log, Now: clock})
+		CacheBytes: int64(cfg.cacheMB) << 20, TrustedProxies: cfg.proxies, TrustedProxyHeader: cfg.proxyHeader,
+		AnonymousPerDay: cfg.anonPerDay, AccessLog: cfg.accessLog, Log: log, Now: clock})
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
+	cfg.log(log)
+
+	// The listeners come first: until the stream is replayed the replica
+	// answers 503, so that a load balancer sees it starting.
+	ln, err := net.Listen("tcp", cfg.listen)
+	if err != nil {
+		return fmt.Errorf("--listen %s: %w", cfg.listen, err)
+	}
+	httpErr := make(chan error, 2)
+	go func() { httpErr <- srv.App().Listener(ln) }()
+	log.Info("listening", "addr", ln.Addr().String())
+	var admin *http.Server
+	if cfg.adminListen != "" {
+		aln, err := net.Listen("tcp", cfg.adminListen)
+		if err != nil {
+			return fmt.Errorf("--admin-listen %s: %w", cfg.adminListen, err)
+		}
+		admin = &http.Server{Handler: srv.AdminHandler(), ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := admin.Serve(aln); !errors.Is(err, http.ErrServerClosed) {
+				httpErr <- fmt.Errorf("admin listener: %w", err)
+			}
+		}()
+		log.Info("admin listening", "addr", aln.Addr().String())
+	}
+
+	store, err := connect(ctx, log, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
 
 	runCtx, stopModel := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopModel()
@@ -215,14 +286,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		modelErr <- model.Run(runCtx, store)
 	}()
 
-	ln, err := net.Listen("tcp", cfg.listen)
-	if err != nil {
-		return fmt.Errorf("--listen %s: %w", cfg.listen, err)
-	}
-	httpErr := make(chan error, 1)
-	go func() { httpErr <- srv.App().Listener(ln) }()
-	log.Info("listening", "addr", ln.Addr().String())
-
 	select {
 	case <-ctx.Done():
 	case err := <-modelErr:
@@ -237,6 +300,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	time.Sleep(cfg.drain)
 	if err := srv.App().ShutdownWithTimeout(10 * time.Second); err != nil {
 		log.Warn("shutdown", "err", err)
+	}
+	if admin != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = admin.Shutdown(sctx)
+		cancel()
 	}
 	stopModel()
 	<-modelErr

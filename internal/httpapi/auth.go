@@ -79,6 +79,8 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 // observe records every request's route, status and latency.
 func (s *Server) observe(c *fiber.Ctx) error {
 	start := time.Now()
+	s.metrics.inFlight.Inc()
+	defer s.metrics.inFlight.Dec()
 	err := c.Next()
 	if err != nil {
 		if herr := s.app.ErrorHandler(c, err); herr != nil {
@@ -89,7 +91,13 @@ func (s *Server) observe(c *fiber.Ctx) error {
 	if c.Route().Path == "/" || route == "" {
 		route = "unmatched"
 	}
+	took := time.Since(start)
 	s.metrics.requests.WithLabelValues(route, strconv.Itoa(c.Response().StatusCode())).Inc()
-	s.metrics.latency.WithLabelValues(route).Observe(time.Since(start).Seconds())
+	s.metrics.latency.WithLabelValues(route).Observe(took.Seconds())
+	if s.opts.AccessLog {
+		// The path only: a browser's token travels in the query string.
+		s.log.Info("request", "method", c.Method(), "path", requestPath(c.Request().Header.RequestURI()), "status", c.Response().StatusCode(),
+			"ms", float64(took.Microseconds())/1000, "client", s.clientIP(c), "caller", string(c.Response().Header.Peek("X-Authenticated-Client")))
+	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"github.com/footdata/footballd/internal/buildinfo"
 	"github.com/footdata/footballd/pkg/readmodel"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -11,9 +12,10 @@ type metrics struct {
 	latency   *prometheus.HistogramVec
 	cache     *prometheus.CounterVec
 	rateLimit *prometheus.CounterVec
+	inFlight  prometheus.Gauge
 }
 
-func newMetrics(reg prometheus.Registerer, model *readmodel.Model) *metrics {
+func newMetrics(reg prometheus.Registerer, model *readmodel.Model, ready func() bool) *metrics {
 	m := &metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "fd_http_requests_total", Help: "HTTP requests by route and status.",
@@ -28,11 +30,23 @@ func newMetrics(reg prometheus.Registerer, model *readmodel.Model) *metrics {
 		rateLimit: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "fd_rate_limit_rejections_total", Help: "Requests refused with 429, by caller kind.",
 		}, []string{"caller"}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fd_http_in_flight_requests", Help: "Requests being answered."}),
 	}
+	build := buildinfo.Read()
 	stats := func(f func(readmodel.Stats) float64) func() float64 {
 		return func() float64 { return f(model.Stats()) }
 	}
-	reg.MustRegister(m.requests, m.latency, m.cache, m.rateLimit,
+	reg.MustRegister(m.requests, m.latency, m.cache, m.rateLimit, m.inFlight,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fd_build_info", Help: "The running build: always 1.",
+			ConstLabels: prometheus.Labels{"version": build.Version, "commit": build.Commit, "goversion": build.GoVersion}},
+			func() float64 { return 1 }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fd_ready", Help: "1 while the replica is ready for traffic (replayed, not draining)."},
+			func() float64 {
+				if ready() {
+					return 1
+				}
+				return 0
+			}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fd_stream_pending_messages", Help: "Messages the stream holds that this replica has not applied yet."},
 			stats(func(s readmodel.Stats) float64 { return float64(s.Pending) })),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fd_stream_last_applied_sequence", Help: "Stream sequence of the last event applied."},

@@ -2,11 +2,12 @@ package httpapi
 
 import (
 	_ "embed"
+	"io"
 	"net"
+	"net/http"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
@@ -25,9 +26,10 @@ func (s *Server) routes() {
 	// A middleware, not an OPTIONS route, so that the router still says
 	// 404 for unknown paths rather than 405.
 	app.Use(s.preflight)
+	// Load balancers probe the API port; /metrics is on the admin
+	// listener only (AdminHandler).
 	app.Get("/healthz", s.healthz)
 	app.Get("/readyz", s.readyz)
-	app.Get("/metrics", adaptor.HTTPHandler(promhttp.HandlerFor(s.opts.Registry, promhttp.HandlerOpts{})))
 
 	v1 := app.Group("/v1", s.whenReady, s.authenticate(v1))
 	v1.Get("/openapi.json", s.openAPI)
@@ -87,20 +89,42 @@ func (s *Server) healthz(c *fiber.Ctx) error {
 	return c.SendString(`{"status":"ok"}`)
 }
 
-// readyz is 200 once the replica has replayed the stream and is not
-// draining; load balancers route to it only then.
 func (s *Server) readyz(c *fiber.Ctx) error {
+	status, body := s.readiness()
 	c.Set(fiber.HeaderContentType, contentTypeJSON)
-	st := s.model.Stats()
+	return c.Status(status).SendString(body)
+}
+
+// readiness is 200 once the replica has replayed the stream and is not
+// draining; load balancers route to it only then.
+func (s *Server) readiness() (int, string) {
 	select {
 	case <-s.draining:
-		return c.Status(fiber.StatusServiceUnavailable).SendString(`{"status":"draining"}`)
+		return fiber.StatusServiceUnavailable, `{"status":"draining"}`
 	default:
 	}
-	if !st.Ready {
-		return c.Status(fiber.StatusServiceUnavailable).SendString(`{"status":"replaying"}`)
+	if !s.model.Stats().Ready {
+		return fiber.StatusServiceUnavailable, `{"status":"replaying"}`
 	}
-	return c.SendString(`{"status":"ready"}`)
+	return fiber.StatusOK, `{"status":"ready"}`
+}
+
+// AdminHandler serves the operators' endpoints on the admin listener:
+// /metrics, /healthz and /readyz.
+func (s *Server) AdminHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(s.opts.Registry, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set(fiber.HeaderContentType, contentTypeJSON)
+		_, _ = io.WriteString(w, `{"status":"ok"}`)
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+		status, body := s.readiness()
+		w.Header().Set(fiber.HeaderContentType, contentTypeJSON)
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, body)
+	})
+	return mux
 }
 
 // preflightResponse is the spec's answer to OPTIONS, byte for byte. It is

@@ -41,6 +41,9 @@ type Options struct {
 	// Registry receives the metrics (default: a new registry).
 	Registry *prometheus.Registry
 	Log      *slog.Logger
+	// AccessLog logs every request (method, path, status, time, caller) at
+	// info level.
+	AccessLog bool
 	// Now is the clock for rate-limit windows (default time.Now).
 	Now func() time.Time
 }
@@ -113,7 +116,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{opts: opts, model: opts.Model, cache: cache, limits: newLimiter(opts.Now),
 		log: opts.Log, draining: make(chan struct{})}
-	s.metrics = newMetrics(opts.Registry, opts.Model)
+	s.metrics = newMetrics(opts.Registry, opts.Model, func() bool { status, _ := s.readiness(); return status == fiber.StatusOK })
 	s.app = fiber.New(fiber.Config{
 		AppName:               "footballd",
 		DisableStartupMessage: true,

@@ -20,6 +20,7 @@ import (
 type process struct {
 	cmd     *exec.Cmd
 	addr    string
+	admin   string // the admin listener, "" for processes without one
 	started time.Time
 	logPath string
 	exited  chan struct{}
@@ -64,8 +65,16 @@ func spawn(logPath, bin string, args ...string) (*process, error) {
 // startReplica starts bin/api against natsURL. The clock is pinned so that
 // "current season" and current matchdays are the same in every run.
 func startReplica(env *benchEnv, name, natsURL string) (*process, error) {
-	return spawn(env.logPath(name), env.apiBin, "--nats", natsURL, "--now", "2026-03-13T12:00:00Z",
-		"--log-level", "warn", "--drain", "0s")
+	admin, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	p, err := spawn(env.logPath(name), env.apiBin, "--nats", natsURL, "--now", "2026-03-13T12:00:00Z",
+		"--log-level", "warn", "--drain", "0s", "--admin-listen", admin)
+	if p != nil {
+		p.admin = admin
+	}
+	return p, err
 }
 
 // get fetches path with the given headers and returns status, headers and
@@ -111,11 +120,14 @@ func (p *process) logTail() string {
 	return strings.TrimSpace(string(raw[max(0, len(raw)-600):]))
 }
 
-// metric reads one unlabelled sample from /metrics.
+// metric reads one unlabelled sample from the admin listener's /metrics.
 func (p *process) metric(name string) (float64, error) {
-	_, _, body, err := p.get("/metrics", nil)
+	code, body, err := fasthttp.GetTimeout(nil, "http://"+p.admin+"/metrics", 10*time.Second)
 	if err != nil {
 		return 0, err
+	}
+	if code != fasthttp.StatusOK {
+		return 0, fmt.Errorf("metrics of %s: status %d", p.admin, code)
 	}
 	sc := bufio.NewScanner(bytes.NewReader(body))
 	sc.Buffer(nil, 1<<20)
