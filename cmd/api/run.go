@@ -263,6 +263,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	defer store.Close()
+	budgets, err := store.Budgets(ctx)
+	if err != nil {
+		return err
+	}
+	srv.ShareBudgets(budgets)
 
 	runCtx, stopModel := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopModel()

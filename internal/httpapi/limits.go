@@ -1,15 +1,41 @@
 package httpapi
 
 import (
+	"context"
+	"fmt"
 	"hash/maphash"
+	"log/slog"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
-// limiter counts requests in fixed windows per caller (an anonymous IP or
-// a registered client). Counters live in this replica only.
+// Budget is where the replicas share callers' budgets (events.Budgets): Take
+// adds up to want to key's count, never beyond limit, and says how much it
+// got and the count afterwards.
+type Budget interface {
+	Take(ctx context.Context, key string, limit, want int) (got, used int, err error)
+}
+
+// limiter counts requests in fixed windows aligned to their period (every
+// replica's minute is the same minute) per caller: an anonymous address or
+// a registered client. With a shared Budget, a replica lets requests
+// through against leases it takes of the caller's budget: most requests
+// spend a lease the replica holds, without a round trip, and the next lease
+// is taken before this one runs out. The leases of all replicas never add
+// up to more than the limit; what a replica holds but does not spend
+// before the window ends (at most a lease each) is the margin by which a
+// caller may be refused early. Without a Budget (one replica) the whole
+// budget is local.
 type limiter struct {
-	now    func() time.Time
+	now func() time.Time
+	// budget is set once the replica reaches NATS (ShareBudgets), before
+	// it answers its first request.
+	budget atomic.Pointer[sharedBudget]
+	log    *slog.Logger
+	// errors counts failed takes of the shared budget.
+	errors atomic.Int64
 	seed   maphash.Seed
 	shards [64]limitShard
 }
@@ -28,8 +54,13 @@ type windowKey struct {
 }
 
 type window struct {
-	start int64 // unix seconds
-	n     int
+	start   int64 // unix seconds, a multiple of the period
+	served  int   // requests this replica let through
+	granted int   // this replica's leases
+	used    int   // every replica's leases, as of this replica's last take
+	spent   bool  // the shared budget is taken up
+	// taking is closed when a take in flight ends; nil when none is.
+	taking chan struct{}
 }
 
 // limit is one rule: at most max requests per period.
@@ -38,54 +69,89 @@ type limit struct {
 	period time.Duration
 }
 
-// verdict is the state of a caller's counter after a request.
+// verdict is the state of a caller's counters after a request.
 type verdict struct {
 	allowed   bool
 	remaining int
-	resetIn   int // seconds until the counter resets
+	resetIn   int // seconds until the tightest counter resets
 }
 
-func newLimiter(now func() time.Time) *limiter {
-	l := &limiter{now: now, seed: maphash.MakeSeed()}
+// budgetTimeout bounds a take of the shared budget. A replica that cannot
+// reach it lets the request through against a lease of its own rather than
+// refusing everybody: the limits are a fairness rule, not a fence.
+const budgetTimeout = 2 * time.Second
+
+type sharedBudget struct{ Budget }
+
+func newLimiter(now func() time.Time, budget Budget, log *slog.Logger) *limiter {
+	l := &limiter{now: now, log: log, seed: maphash.MakeSeed()}
 	for i := range l.shards {
 		l.shards[i].counters = map[windowKey]*window{}
 	}
+	l.share(budget)
 	return l
 }
 
-// take counts a request of key against each rule (e.g. per minute and per
+// share makes the limiter count against budget; nil keeps counts local.
+func (l *limiter) share(budget Budget) {
+	if budget != nil {
+		l.budget.Store(&sharedBudget{budget})
+	}
+}
+
+// lease is how much of a budget of max a replica takes at a time: small
+// enough that the leases replicas hold unused are a small margin, large
+// enough that few requests wait for a take.
+func lease(limit int) int { return min(max(limit/16, 1), 1000) }
+
+// take counts a request of caller against each rule (say per minute and per
 // day) and reports the tightest: a request refused by any rule is refused
 // and counts against none.
-func (l *limiter) take(key string, rules ...limit) verdict {
+func (l *limiter) take(caller string, rules ...limit) verdict {
 	now := l.now().Unix()
-	sh := &l.shards[maphash.String(l.seed, key)%uint64(len(l.shards))]
+	sh := &l.shards[maphash.String(l.seed, caller)%uint64(len(l.shards))]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	sh.sweep(now)
-	v := verdict{allowed: true, remaining: -1}
 	ws := make([]*window, len(rules))
 	for i, r := range rules {
-		k := windowKey{key, r.period}
-		w := sh.counters[k]
-		period := int64(r.period / time.Second)
-		if w == nil || now-w.start >= period {
-			w = &window{start: now}
-			sh.counters[k] = w
-			sh.writes++
+		ws[i] = sh.window(windowKey{caller, r.period}, now)
+	}
+	// Take a lease where this replica has none left, one rule at a time.
+	for i := 0; i < len(rules); {
+		w := ws[i]
+		switch {
+		case w.served < w.granted || w.spent:
+			i++
+		case w.taking != nil:
+			ch := w.taking
+			sh.mu.Unlock()
+			<-ch
+			sh.mu.Lock()
+		default:
+			l.takeLease(sh, caller, rules[i], w, false)
 		}
-		ws[i] = w
-		remaining := r.max - w.n
-		reset := int(w.start + period - now)
-		if remaining <= 0 {
+	}
+	v := verdict{allowed: true, remaining: -1}
+	for i, r := range rules {
+		w := ws[i]
+		if w.served >= w.granted {
 			v.allowed = false
 		}
+		remaining := r.max - w.used + (w.granted - w.served)
+		reset := int(w.start + int64(r.period/time.Second) - now)
 		if v.remaining < 0 || remaining < v.remaining || (remaining == v.remaining && reset > v.resetIn) {
 			v.remaining, v.resetIn = remaining, reset
 		}
 	}
 	if v.allowed {
-		for _, w := range ws {
-			w.n++
+		for i, r := range rules {
+			w := ws[i]
+			w.served++
+			// Take the next lease before this one runs out.
+			if !w.spent && w.taking == nil && w.granted-w.served <= lease(r.max)/2 {
+				l.takeLease(sh, caller, r, w, true)
+			}
 		}
 		v.remaining--
 	}
@@ -93,15 +159,94 @@ func (l *limiter) take(key string, rules ...limit) verdict {
 	return v
 }
 
+// window returns the caller's current window for k, a new one when the
+// period has moved on.
+func (sh *limitShard) window(k windowKey, now int64) *window {
+	period := int64(k.period / time.Second)
+	start := now - now%period
+	w := sh.counters[k]
+	if w == nil || w.start != start {
+		w = &window{start: start}
+		sh.counters[k] = w
+		sh.writes++
+	}
+	return w
+}
+
+// takeLease takes a lease of r's budget for w, with the shard's lock held
+// on entry and exit but not during the take; async leaves the caller
+// waiting for nothing.
+func (l *limiter) takeLease(sh *limitShard, caller string, r limit, w *window, async bool) {
+	budget := l.budget.Load()
+	if budget == nil {
+		w.granted, w.used, w.spent = r.max, r.max, true
+		return
+	}
+	ch := make(chan struct{})
+	w.taking = ch
+	key := budgetKey(caller, r.period, w.start)
+	fetch := func() (int, int, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), budgetTimeout)
+		defer cancel()
+		return budget.Take(ctx, key, r.max, lease(r.max))
+	}
+	apply := func(got, used int, err error) {
+		switch {
+		case err != nil:
+			// Never more than the whole limit on this replica alone. The
+			// log says so at the first failure and every thousandth.
+			if n := l.errors.Add(1); n%1000 == 1 {
+				l.log.Warn("shared request budget unreachable: a local lease instead", "key", key, "failures", n, "err", err.Error())
+			}
+			w.granted = min(w.granted+lease(r.max), r.max)
+			w.used = max(w.used, w.granted)
+			w.spent = w.granted == r.max
+		case got == 0:
+			w.spent, w.used = true, used
+		default:
+			w.granted += got
+			w.used = max(w.used+got, used)
+		}
+		w.taking = nil
+		close(ch)
+	}
+	if async {
+		go func() {
+			got, used, err := fetch()
+			sh.mu.Lock()
+			defer sh.mu.Unlock()
+			apply(got, used, err)
+		}()
+		return
+	}
+	sh.mu.Unlock()
+	got, used, err := fetch()
+	sh.mu.Lock()
+	apply(got, used, err)
+}
+
+// budgetKey names a window of a caller's budget in the shared bucket, in
+// the characters its keys allow.
+func budgetKey(caller string, period time.Duration, start int64) string {
+	safe := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, caller)
+	return fmt.Sprintf("%s.%d.%d", safe, int64(period/time.Second), start)
+}
+
 // sweep drops expired windows now and then, so that a day of distinct
-// anonymous IPs does not grow the map without bound.
+// anonymous addresses does not grow the map without bound.
 func (sh *limitShard) sweep(now int64) {
 	if sh.writes < 1024 {
 		return
 	}
 	sh.writes = 0
 	for k, w := range sh.counters {
-		if now-w.start >= int64(24*time.Hour/time.Second) {
+		if now-w.start >= int64(k.period/time.Second) && w.taking == nil {
 			delete(sh.counters, k)
 		}
 	}

@@ -15,7 +15,7 @@ type metrics struct {
 	inFlight  prometheus.Gauge
 }
 
-func newMetrics(reg prometheus.Registerer, model *readmodel.Model, ready func() bool) *metrics {
+func newMetrics(reg prometheus.Registerer, model *readmodel.Model, limits *limiter, ready func() bool) *metrics {
 	m := &metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "fd_http_requests_total", Help: "HTTP requests by route and status.",
@@ -47,6 +47,9 @@ func newMetrics(reg prometheus.Registerer, model *readmodel.Model, ready func() 
 				}
 				return 0
 			}),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "fd_rate_limit_budget_errors_total",
+			Help: "Takes of the shared request budget that failed, answered from a local lease instead."},
+			func() float64 { return float64(limits.errors.Load()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fd_stream_pending_messages", Help: "Messages the stream holds that this replica has not applied yet."},
 			stats(func(s readmodel.Stats) float64 { return float64(s.Pending) })),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fd_stream_last_applied_sequence", Help: "Stream sequence of the last event applied."},

@@ -114,9 +114,9 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, model: opts.Model, cache: cache, limits: newLimiter(opts.Now),
+	s := &Server{opts: opts, model: opts.Model, cache: cache, limits: newLimiter(opts.Now, nil, opts.Log),
 		log: opts.Log, draining: make(chan struct{})}
-	s.metrics = newMetrics(opts.Registry, opts.Model, func() bool { status, _ := s.readiness(); return status == fiber.StatusOK })
+	s.metrics = newMetrics(opts.Registry, opts.Model, s.limits, func() bool { status, _ := s.readiness(); return status == fiber.StatusOK })
 	s.app = fiber.New(fiber.Config{
 		AppName:               "footballd",
 		DisableStartupMessage: true,
@@ -138,6 +138,11 @@ func New(opts Options) (*Server, error) {
 
 // App returns the Fiber application (Listen, Test, Shutdown).
 func (s *Server) App() *fiber.App { return s.app }
+
+// ShareBudgets counts callers' requests against budgets every replica
+// shares (events.Budgets) rather than this replica's alone. The replica
+// calls it once it reaches NATS, before it is ready.
+func (s *Server) ShareBudgets(b Budget) { s.limits.share(b) }
 
 // Drain makes the replica report not ready, so load balancers stop sending
 // new requests before it shuts down.

@@ -1,15 +1,20 @@
 package httpapi
 
 import (
+	"context"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/footdata/footballd/internal/natstest"
 )
 
 func TestLimiterWindows(t *testing.T) {
+	// Windows are aligned to their period: this minute, this UTC day.
 	now := time.Date(2026, 3, 13, 12, 0, 0, 0, time.UTC)
-	l := newLimiter(func() time.Time { return now })
+	l := newLimiter(func() time.Time { return now }, nil, slog.Default())
 	perMinute := limit{max: 3, period: time.Minute}
 	perDay := limit{max: 5, period: 24 * time.Hour}
 	tests := []struct {
@@ -22,12 +27,11 @@ func TestLimiterWindows(t *testing.T) {
 		{10 * time.Second, true, 1, 50},
 		{10 * time.Second, true, 0, 40},
 		{10 * time.Second, false, 0, 30}, // fourth in the minute: refused, not counted
-		// The minute window restarted; the day window has 3 used and is
-		// now the tighter rule.
-		{31 * time.Second, true, 1, 86339},
-		{time.Second, true, 0, 86338},
-		{time.Second, false, 0, 86337}, // the day's five are used
-		{24 * time.Hour, true, 2, 60},
+		// The next minute; the day has 3 used and is now the tighter rule.
+		{31 * time.Second, true, 1, 43139},
+		{time.Second, true, 0, 43138},
+		{time.Second, false, 0, 43137}, // the day's five are used
+		{24 * time.Hour, true, 2, 57},
 	}
 	for i, tt := range tests {
 		now = now.Add(tt.advance)
@@ -38,6 +42,37 @@ func TestLimiterWindows(t *testing.T) {
 	}
 	if v := l.take("ip|10.0.0.1", limit{max: defaultAnonymousPerDay, period: 24 * time.Hour}); !v.allowed || v.remaining != 99 {
 		t.Errorf("another caller shares a counter: %+v", v)
+	}
+}
+
+// TestLimiterLeasesHoldAcrossReplicas: limiters of several replicas take
+// leases of one shared budget (a real JetStream bucket): together they
+// never let more than the limit through, and refuse none while the budget
+// has room beyond the leases they hold.
+func TestLimiterLeasesHoldAcrossReplicas(t *testing.T) {
+	store := natstest.MustOpen(t, natstest.MustStart(t))
+	budgets, err := store.Budgets(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 3, 13, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	replicas := []*limiter{newLimiter(clock, budgets, slog.Default()), newLimiter(clock, budgets, slog.Default()), newLimiter(clock, budgets, slog.Default())}
+	rule := limit{max: 50, period: time.Minute}
+	allowed := 0
+	for i := range 80 {
+		if v := replicas[i%len(replicas)].take("client|acme", rule); v.allowed {
+			allowed++
+		}
+	}
+	margin := len(replicas) * lease(rule.max)
+	if allowed > rule.max || allowed < rule.max-margin {
+		t.Errorf("%d of 80 requests through three replicas, want at most %d and at least %d", allowed, rule.max, rule.max-margin)
+	}
+	// The next minute has a new budget.
+	now = now.Add(time.Minute)
+	if v := replicas[0].take("client|acme", rule); !v.allowed {
+		t.Errorf("first request of the next minute refused: %+v", v)
 	}
 }
 

@@ -1,0 +1,86 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Budgets are request budgets every replica shares, kept in a JetStream
+// key-value bucket: each key counts what the replicas have taken of one
+// caller's budget in one window. A replica takes in leases (Take), so
+// that most requests are counted against a lease it already holds,
+// without a round trip.
+type Budgets struct {
+	kv jetstream.KeyValue
+}
+
+// BudgetsBucket is the key-value bucket of the budgets.
+const BudgetsBucket = "FD_LIMITS"
+
+// budgetsTTL keeps a window's count a little longer than the longest
+// window (a day).
+const budgetsTTL = 25 * time.Hour
+
+// Budgets opens (or creates) the budgets bucket, kept on as many servers
+// as the event stream.
+func (s *Store) Budgets(ctx context.Context) (*Budgets, error) {
+	kv, err := s.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      BudgetsBucket,
+		Description: "request budgets taken by the API replicas, per caller and window",
+		History:     1,
+		TTL:         budgetsTTL,
+		Storage:     jetstream.FileStorage,
+		Replicas:    s.cfg.Replicas,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("budgets bucket %s: %w", BudgetsBucket, err)
+	}
+	return &Budgets{kv: kv}, nil
+}
+
+// Take adds up to want to the count at key, never beyond limit, and
+// returns how much it got (0 when the budget is spent) and the count
+// afterwards, everybody's takes included. The count is updated with
+// compare-and-set, so replicas taking at once never take more than limit
+// between them.
+func (b *Budgets) Take(ctx context.Context, key string, limit, want int) (got, used int, err error) {
+	for range contention {
+		var rev uint64
+		used = 0
+		entry, err := b.kv.Get(ctx, key)
+		switch {
+		case errors.Is(err, jetstream.ErrKeyNotFound):
+		case err != nil:
+			return 0, 0, fmt.Errorf("budget %s: %w", key, err)
+		default:
+			rev = entry.Revision()
+			if used, err = strconv.Atoi(string(entry.Value())); err != nil {
+				return 0, 0, fmt.Errorf("budget %s: count %q: %w", key, entry.Value(), err)
+			}
+		}
+		got = min(want, limit-used)
+		if got <= 0 {
+			return 0, used, nil
+		}
+		value := []byte(strconv.Itoa(used + got))
+		if rev == 0 {
+			_, err = b.kv.Create(ctx, key, value)
+		} else {
+			_, err = b.kv.Update(ctx, key, value, rev)
+		}
+		var apiErr *jetstream.APIError
+		switch {
+		case err == nil:
+			return got, used + got, nil
+		case errors.Is(err, jetstream.ErrKeyExists), errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence:
+			continue // another replica took meanwhile: read again
+		}
+		return 0, 0, fmt.Errorf("budget %s: %w", key, err)
+	}
+	return 0, 0, fmt.Errorf("budget %s: too much contention", key)
+}
