@@ -23,7 +23,10 @@ const (
 	KindFixture     Kind = "fixture"
 	KindAdjustment  Kind = "adjustment"
 	KindTieBreak    Kind = "tiebreak"
-	KindClient      Kind = "client"
+	// KindTieBreakData holds a competition's disciplinary points and
+	// coefficient order.
+	KindTieBreakData Kind = "tiebreakdata"
+	KindClient       Kind = "client"
 	// KindSequence subjects hold id counters (football.seq.<kind>).
 	KindSequence Kind = "seq"
 )
@@ -32,7 +35,7 @@ const (
 const Prefix = "football"
 
 // Kinds lists the kinds an editor can show.
-var Kinds = []Kind{KindLeague, KindCompetition, KindTeam, KindTeamName, KindSquad, KindFixture, KindAdjustment, KindTieBreak, KindClient}
+var Kinds = []Kind{KindLeague, KindCompetition, KindTeam, KindTeamName, KindSquad, KindFixture, KindAdjustment, KindTieBreak, KindTieBreakData, KindClient}
 
 // ParseKind parses a kind name.
 func ParseKind(s string) (Kind, error) {
@@ -77,6 +80,8 @@ func SubjectOf(v any) (string, error) {
 		return Subject(KindAdjustment, itoa(e.CompetitionID), itoa(e.ID)), nil
 	case *model.TieBreakOrder:
 		return Subject(KindTieBreak, itoa(e.CompetitionID)), nil
+	case *model.TieBreakData:
+		return Subject(KindTieBreakData, itoa(e.CompetitionID)), nil
 	case *model.Client:
 		return Subject(KindClient, e.Name), nil
 	}

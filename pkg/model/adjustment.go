@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -73,4 +74,57 @@ func (o *TieBreakOrder) Rank(team int) int {
 		}
 	}
 	return -1
+}
+
+// TieBreakData is what editors enter for the tie-breakers that read data
+// rather than results, one per competition: each team's disciplinary
+// points (DISCIPLINARY_POINTS: fewer ranks higher) and the coefficient order
+// (COEFFICIENT: a team listed earlier ranks higher). Either rule separates
+// level teams only when it has a figure for every one of them.
+type TieBreakData struct {
+	CompetitionID int `json:"competitionId"`
+	// Disciplinary maps a team id to its disciplinary points.
+	Disciplinary map[int]int `json:"disciplinary,omitempty"`
+	// Coefficients lists team ids, highest coefficient first.
+	Coefficients []int `json:"coefficients,omitempty"`
+	// Source says where the figures come from.
+	Source string `json:"source"`
+}
+
+// Validate checks the data.
+func (d *TieBreakData) Validate() error {
+	if d.CompetitionID <= 0 {
+		return Invalidf("competition", fmt.Sprint(d.CompetitionID), "must be a positive integer")
+	}
+	for team, points := range d.Disciplinary {
+		if team <= 0 {
+			return Invalidf("disciplinary", fmt.Sprint(team), "team ids must be positive")
+		}
+		if points < 0 || points > 999 {
+			return Invalidf("disciplinary", fmt.Sprintf("%d:%d", team, points), "points must be from 0 to 999")
+		}
+	}
+	seen := map[int]bool{}
+	for _, id := range d.Coefficients {
+		if id <= 0 || seen[id] {
+			return Invalidf("coefficients", fmt.Sprint(id), "must be distinct positive team ids")
+		}
+		seen[id] = true
+	}
+	if strings.TrimSpace(d.Source) == "" {
+		return Invalidf("source", d.Source, "must say where the figures come from (e.g. UEFA match reports)")
+	}
+	return nil
+}
+
+// Teams returns every team the data names, in increasing order.
+func (d *TieBreakData) Teams() []int {
+	ids := slices.Clone(d.Coefficients)
+	for team := range d.Disciplinary {
+		if !slices.Contains(ids, team) {
+			ids = append(ids, team)
+		}
+	}
+	slices.Sort(ids)
+	return ids
 }

@@ -29,6 +29,7 @@ type compState struct {
 	lastUpdated time.Time
 	adjust      map[int32]held[model.Adjustment]
 	order       held[model.TieBreakOrder]
+	data        held[model.TieBreakData]
 }
 
 // fixChange is a change within one batch to a fixture readers hold: the
@@ -119,6 +120,12 @@ func decodeEvent(ev events.Event) (any, error) {
 			err = checkIDs(ev, []int{o.CompetitionID}, o.TeamIDs...)
 		}
 		return o, err
+	case events.KindTieBreakData:
+		d, err := decode[model.TieBreakData](ev, 1)
+		if err == nil {
+			err = checkIDs(ev, []int{d.CompetitionID}, d.Teams()...)
+		}
+		return d, err
 	case events.KindClient:
 		c, err := decode[model.Client](ev, 1)
 		if err == nil && ev.Key[0] != c.Name {
@@ -187,6 +194,8 @@ func (w *writer) apply(ev events.Event, v any) error {
 		err = w.applyAdjustment(ev, v)
 	case *model.TieBreakOrder:
 		err = w.applyTieBreak(ev, v)
+	case *model.TieBreakData:
+		err = w.applyTieBreakData(ev, v)
 	case *model.Client:
 		err = w.applyClient(ev, v)
 	case *model.League:
@@ -358,6 +367,18 @@ func (w *writer) applyTieBreak(ev events.Event, o *model.TieBreakOrder) error {
 		return errStale
 	}
 	st.order = held[model.TieBreakOrder]{v: o, seq: ev.Seq}
+	st.touched(ev.Time)
+	w.b.dirtyComp(cid, 1)
+	return nil
+}
+
+func (w *writer) applyTieBreakData(ev events.Event, d *model.TieBreakData) error {
+	cid := int32(d.CompetitionID)
+	st := w.comp(cid)
+	if st.data.v != nil && st.data.seq >= ev.Seq {
+		return errStale
+	}
+	st.data = held[model.TieBreakData]{v: d, seq: ev.Seq}
 	st.touched(ev.Time)
 	w.b.dirtyComp(cid, 1)
 	return nil
