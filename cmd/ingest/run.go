@@ -62,6 +62,7 @@ func commands() []command {
 		{"status", "FIXTURE STATUS [--kickoff TIME]", "move a fixture to a status: schedule, time, kick-off, finish, postpone, cancel", status, false},
 		{"deduct", "--competition ID --team ID --points N --reason TEXT", "deduct N points (negative N adds); --id A --points 0 withdraws", deduct, false},
 		{"tiebreak", "--competition ID --order ID,ID,... --reason TEXT", "order teams level after every tie-breaker", tiebreak, false},
+		{"tables", "--competition ID [--rules FILE.json|-] [--disciplinary TEAM:POINTS,...] [--coefficients ID,ID,...] [--source TEXT]", "set table rules, disciplinary points and the coefficient order", tables, false},
 		{"show", "KIND ID", "print the current state of an entity", show, false},
 		{"history", "KIND ID", "print every stored revision of an entity: who, when, what changed", history, false},
 		{"client add", "NAME [--tier registered|donating] [--per-minute N] [--per-day N]", "register an API client and print its token once", clientAdd, false},
