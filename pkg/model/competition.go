@@ -99,11 +99,5 @@ func (c *Competition) Validate() error {
 			return Invalidf("teams", fmt.Sprint(t.TeamID), "every team of a tournament needs a group")
 		}
 	}
-	if len(c.Rules.Phases) > 0 && c.Type != TypeLeague {
-		return Invalidf("rules.phases", c.Rules.Phases[0].Name, "only a league has phases")
-	}
-	if c.Rules.Thirds != nil && c.Type != TypeTournament {
-		return Invalidf("rules.thirds", string(c.Type), "only a tournament ranks its thirds")
-	}
 	return c.Rules.Validate()
 }

@@ -192,11 +192,12 @@ type TableRules struct {
 	// EACH_RULE.
 	HeadToHead HeadToHeadMode `json:"headToHead,omitempty"`
 	// RegularMatchdays is the last matchday of the regular season, after
-	// which Phases begin (leagues only).
+	// which Phases begin. Phases apply to leagues, Thirds to tournaments;
+	// a competition of the other type keeps them unused (the defaults of
+	// a league code do not know the competition's type).
 	RegularMatchdays int     `json:"regularMatchdays,omitempty"`
 	Phases           []Phase `json:"phases,omitempty"`
-	// Thirds, when set, ranks the teams placed third in their groups
-	// (tournaments only).
+	// Thirds, when set, ranks the teams placed third in their groups.
 	Thirds *ThirdsRule `json:"thirds,omitempty"`
 }
 

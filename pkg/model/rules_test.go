@@ -166,18 +166,6 @@ func TestTableRulesValidate(t *testing.T) {
 	}
 }
 
-func TestCompetitionRulesFitItsType(t *testing.T) {
-	c := Competition{ID: 1, Caption: "Euro 2024", League: "EC", Year: 2024, Type: TypeLeague, Tier: TierAnonymous, Rules: DefaultRules("EC", 2024)}
-	if err := c.Validate(); err == nil || err.(*Error).Field != "rules.thirds" {
-		t.Errorf("a league ranking thirds: %v", err)
-	}
-	c = Competition{ID: 1, Caption: "Pro League", League: "BJL", Year: 2024, Type: TypeTournament, Tier: TierAnonymous,
-		Teams: []CompetitionTeam{{TeamID: 1, Group: "A"}}, Rules: DefaultRules("BJL", 2024)}
-	if err := c.Validate(); err == nil || err.(*Error).Field != "rules.phases" {
-		t.Errorf("a tournament with phases: %v", err)
-	}
-}
-
 // TestTableRulesJSON: rules written before phases existed still decode, and
 // new rules survive a round trip.
 func TestTableRulesJSON(t *testing.T) {
