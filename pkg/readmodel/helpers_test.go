@@ -191,6 +191,31 @@ func checkTable(t readmodel.Table, rules model.TableRules) string {
 	return ""
 }
 
+// expectTable applies the test teams, comp and entities to a new model and
+// checks comp's table at matchday: its rows as rowLines gives them, and
+// what must hold in any table.
+func expectTable(t *testing.T, comp *model.Competition, entities []any, matchday int, want []string) {
+	t.Helper()
+	f := newFeed(t, t0)
+	f.put(teams()...)
+	f.put(comp)
+	f.put(entities...)
+	f.m.MarkReady()
+	table, ok := f.snap().Table(comp.ID, matchday)
+	if !ok {
+		t.Fatal("competition not found")
+	}
+	if table.Matchday != matchday {
+		t.Errorf("matchday: got %d, want %d", table.Matchday, matchday)
+	}
+	if got := rowLines(table); !equalLines(got, want) {
+		t.Errorf("table:\n got %q\nwant %q", got, want)
+	}
+	if msg := checkTable(table, comp.Rules); msg != "" {
+		t.Error(msg)
+	}
+}
+
 func equalLines(got, want []string) bool {
 	return strings.Join(got, "\n") == strings.Join(want, "\n")
 }
