@@ -169,6 +169,13 @@ func TestTeamMerge(t *testing.T) {
 	s := natstest.MustOpen(t, c.srv)
 	bolton, wanderers := teamID(t, s, "Bolton"), teamID(t, s, "Bolton Wanderers")
 	c.refused(exitInvalid, `reason: must not be empty`, "team", "merge", "--from", fmt.Sprint(bolton), "--into", fmt.Sprint(wanderers))
+	comp := natstest.All[model.Competition](t, s, events.KindCompetition)
+	var compID int
+	for _, cp := range comp {
+		compID = cp.ID
+	}
+	c.ok("tiebreak", "--competition", fmt.Sprint(compID), "--disciplinary", fmt.Sprintf("%d:4", bolton),
+		"--coefficients", fmt.Sprintf("%d,%d", bolton, teamID(t, s, "Luton Town")), "--source", "test")
 	out := c.ok("team", "merge", "--from", fmt.Sprint(bolton), "--into", fmt.Sprint(wanderers), "--reason", "one club", "--editor", "ann")
 	if !regexp.MustCompile(`team \d+ merged into team \d+: \d+ change\(s\)`).MatchString(out) {
 		t.Errorf("merge output:\n%s", out)
@@ -182,6 +189,14 @@ func TestTeamMerge(t *testing.T) {
 		if cp.HasTeam(bolton) || !cp.HasTeam(wanderers) || len(cp.Teams) != 42 {
 			t.Errorf("competition teams after the merge: %d, %+v", len(cp.Teams), cp.Teams)
 		}
+	}
+	if out := c.okf(fmt.Sprintf("show tiebreakdata %d", compID)); !strings.Contains(out, fmt.Sprintf(`"%d": 4`, wanderers)) ||
+		!strings.Contains(out, fmt.Sprintf("[\n    %d,", wanderers)) {
+		t.Errorf("tie-break data after the merge: %s", out)
+	}
+	if out := c.okf(fmt.Sprintf("show tiebreakdata %d", compID)); !strings.Contains(out, fmt.Sprintf(`"%d": 4`, wanderers)) ||
+		!strings.Contains(out, fmt.Sprintf("[\n    %d,", wanderers)) {
+		t.Errorf("tie-break data after the merge: %s", out)
 	}
 	if out := c.okf("show teamname Bolton"); !strings.Contains(out, fmt.Sprintf(`"teamId": %d`, wanderers)) {
 		t.Errorf("the duplicate's spelling: %s", out)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/footdata/footballd/internal/editor"
@@ -125,23 +126,39 @@ var competitionFields = fields[model.Competition]{
 }
 
 func competitionPut() command {
-	var file string
+	var file, rulesFile string
 	return putCommand(command{name: "competition put", args: "[--id N] --league CODE --year YYYY --caption TEXT [flags]",
 		summary: "create a competition (one per league and season), or change the fields given of one",
 		example: "ingest competition put --league PL --year 2026 --caption \"Premier League 2026/27\" --matchdays 38 --teams 1,2,3,4\n  ingest competition put --id 6 --tier registered"},
 		competitionFields,
 		func(fs *flag.FlagSet) {
-			fs.StringVar(&file, "file", "", "JSON file with the whole competition, applied before the other flags")
+			fs.StringVar(&file, "file", "", "JSON file with the whole competition (- for stdin), applied before the other flags")
+			fs.StringVar(&rulesFile, "rules", "", "JSON file with the table rules (- for stdin): points, tie-breakers, head-to-head mode, phases, best thirds (README: Table rules)")
 		},
-		func(int, given) (func(*model.Competition) error, error) {
-			if file == "" {
-				return func(*model.Competition) error { return nil }, nil
+		func(e *env, _ int, _ given) (func(*model.Competition) error, error) {
+			var c *model.Competition
+			var rules *model.TableRules
+			if file != "" {
+				c = new(model.Competition)
+				if err := e.readJSON("file", file, c); err != nil {
+					return nil, err
+				}
 			}
-			var c model.Competition
-			if err := readJSON(file, &c); err != nil {
-				return nil, err
+			if rulesFile != "" {
+				rules = new(model.TableRules)
+				if err := e.readJSON("rules", rulesFile, rules); err != nil {
+					return nil, err
+				}
 			}
-			return func(x *model.Competition) error { *x = c; return nil }, nil
+			return func(x *model.Competition) error {
+				if c != nil {
+					*x = *c
+				}
+				if rules != nil {
+					x.Rules = *rules
+				}
+				return nil
+			}, nil
 		},
 		func(ctx context.Context, ed *editor.Editor, id int, change func(*model.Competition) error) (editor.Change, error) {
 			ch, _, err := ed.PutCompetition(ctx, id, change)
@@ -227,15 +244,23 @@ func teamMerge() command {
 		}}
 }
 
-func readJSON(path string, into any) error {
-	raw, err := os.ReadFile(path)
+// readJSON reads path (- for stdin) into into, refusing fields it does not
+// know: a misspelt one would otherwise be dropped without a word.
+func (e *env) readJSON(field, path string, into any) error {
+	var raw []byte
+	var err error
+	if path == "-" {
+		raw, err = io.ReadAll(e.stdin)
+	} else {
+		raw, err = os.ReadFile(path)
+	}
 	if err != nil {
-		return model.Invalidf("file", path, "cannot be read: %v", err)
+		return model.Invalidf(field, path, "cannot be read: %v", err)
 	}
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(into); err != nil {
-		return model.Invalidf("file", path, "is not valid JSON for this command: %v", err)
+		return model.Invalidf(field, path, "is not valid JSON for this command: %v", err)
 	}
 	return nil
 }
@@ -257,7 +282,7 @@ func squadPut() command {
 			sq := model.Squad{TeamID: id}
 			switch strings.ToLower(filepath.Ext(pos[0])) {
 			case ".json":
-				if err := readJSON(pos[0], &sq.Players); err != nil {
+				if err := e.readJSON("file", pos[0], &sq.Players); err != nil {
 					return err
 				}
 			case ".csv":
@@ -364,7 +389,7 @@ func deduct() command {
 		summary: "deduct points from a team in a competition (negative N adds); --id N changes an earlier one, keeping what is not given, and --points 0 withdraws it",
 		example: "ingest deduct --competition 6 --team 12 --points 10 --reason \"entered administration\"\n  ingest deduct --id 3 --points 0"},
 		adjustmentFields, nil,
-		func(id int, g given) (func(*model.Adjustment) error, error) {
+		func(_ *env, id int, g given) (func(*model.Adjustment) error, error) {
 			if _, ok := g["points"]; !ok && id == 0 {
 				return nil, usagef("want --points N")
 			}
@@ -377,14 +402,17 @@ func deduct() command {
 }
 
 func tiebreak() command {
-	var comp, order, reason string
-	return command{name: "tiebreak", args: "--competition ID --order ID,ID,... --reason TEXT",
-		summary: "order teams still level after every tie-breaker (fair play, drawing of lots)",
-		example: "ingest tiebreak --competition 6 --order 12,7 --reason \"drawing of lots\"",
+	var comp, order, reason, disciplinary, coefficients, source string
+	return command{name: "tiebreak", args: "--competition ID [--order ID,ID,... --reason TEXT] [--disciplinary TEAM:POINTS,...] [--coefficients ID,ID,...] [--source TEXT]",
+		summary: "what separates level teams besides results: an order of last resort (fair play, lots), disciplinary points, the coefficient order",
+		example: "ingest tiebreak --competition 6 --order 12,7 --reason \"drawing of lots\"\n  ingest tiebreak --competition 6 --disciplinary 12:5,7:3 --coefficients 7,12 --source \"UEFA match reports\"",
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&comp, "competition", "", "competition id")
-			fs.StringVar(&order, "order", "", "team ids, best first, comma separated")
-			fs.StringVar(&reason, "reason", "", "why, e.g. \"fair play\" or \"drawing of lots\"")
+			fs.StringVar(&order, "order", "", "team ids, best first, comma separated: ranks teams still level after every rule")
+			fs.StringVar(&reason, "reason", "", "why the order, e.g. \"fair play\" or \"drawing of lots\"")
+			fs.StringVar(&disciplinary, "disciplinary", "", "disciplinary points (DISCIPLINARY_POINTS), TEAM:POINTS comma separated; TEAM:- removes a team's; others stay")
+			fs.StringVar(&coefficients, "coefficients", "", "team ids, highest coefficient first (COEFFICIENT), comma separated")
+			fs.StringVar(&source, "source", "", "where the disciplinary points and coefficients come from")
 		},
 		run: func(ctx context.Context, e *env, pos []string) error {
 			if err := noArgs(pos); err != nil {
@@ -394,16 +422,83 @@ func tiebreak() command {
 			if err != nil {
 				return err
 			}
-			ids, err := intList("order", order)
+			writeOrder, writeData := order != "" || reason != "", disciplinary != "" || coefficients != "" || source != ""
+			if !writeOrder && !writeData {
+				return usagef("want --order and --reason, or --disciplinary, --coefficients or --source")
+			}
+			if writeOrder {
+				ids, err := intList("order", order)
+				if err != nil {
+					return err
+				}
+				o := model.TieBreakOrder{CompetitionID: c, TeamIDs: ids, Reason: reason}
+				if err := o.Validate(); err != nil {
+					return err
+				}
+				if err := e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.PutTieBreak(ctx, o) }); err != nil {
+					return err
+				}
+			}
+			if !writeData {
+				return nil
+			}
+			points, err := disciplinaryPoints(disciplinary)
 			if err != nil {
 				return err
 			}
-			o := model.TieBreakOrder{CompetitionID: c, TeamIDs: ids, Reason: reason}
-			if err := o.Validate(); err != nil {
+			coeffs, err := intList("coefficients", coefficients)
+			if err != nil {
 				return err
 			}
-			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.PutTieBreak(ctx, o) })
+			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) {
+				ch, _, err := ed.PutTieBreakData(ctx, c, func(d *model.TieBreakData) error {
+					for team, p := range points {
+						if p < 0 {
+							delete(d.Disciplinary, team)
+							continue
+						}
+						if d.Disciplinary == nil {
+							d.Disciplinary = map[int]int{}
+						}
+						d.Disciplinary[team] = p
+					}
+					if coefficients != "" {
+						d.Coefficients = coeffs
+					}
+					if source != "" {
+						d.Source = source
+					}
+					return nil
+				})
+				return ch, err
+			})
 		}}
+}
+
+// disciplinaryPoints parses "TEAM:POINTS,…"; a team whose points are "-"
+// maps to -1: remove its points.
+func disciplinaryPoints(s string) (map[int]int, error) {
+	out := map[int]int{}
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		t, p, ok := strings.Cut(part, ":")
+		team, err := parseID("disciplinary", t)
+		if !ok || err != nil {
+			return nil, model.Invalidf("disciplinary", part, "must be TEAM:POINTS with a team id")
+		}
+		if p == "-" {
+			out[team] = -1
+			continue
+		}
+		points, err := strconv.Atoi(p)
+		if err != nil || points < 0 || points > 999 {
+			return nil, model.Invalidf("disciplinary", part, "points must be a whole number from 0 to 999, or - to remove a team's")
+		}
+		out[team] = points
+	}
+	return out, nil
 }
 
 // idArg reads the id positional argument of a command, for field.

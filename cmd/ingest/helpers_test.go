@@ -16,6 +16,8 @@ import (
 type cli struct {
 	t   testing.TB
 	srv *natsembed.Server
+	// stdin is what the next commands read from standard input.
+	stdin string
 }
 
 func newCLI(t testing.TB) *cli {
@@ -29,7 +31,7 @@ func (c *cli) run(args ...string) (int, string, string) {
 	defer cancel()
 	var out, errOut bytes.Buffer
 	env := map[string]string{"FD_NATS_URL": c.srv.URL(), "FD_EDITOR": "tester"}
-	code := run(ctx, args, func(k string) string { return env[k] }, strings.NewReader(""), &out, &errOut)
+	code := run(ctx, args, func(k string) string { return env[k] }, strings.NewReader(c.stdin), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 

@@ -309,7 +309,7 @@ func (e *env) edit(ctx context.Context, do func(ed *editor.Editor) (editor.Chang
 // entity), the entity's table of flags, and the editor's put. prepare, if
 // not nil, checks the flags and returns a change to apply before them.
 func putCommand[T any](c command, table fields[T], extra func(fs *flag.FlagSet),
-	prepare func(id int, g given) (func(*T) error, error),
+	prepare func(e *env, id int, g given) (func(*T) error, error),
 	put func(ctx context.Context, ed *editor.Editor, id int, change func(*T) error) (editor.Change, error)) command {
 	g := given{}
 	var id string
@@ -330,7 +330,7 @@ func putCommand[T any](c command, table fields[T], extra func(fs *flag.FlagSet),
 		}
 		first := func(*T) error { return nil }
 		if prepare != nil {
-			if first, err = prepare(n, g); err != nil {
+			if first, err = prepare(e, n, g); err != nil {
 				return err
 			}
 		}

@@ -57,20 +57,24 @@ func (e *Editor) checkAs(ctx context.Context, v any, draft bool) error {
 	case *model.Squad:
 		return e.teamExists(ctx, "team", x.TeamID)
 	case *model.Adjustment:
-		c, err := e.competition(ctx, x.CompetitionID)
-		if err == nil && !c.HasTeam(x.TeamID) {
-			err = model.Invalidf("team", strconv.Itoa(x.TeamID), "is not a team of competition %d", c.ID)
-		}
-		return err
+		return e.takePart(ctx, x.CompetitionID, "team", []int{x.TeamID})
 	case *model.TieBreakOrder:
-		c, err := e.competition(ctx, x.CompetitionID)
-		if err != nil {
-			return err
-		}
-		for _, id := range x.TeamIDs {
-			if !c.HasTeam(id) {
-				return model.Invalidf("teams", strconv.Itoa(id), "is not a team of competition %d", c.ID)
-			}
+		return e.takePart(ctx, x.CompetitionID, "teams", x.TeamIDs)
+	case *model.TieBreakData:
+		return e.takePart(ctx, x.CompetitionID, "teams", x.Teams())
+	}
+	return nil
+}
+
+// takePart refuses team ids (field) that are not teams of competition.
+func (e *Editor) takePart(ctx context.Context, competition int, field string, teams []int) error {
+	c, err := e.competition(ctx, competition)
+	if err != nil {
+		return err
+	}
+	for _, id := range teams {
+		if !c.HasTeam(id) {
+			return model.Invalidf(field, strconv.Itoa(id), "is not a team of competition %d", c.ID)
 		}
 	}
 	return nil

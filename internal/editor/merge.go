@@ -12,7 +12,7 @@ import (
 )
 
 // MergeTeam folds a duplicate team into another: its competitions,
-// fixtures, adjustments, tie-break orders, squad and spellings become the
+// fixtures, adjustments, tie-break orders and data, squad and spellings become the
 // other's, each rewritten through the one write path, and the duplicate is
 // marked merged, which takes it out of every answer. Every revision names
 // the merge and reason as its source, so a history says who did it and why.
@@ -42,7 +42,7 @@ func (e *Editor) MergeTeam(ctx context.Context, from, into int, reason string) (
 	if err := w.find(ctx); err != nil {
 		return nil, err
 	}
-	for _, step := range []func(context.Context) error{w.addToCompetitions, w.fixtures, w.adjustments, w.orders,
+	for _, step := range []func(context.Context) error{w.addToCompetitions, w.fixtures, w.adjustments, w.orders, w.tieBreakData,
 		w.removeFromCompetitions, w.squad, w.names, w.markMerged} {
 		if err := step(ctx); err != nil {
 			return w.changes, err
@@ -214,6 +214,44 @@ func (w *mergeWork) orders(ctx context.Context) error {
 		}
 		o.TeamIDs = ids
 		if err := w.done(w.e.PutTieBreak(ctx, o)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tieBreakData moves the duplicate's disciplinary points (unless the
+// other has its own) and its place in a coefficient order.
+func (w *mergeWork) tieBreakData(ctx context.Context) error {
+	var comps []int
+	err := w.e.Store.Scan(ctx, events.All(events.KindTieBreakData), func(ev events.Event) error {
+		d, err := events.Decode[model.TieBreakData](ev.Data)
+		if err == nil && slices.Contains(d.Teams(), w.from) {
+			comps = append(comps, d.CompetitionID)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for _, c := range comps {
+		ch, _, err := w.e.PutTieBreakData(ctx, c, func(d *model.TieBreakData) error {
+			if p, ok := d.Disciplinary[w.from]; ok {
+				delete(d.Disciplinary, w.from)
+				if _, ok := d.Disciplinary[w.into]; !ok {
+					d.Disciplinary[w.into] = p
+				}
+			}
+			var ids []int
+			for _, id := range d.Coefficients {
+				if id = w.swap(id); !slices.Contains(ids, id) {
+					ids = append(ids, id)
+				}
+			}
+			d.Coefficients = ids
+			return nil
+		})
+		if err := w.done(ch, err); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"strconv"
 	"time"
 
@@ -364,6 +365,10 @@ func renderRow(r readmodel.TableRow, rep representation, l links) any {
 		return rowMinified{Rank: r.Rank, Team: shortName(r), TeamID: r.TeamID, PlayedGames: r.PlayedGames, CrestURI: r.CrestURL,
 			Points: r.Points, Goals: r.Goals, GoalsAgainst: r.GoalsAgainst, GoalDifference: r.GoalDifference}
 	}
+	return renderFullRow(r, l)
+}
+
+func renderFullRow(r readmodel.TableRow, l links) rowFull {
 	out := rowFull{Position: r.Position, Rank: r.Rank, Team: shortName(r), TeamID: r.TeamID, TeamName: r.TeamName,
 		CrestURI: r.CrestURL, PlayedGames: r.PlayedGames, Points: r.Points, Goals: r.Goals, GoalsAgainst: r.GoalsAgainst,
 		GoalDifference: r.GoalDifference, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses,
@@ -385,12 +390,55 @@ type leagueTableJSON struct {
 }
 
 type groupTableJSON struct {
-	Links         *tableLinks           `json:"_links,omitempty"`
-	LeagueCaption string                `json:"leagueCaption"`
-	Matchday      *int                  `json:"matchday"`
-	Standings     map[string][]rowGroup `json:"standings"`
+	Links         *tableLinks   `json:"_links,omitempty"`
+	LeagueCaption string        `json:"leagueCaption"`
+	Matchday      *int          `json:"matchday"`
+	Standings     standingsJSON `json:"standings"`
 }
 
+// standingsJSON is an object of standings in the order given: a
+// tournament's groups by name, then its thirds; a league's play-off phases
+// in the order of its rules.
+type standingsJSON []namedStanding
+
+type namedStanding struct {
+	name string
+	rows []any
+}
+
+func (s standingsJSON) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, st := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		for _, v := range []any{st.name, st.rows} {
+			part, err := json.Marshal(v)
+			if err != nil {
+				return nil, err
+			}
+			b = append(append(b, part...), ':')
+		}
+		b = b[:len(b)-1]
+	}
+	return append(b, '}'), nil
+}
+
+// rowPhase is a full row of a league's play-off phase: a league row with
+// its phase and the points it carried into it.
+type rowPhase struct {
+	Group string `json:"group"`
+	rowFull
+	CarriedPoints int `json:"carriedPoints"`
+}
+
+func renderGroupRow(r readmodel.TableRow) rowGroup {
+	return rowGroup{Group: r.Group, Rank: r.Rank, Team: shortName(r), TeamID: r.TeamID, PlayedGames: r.PlayedGames,
+		CrestURI: r.CrestURL, Points: r.Points, Goals: r.Goals, GoalsAgainst: r.GoalsAgainst, GoalDifference: r.GoalDifference}
+}
+
+// renderTable renders a league's one standing as "standing", and a
+// tournament's groups or a league's play-off phases as "standings".
 func renderTable(c readmodel.Competition, t readmodel.Table, rep representation, l links) any {
 	var tl *tableLinks
 	var md *int
@@ -404,15 +452,19 @@ func renderTable(c readmodel.Competition, t readmodel.Table, rep representation,
 		}
 		tl = &tableLinks{Self: href{self}, Competition: l.competition(c.ID)}
 	}
-	if c.Type == model.TypeTournament {
-		out := groupTableJSON{Links: tl, LeagueCaption: c.Caption, Matchday: md, Standings: map[string][]rowGroup{}}
+	if c.Type == model.TypeTournament || (len(t.Standings) > 0 && t.Standings[0].Group != "") {
+		out := groupTableJSON{Links: tl, LeagueCaption: c.Caption, Matchday: md, Standings: standingsJSON{}}
 		for _, st := range t.Standings {
-			rows := make([]rowGroup, len(st.Rows))
+			rows := make([]any, len(st.Rows))
 			for i, r := range st.Rows {
-				rows[i] = rowGroup{Group: st.Group, Rank: r.Rank, Team: shortName(r), TeamID: r.TeamID, PlayedGames: r.PlayedGames,
-					CrestURI: r.CrestURL, Points: r.Points, Goals: r.Goals, GoalsAgainst: r.GoalsAgainst, GoalDifference: r.GoalDifference}
+				switch {
+				case c.Type == model.TypeTournament || rep != full:
+					rows[i] = renderGroupRow(r)
+				default:
+					rows[i] = rowPhase{Group: r.Group, rowFull: renderFullRow(r, l), CarriedPoints: r.CarriedPoints}
+				}
 			}
-			out.Standings[st.Group] = rows
+			out.Standings = append(out.Standings, namedStanding{st.Group, rows})
 		}
 		return out
 	}

@@ -163,6 +163,11 @@ var (
 	utcOffsetRE  = regexp.MustCompile(`^(\d{1,2}:\d{2})\s*UTC([+-]\d{1,2})?(?::?(\d{2}))?$`)
 	playoffWords = []string{"playoff", "play-off", "playout", "final", "relegation", "aufstieg",
 		"championship", "europe", "qualifying", "round of", "quarter", "semi", "ecl", "platz", "third place"}
+	// knockoutWords name the rounds of a league that splits after its
+	// regular season that are knock-outs, not its phases' matchdays
+	// ("ECL Playoff, Final", "Europa League Finals, Semifinals"; "Playoffs"
+	// is how the Champions League names its knock-out play-offs).
+	knockoutWords = []string{"final", "semi", "quarter", "round of", "qualifying", "third place", "ecl", "europa league", "playoffs"}
 )
 
 // locate reads the league code and season from a path such as
@@ -393,12 +398,19 @@ func outcome(m ofMatch) (model.Status, model.Result, model.Side, error) {
 // their number ("Matchday 7", "7. Round"); regular phases that number again
 // from 1 (Apertura then Clausura) follow on after the previous phase. Group
 // games of tournaments are numbered per group by the order in which each
-// team plays. Play-off and knock-out rounds follow the last regular matchday.
+// team plays. In a league whose rules split it after the regular season
+// (model.DefaultRules' phases), the phases' rounds ("Championship,
+// Matchday 34", "Relegation, Matchday 1") are regular: they keep a number
+// that carries on from the regular season's (Scotland: 34 to 38) or are
+// numbered on from it (Belgium: 31 on); the split itself is the table's
+// business. Play-off and knock-out rounds follow the last regular matchday.
 func numberRounds(pf *parsedFile, raw []ofMatch) {
 	type phaseInfo struct{ offset, max int }
 	phases := map[string]*phaseInfo{}
 	var phaseOrder []string
 	regularMax := 0
+	split := pf.kind == model.TypeLeague && len(model.DefaultRules(pf.league.Code, pf.year).Phases) > 0
+	afterSplit := make([]int, len(pf.matches)) // the round's number within its phase, if a phase's
 	isPlayoff := func(i int) bool {
 		m := raw[i]
 		switch pf.kind {
@@ -425,6 +437,10 @@ func numberRounds(pf *parsedFile, raw []ofMatch) {
 	// Pass 1: regular rounds of leagues.
 	for i := range pf.matches {
 		pm := &pf.matches[i]
+		if n := phaseRound(raw[i]); split && n > 0 {
+			pm.stage, afterSplit[i] = model.Regular, n
+			continue
+		}
 		if isPlayoff(i) {
 			pm.stage = model.Playoff
 			continue
@@ -471,6 +487,17 @@ func numberRounds(pf *parsedFile, raw []ofMatch) {
 			regularMax = max(regularMax, pf.matches[i].matchday)
 		}
 	}
+	season := regularMax
+	for i, n := range afterSplit {
+		if n > 0 {
+			md := n
+			if n <= season {
+				md = season + n
+			}
+			pf.matches[i].matchday = md
+			regularMax = max(regularMax, md)
+		}
+	}
 	// Pass 2: play-off rounds. Numbered rounds without a phase (Austria's
 	// "Matchday 29" in the championship group) keep their number; others
 	// are numbered in order of appearance after the regular season.
@@ -500,6 +527,25 @@ func numberRounds(pf *parsedFile, raw []ofMatch) {
 			pm.err = model.Invalidf("round", raw[i].Round, "gives matchday %d, outside 1 to 99", pm.matchday)
 		}
 	}
+}
+
+// phaseRound reads the round of a phase after a league's split: "Phase,
+// Matchday N" (or the stage "Playoffs - Phase" with the round "Matchday
+// N"). It returns N, or 0 for any other round.
+func phaseRound(m ofMatch) int {
+	phase, rest, ok := strings.Cut(m.Round, ",")
+	if stage, staged := strings.CutPrefix(m.Stage, "Playoffs - "); staged && !ok {
+		phase, rest, ok = stage, m.Round, true
+	}
+	if !ok {
+		return 0
+	}
+	for _, w := range knockoutWords {
+		if strings.Contains(strings.ToLower(phase), w) {
+			return 0
+		}
+	}
+	return roundNumber(rest)
 }
 
 func roundNumber(round string) int {

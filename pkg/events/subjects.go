@@ -23,7 +23,10 @@ const (
 	KindFixture     Kind = "fixture"
 	KindAdjustment  Kind = "adjustment"
 	KindTieBreak    Kind = "tiebreak"
-	KindClient      Kind = "client"
+	// KindTieBreakData holds a competition's disciplinary points and
+	// coefficient order.
+	KindTieBreakData Kind = "tiebreakdata"
+	KindClient       Kind = "client"
 	// Natural keys, claimed by writers: a league's season → its
 	// competition (football.competitionkey.<league>.<year>), and the
 	// sources of a competition's imported fixtures or adjustments → their
@@ -38,8 +41,8 @@ const (
 const Prefix = "football"
 
 // Kinds lists the kinds an editor can show.
-var Kinds = []Kind{KindLeague, KindCompetition, KindTeam, KindTeamName, KindSquad, KindFixture, KindAdjustment, KindTieBreak, KindClient,
-	KindCompetitionKey, KindSourceKeys}
+var Kinds = []Kind{KindLeague, KindCompetition, KindTeam, KindTeamName, KindSquad, KindFixture, KindAdjustment, KindTieBreak, KindTieBreakData,
+	KindClient, KindCompetitionKey, KindSourceKeys}
 
 // ParseKind parses a kind name.
 func ParseKind(s string) (Kind, error) {
@@ -84,6 +87,8 @@ func SubjectOf(v any) (string, error) {
 		return Subject(KindAdjustment, itoa(e.CompetitionID), itoa(e.ID)), nil
 	case *model.TieBreakOrder:
 		return Subject(KindTieBreak, itoa(e.CompetitionID)), nil
+	case *model.TieBreakData:
+		return Subject(KindTieBreakData, itoa(e.CompetitionID)), nil
 	case *model.Client:
 		return Subject(KindClient, e.Name), nil
 	case *model.CompetitionKey:

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -72,4 +73,54 @@ func (o *TieBreakOrder) Rank(team int) int {
 		}
 	}
 	return -1
+}
+
+// TieBreakData is what editors enter for the tie-breakers that read data
+// rather than results, one per competition: each team's disciplinary
+// points (DISCIPLINARY_POINTS: fewer ranks higher) and the coefficient order
+// (COEFFICIENT: a team listed earlier ranks higher). Either rule separates
+// level teams only when it has a figure for every one of them.
+type TieBreakData struct {
+	CompetitionID int `json:"competitionId"`
+	// Disciplinary maps a team id to its disciplinary points.
+	Disciplinary map[int]int `json:"disciplinary,omitempty"`
+	// Coefficients lists team ids, highest coefficient first.
+	Coefficients []int `json:"coefficients,omitempty"`
+	// Source says where the figures come from.
+	Source string `json:"source"`
+}
+
+// Validate checks the data.
+func (d *TieBreakData) Validate() error {
+	if err := CheckID("competition", d.CompetitionID); err != nil {
+		return err
+	}
+	for team, points := range d.Disciplinary {
+		if CheckID("disciplinary", team) != nil {
+			return Invalidf("disciplinary", fmt.Sprint(team), "must be a team id")
+		}
+		if points < 0 || points > 999 {
+			return Invalidf("disciplinary", fmt.Sprintf("%d:%d", team, points), "points must be from 0 to 999")
+		}
+	}
+	seen := map[int]bool{}
+	for _, id := range d.Coefficients {
+		if CheckID("coefficients", id) != nil || seen[id] {
+			return Invalidf("coefficients", fmt.Sprint(id), "must be distinct team ids")
+		}
+		seen[id] = true
+	}
+	return CheckRequired("source", d.Source, MaxSource)
+}
+
+// Teams returns every team the data names, in increasing order.
+func (d *TieBreakData) Teams() []int {
+	ids := slices.Clone(d.Coefficients)
+	for team := range d.Disciplinary {
+		if !slices.Contains(ids, team) {
+			ids = append(ids, team)
+		}
+	}
+	slices.Sort(ids)
+	return ids
 }

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"strings"
 )
 
 // CompetitionType tells how a competition is played and so how it is tabled.
@@ -17,120 +16,6 @@ const (
 	// Cup: knock-out only, no table.
 	TypeCup CompetitionType = "CUP"
 )
-
-// TieBreaker is one rule that orders teams level on points.
-type TieBreaker string
-
-// The tie-breaker vocabulary. Head-to-head rules build a mini-table among
-// exactly the teams still level when the rule is reached.
-const (
-	GoalDifference TieBreaker = "GOAL_DIFFERENCE"
-	GoalsScored    TieBreaker = "GOALS_SCORED"
-	// GoalQuotient is goals scored divided by goals conceded (Bundesliga
-	// before 1971, England before 1976).
-	GoalQuotient        TieBreaker = "GOAL_QUOTIENT"
-	HeadToHeadPoints    TieBreaker = "H2H_POINTS"
-	HeadToHeadGoalDiff  TieBreaker = "H2H_GOAL_DIFFERENCE"
-	HeadToHeadGoals     TieBreaker = "H2H_GOALS_SCORED"
-	HeadToHeadAwayGoals TieBreaker = "H2H_AWAY_GOALS"
-	AwayGoals           TieBreaker = "AWAY_GOALS"
-)
-
-const (
-	defaultPointsWin                = 3
-	defaultPointsDraw               = 1
-	historicPointsWin               = 2
-	threePointsSinceYear            = 1995
-	threePointsSinceEngland         = 1981
-	goalQuotientUntilYearBundesliga = 1970
-)
-
-var tieBreakers = []TieBreaker{GoalDifference, GoalsScored, GoalQuotient, HeadToHeadPoints,
-	HeadToHeadGoalDiff, HeadToHeadGoals, HeadToHeadAwayGoals, AwayGoals}
-
-// ParseTieBreaker parses one tie-breaker name (case-insensitive).
-func ParseTieBreaker(s string) (TieBreaker, error) {
-	u := TieBreaker(strings.ToUpper(strings.TrimSpace(s)))
-	for _, t := range tieBreakers {
-		if t == u {
-			return t, nil
-		}
-	}
-	names := make([]string, len(tieBreakers))
-	for i, t := range tieBreakers {
-		names[i] = string(t)
-	}
-	return "", Invalidf("tieBreakers", s, "must be one of %s", strings.Join(names, ", "))
-}
-
-// TableRules say how a competition's table is computed.
-type TableRules struct {
-	PointsWin   int          `json:"pointsWin"`
-	PointsDraw  int          `json:"pointsDraw"`
-	TieBreakers []TieBreaker `json:"tieBreakers"`
-}
-
-// DefaultRules returns the table rules a league used in the season starting
-// in year. Editors override them per competition.
-//
-//   - Points: 3 for a win from 1981 in England (PL, ELC, EL1, EL2, FAC) and
-//     1995 elsewhere, 2 before.
-//   - PL, ELC, EL1: goal difference, goals scored, then head-to-head.
-//   - SA, SB, PD, SD: head-to-head points and goal difference first.
-//   - BL1, BL2, BL3: goal difference, goals scored, head-to-head, away goals;
-//     goal quotient in place of goal difference before 1971.
-//   - CL, EL, EC: head-to-head first (UEFA group rules), then overall.
-//   - WC and any other league: goal difference, goals scored, head-to-head.
-func DefaultRules(code LeagueCode, year int) TableRules {
-	r := TableRules{PointsWin: defaultPointsWin, PointsDraw: defaultPointsDraw}
-	switch code {
-	case "PL", "ELC", "EL1", "EL2", "FAC":
-		if year < threePointsSinceEngland {
-			r.PointsWin = historicPointsWin
-		}
-	default:
-		if year < threePointsSinceYear {
-			r.PointsWin = historicPointsWin
-		}
-	}
-	h2h := []TieBreaker{HeadToHeadPoints, HeadToHeadGoalDiff, HeadToHeadGoals}
-	switch code {
-	case "SA", "SB", "PD", "SD":
-		r.TieBreakers = append(h2h[:2:2], GoalDifference, GoalsScored)
-	case "BL1", "BL2", "BL3":
-		gd := GoalDifference
-		if year <= goalQuotientUntilYearBundesliga {
-			gd = GoalQuotient
-		}
-		r.TieBreakers = append([]TieBreaker{gd, GoalsScored}, HeadToHeadPoints, HeadToHeadGoalDiff, HeadToHeadAwayGoals, AwayGoals)
-	case "CL", "EL", "EC":
-		r.TieBreakers = append(h2h, GoalDifference, GoalsScored)
-	default:
-		r.TieBreakers = append([]TieBreaker{GoalDifference, GoalsScored}, h2h...)
-	}
-	return r
-}
-
-// Validate checks the rules.
-func (r TableRules) Validate() error {
-	if r.PointsWin < 1 || r.PointsWin > 10 {
-		return Invalidf("pointsWin", fmt.Sprint(r.PointsWin), "must be from 1 to 10")
-	}
-	if r.PointsDraw < 0 || r.PointsDraw >= r.PointsWin {
-		return Invalidf("pointsDraw", fmt.Sprint(r.PointsDraw), "must be from 0 to pointsWin-1")
-	}
-	seen := map[TieBreaker]bool{}
-	for _, t := range r.TieBreakers {
-		if _, err := ParseTieBreaker(string(t)); err != nil {
-			return err
-		}
-		if seen[t] {
-			return Invalidf("tieBreakers", string(t), "is listed twice")
-		}
-		seen[t] = true
-	}
-	return nil
-}
 
 // CompetitionTeam is a participant; Group is set in tournaments.
 type CompetitionTeam struct {

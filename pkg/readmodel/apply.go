@@ -29,6 +29,7 @@ type compState struct {
 	lastUpdated time.Time
 	adjust      map[int32]held[model.Adjustment]
 	order       held[model.TieBreakOrder]
+	data        held[model.TieBreakData]
 }
 
 // fixChange is a change within one batch to a fixture readers hold: the
@@ -119,6 +120,12 @@ func decodeEvent(ev events.Event) (any, error) {
 			err = checkIDs(ev, []int{o.CompetitionID}, o.TeamIDs...)
 		}
 		return o, err
+	case events.KindTieBreakData:
+		d, err := decode[model.TieBreakData](ev, 1)
+		if err == nil {
+			err = checkIDs(ev, []int{d.CompetitionID}, d.Teams()...)
+		}
+		return d, err
 	case events.KindClient:
 		c, err := decode[model.Client](ev, 1)
 		if err == nil && ev.Key[0] != c.Name {
@@ -186,7 +193,9 @@ func (w *writer) apply(ev events.Event, v any) error {
 	case *model.Adjustment:
 		err = w.applyAdjustment(ev, v)
 	case *model.TieBreakOrder:
-		err = w.applyTieBreak(ev, v)
+		err = applyHeld(w, ev, v.CompetitionID, func(st *compState) *held[model.TieBreakOrder] { return &st.order }, v)
+	case *model.TieBreakData:
+		err = applyHeld(w, ev, v.CompetitionID, func(st *compState) *held[model.TieBreakData] { return &st.data }, v)
 	case *model.Client:
 		err = w.applyClient(ev, v)
 	case *model.League:
@@ -355,13 +364,16 @@ func (w *writer) applyAdjustment(ev events.Event, a *model.Adjustment) error {
 	return nil
 }
 
-func (w *writer) applyTieBreak(ev events.Event, o *model.TieBreakOrder) error {
-	cid := int32(o.CompetitionID)
+// applyHeld sets the one entity of its kind a competition holds (its
+// tie-break order, its tie-break data), through the field get returns.
+func applyHeld[T any](w *writer, ev events.Event, competition int, get func(*compState) *held[T], v *T) error {
+	cid := int32(competition)
 	st := w.comp(cid)
-	if st.order.v != nil && st.order.seq >= ev.Seq {
+	h := get(st)
+	if h.v != nil && h.seq >= ev.Seq {
 		return errStale
 	}
-	st.order = held[model.TieBreakOrder]{v: o, seq: ev.Seq}
+	*h = held[T]{v: v, seq: ev.Seq}
 	st.touched(ev.Time)
 	w.b.dirtyComp(cid, 1)
 	return nil

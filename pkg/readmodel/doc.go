@@ -33,6 +33,21 @@
 // Config.MaxDelay while more messages are already waiting, so that a burst
 // is published in a few steps instead of one per message.
 //
+// # Tables
+//
+// A competition's tables at every matchday are built in one pass over its
+// regular fixtures in matchday order (buildTables): totals accumulate and
+// each group is ordered (the ranker, rank.go) whenever a matchday brought a
+// result. The rules are the competition's data (model.TableRules): the
+// ranker applies its tie-breakers, its head-to-head mode and the editors'
+// tie-break data and order. A league with phases splits after its regular
+// season on the table of that matchday: sections keep counting in the one
+// table and are ranked within their places; each play-off phase gets a
+// builder of its own whose teams start from the points they carry.
+// Tournaments rank their thirds when their rules say so. A change at
+// matchday k rebuilds from k on (the split included, as it depends only on
+// earlier results); tables before k are reused.
+//
 // Every entity remembers the stream sequence that set it, and an event not
 // newer than that is ignored, so replays and duplicates are harmless. A
 // message that does not decode into a valid entity is counted and skipped:

@@ -35,8 +35,9 @@ func TestLiveEditsMatchFreshReplay(t *testing.T) {
 	nextID := len(fixtures) + 1
 	for i := range 600 {
 		fx := *fixtures[rng.IntN(len(fixtures))]
-		comp := *d.comps[rng.IntN(len(d.comps))]
-		switch i % 12 {
+		k := rng.IntN(len(d.comps))
+		comp := *d.comps[k]
+		switch i % 14 {
 		case 0:
 			fx.Matchday = 1 + rng.IntN(comp.NumberOfMatchdays+2) // may extend the season
 		case 1:
@@ -66,6 +67,23 @@ func TestLiveEditsMatchFreshReplay(t *testing.T) {
 			continue
 		case 9:
 			live.put(&model.Team{ID: 9000 + rng.IntN(3), Name: fmt.Sprintf("Guest %d", rng.IntN(5))})
+			continue
+		case 10: // a split after the first half, kept by later edits of the rules
+			kind, carry := model.PhasePlayoff, model.CarryHalfUp
+			if comp.ID%2 == 1 {
+				kind, carry = model.PhaseSection, ""
+			}
+			comp.Rules.RegularMatchdays = 7
+			comp.Rules.Phases = []model.Phase{{Name: "Top", Kind: kind, From: 1, To: 4, Carry: carry},
+				{Name: "Bottom", Kind: kind, From: 6, To: 8, Carry: carry}}
+			comp.Rules.TieBreakers = []model.TieBreaker{model.Wins, model.OpponentsPoints, model.DisciplinaryPoints, model.Coefficient}
+			live.put(&comp)
+			*d.comps[k] = comp
+			continue
+		case 11:
+			teams := []int{comp.Teams[rng.IntN(8)].TeamID, comp.Teams[rng.IntN(8)].TeamID}
+			live.put(&model.TieBreakData{CompetitionID: comp.ID, Disciplinary: map[int]int{teams[0]: rng.IntN(9), teams[1]: rng.IntN(9)},
+				Coefficients: teams[:1], Source: "test"})
 			continue
 		default:
 			fx.Status, fx.Awarded = model.Finished, ""

@@ -497,6 +497,16 @@ func (w *writer) tableInput(st *compState, s *compSnap) *tableInput {
 			in.order = append(in.order, int32(t))
 		}
 	}
+	if d := st.data.v; d != nil {
+		in.disc = make(map[int32]int32, len(d.Disciplinary))
+		for team, points := range d.Disciplinary {
+			in.disc[int32(team)] = int32(points)
+		}
+		in.coef = make(map[int32]int32, len(d.Coefficients))
+		for place, team := range d.Coefficients {
+			in.coef[int32(team)] = int32(place)
+		}
+	}
 	return in
 }
 

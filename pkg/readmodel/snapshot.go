@@ -78,7 +78,7 @@ func (s Snapshot) competition(c *compSnap) Competition {
 		Version:         c.version,
 	}
 	v.Teams = slices.Clone(c.comp.Teams)
-	v.Rules.TieBreakers = slices.Clone(c.comp.Rules.TieBreakers)
+	v.Rules = c.comp.Rules.Clone()
 	if c.comp.Year < s.CurrentSeason() {
 		v.DefaultMatchday = c.last
 	}

@@ -9,24 +9,29 @@ import (
 )
 
 // row is one team's line of a table at one matchday. The fields are int32:
-// a competition's tables at every matchday stay small (80 bytes a row), and
-// wide enough for anything the model accepts.
+// a competition's tables at every matchday stay small (about 90 bytes a
+// row), and wide enough for anything the model accepts.
 type row struct {
 	team                              int32
 	position, rank                    int32
 	played, won, drawn, lost          int32
 	goals, against, points, adjusting int32
-	home, away                        split
+	// carried is what a play-off phase's row started with (in points).
+	carried    int32
+	home, away split
 }
 
 // split is the home or the away part of a row.
 type split struct{ goals, against, won, drawn, lost int32 }
 
-// groupTable is the ordered table of one group; a league has one group
-// named "".
+// groupTable is the ordered table of one group (a league has one group
+// named ""), of one play-off phase (named after it), or of the thirds.
 type groupTable struct {
 	name string
 	rows []row
+	// groups holds each row's own group where it is not name: in the
+	// thirds' ranking.
+	groups []string
 }
 
 // mdTable is a competition's tables at one matchday. Consecutive matchdays
@@ -42,8 +47,11 @@ type tableInput struct {
 	last    int // tables are built for matchdays 1..last
 	adjust  map[int32]int32
 	order   []int32 // the editor's tie-break order
-	name    func(team int32) string
-	strs    []string
+	// disc and coef are the editors' tie-break data: disciplinary points
+	// and places in the coefficient order, by team.
+	disc, coef map[int32]int32
+	name       func(team int32) string
+	strs       []string
 	// reuse holds the previous tables, valid before matchday from: a
 	// change at matchday k leaves every table before k as it was.
 	reuse []*mdTable
@@ -58,6 +66,14 @@ type stat struct {
 	name  string
 	tied  bool // level with the team before it on every rule
 	key   ratio
+	// half is the half point a play-off phase's rounding added (+1) or
+	// took off (-1).
+	half int32
+	// opponents are the slots of the teams met, for opponents' rules.
+	opponents []int32
+	// block holds the keys of a run of head-to-head rules applied
+	// together.
+	block [maxHeadToHead]int32
 }
 
 // tables is the result of buildTables.
@@ -75,8 +91,9 @@ type teamGroup struct {
 
 // buildTables computes the table at every matchday 1..last in one pass over
 // the results: totals accumulate matchday by matchday and each group is
-// ordered whenever a matchday brought a result. Tables before in.from are
-// taken from in.reuse when the teams are the same. Cups have no table.
+// ordered whenever a matchday brought a result. A league with phases splits
+// after its regular season (see tableBuilder.split). Tables before in.from
+// are taken from in.reuse when the teams are the same. Cups have no table.
 func buildTables(in *tableInput, prevTeams []teamGroup) tables {
 	if in.comp.Type == model.TypeCup || in.last < 1 {
 		return tables{}
@@ -87,19 +104,24 @@ func buildTables(in *tableInput, prevTeams []teamGroup) tables {
 	if slices.Equal(out.teams, prevTeams) {
 		reuse = min(in.from, len(in.reuse)+1)
 	}
+	regular := in.comp.Rules.RegularMatchdays
 	var cur *mdTable
 	next := 0
 	for md := 1; md <= in.last; md++ {
-		added := false
+		fresh := false
+		if len(in.comp.Rules.Phases) > 0 && md == regular+1 && in.comp.Type == model.TypeLeague {
+			b.split(out.byMatchday[regular-1])
+			fresh = true
+		}
 		for ; next < len(in.regular) && int(in.regular[next].matchday) <= md; next++ {
-			if b.count(next) {
-				added = true
+			if b.add(in.regular[next]) {
+				fresh = true
 			}
 		}
 		switch {
 		case md < reuse:
 			cur = in.reuse[md-1]
-		case cur == nil || added:
+		case cur == nil || fresh:
 			cur = b.snapshot()
 		}
 		out.byMatchday[md-1] = cur
@@ -120,6 +142,21 @@ type tableBuilder struct {
 	// groupPlayed tells whether a group has a result yet.
 	groupPlayed []bool
 	rk          ranker
+	// thirds ranks the teams placed third in their groups, if the
+	// tournament's rules say so.
+	thirds *ranker
+	// opponents says whether a ranker needs each team's opponents.
+	opponents bool
+
+	// After a league's split: sections are the teams of each section
+	// (or of a place in none), in the order of places, each in the order
+	// of its last snapshot; playoffs are the play-off phases' own
+	// builders, rest the rows at the split of the teams in none, and
+	// phaseOf each slot's play-off phase (-1 for none).
+	sections [][]*stat
+	playoffs []*tableBuilder
+	rest     []row
+	phaseOf  []int
 }
 
 func newTableBuilder(in *tableInput) *tableBuilder {
@@ -188,7 +225,13 @@ func newTableBuilder(in *tableInput) *tableBuilder {
 	}
 	slices.SortFunc(b.groupOrder, func(x, y int) int { return strings.Compare(b.groups[x], b.groups[y]) })
 	b.groupPlayed = make([]bool, len(b.groups))
-	b.rk = newRanker(in, len(b.stats))
+	rules := &in.comp.Rules
+	b.rk = newRanker(in, rules.TieBreakers, false, b.stats)
+	if tournament && rules.Thirds != nil {
+		rk := newRanker(in, rules.Thirds.TieBreakers, false, b.stats)
+		b.thirds = &rk
+	}
+	b.opponents = b.rk.opponents || (b.thirds != nil && b.thirds.opponents)
 	return b
 }
 
@@ -201,10 +244,23 @@ func (b *tableBuilder) teams() []teamGroup {
 	return tg
 }
 
-// count adds the i-th regular fixture to the totals if it has a result and
-// both teams play in one group; it reports whether it did.
-func (b *tableBuilder) count(i int) bool {
-	f := b.in.regular[i]
+// add counts a regular fixture where it belongs: after a split into
+// play-offs, in the phase of its two teams (in none if they are not of one
+// phase); otherwise in the competition's totals.
+func (b *tableBuilder) add(f *fixture) bool {
+	if b.playoffs == nil || int(f.matchday) <= b.in.comp.Rules.RegularMatchdays {
+		return b.count(f)
+	}
+	p := b.phaseOf[b.slotOf[f.home]]
+	if p < 0 || p != b.phaseOf[b.slotOf[f.away]] {
+		return false
+	}
+	return b.playoffs[p].count(f)
+}
+
+// count adds a fixture to the totals if it has a result and both teams
+// play in one group; it reports whether it did.
+func (b *tableBuilder) count(f *fixture) bool {
 	side, ok := f.outcome()
 	if !ok {
 		return false
@@ -240,230 +296,171 @@ func (b *tableBuilder) count(i int) bool {
 	}
 	h.points += hp
 	a.points += ap
+	if b.opponents {
+		h.opponents = append(h.opponents, as)
+		a.opponents = append(a.opponents, hs)
+	}
 	b.rk.meet(hs, as, hp, ap, hg, ag)
 	b.groupPlayed[h.group] = true
 	return true
 }
 
-// snapshot orders every group as the totals stand and copies the rows out.
-func (b *tableBuilder) snapshot() *mdTable {
-	t := &mdTable{groups: make([]groupTable, len(b.groups))}
-	for i, g := range b.groupOrder {
-		ts := b.order[g]
-		b.rk.order(ts)
-		// Before a group of a tournament has played, no team has a rank.
-		unranked := b.in.comp.Type == model.TypeTournament && !b.groupPlayed[g]
-		rows := make([]row, len(ts))
-		for k, s := range ts {
-			rows[k] = s.row
-			rows[k].position = int32(k + 1)
-			switch {
-			case unranked:
-				rows[k].rank = 0
-			case s.tied:
-				rows[k].rank = rows[k-1].rank
-			default:
-				rows[k].rank = int32(k + 1)
+// split ends a league's regular season with its table at that matchday:
+// the phases take the teams of their places. Sections go on in the
+// competition's totals; each play-off phase gets a builder of its own whose
+// teams start from the points they carry. Places in no phase keep the team
+// that held them.
+func (b *tableBuilder) split(at *mdTable) {
+	rules := &b.in.comp.Rules
+	rows := at.groups[0].rows
+	inPhase := make([]bool, len(rows))
+	if rules.Phases[0].Kind == model.PhaseSection {
+		first := make([]int, 0, len(rows)) // each section's first place
+		for _, p := range rules.Phases {
+			var sec []*stat
+			for place := p.From; place <= min(p.To, len(rows)); place++ {
+				sec = append(sec, &b.stats[b.slotOf[rows[place-1].team]])
+				inPhase[place-1] = true
+			}
+			if len(sec) > 0 {
+				b.sections = append(b.sections, sec)
+				first = append(first, p.From)
 			}
 		}
-		t.groups[i] = groupTable{name: b.groups[g], rows: rows}
+		for place, in := range inPhase {
+			if !in {
+				b.sections = append(b.sections, []*stat{&b.stats[b.slotOf[rows[place].team]]})
+				first = append(first, place+1)
+			}
+		}
+		idx := make([]int, len(b.sections))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortFunc(idx, func(x, y int) int { return first[x] - first[y] })
+		sorted := make([][]*stat, len(idx))
+		for i, k := range idx {
+			sorted[i] = b.sections[k]
+		}
+		b.sections = sorted
+		return
+	}
+	b.phaseOf = make([]int, len(b.stats))
+	for i := range b.phaseOf {
+		b.phaseOf[i] = -1
+	}
+	b.playoffs = []*tableBuilder{}
+	for i := range rules.Phases {
+		p := &rules.Phases[i]
+		var members []row
+		for place := p.From; place <= min(p.To, len(rows)); place++ {
+			members = append(members, rows[place-1])
+			b.phaseOf[b.slotOf[rows[place-1].team]] = i
+			inPhase[place-1] = true
+		}
+		b.playoffs = append(b.playoffs, b.newPhase(p, members))
+	}
+	for place, in := range inPhase {
+		if !in {
+			b.rest = append(b.rest, rows[place])
+		}
+	}
+}
+
+// newPhase returns the builder of a play-off phase whose teams are those of
+// rows, in the order of their regular-season places.
+func (b *tableBuilder) newPhase(p *model.Phase, rows []row) *tableBuilder {
+	c := &tableBuilder{in: b.in, slotOf: make(map[int32]int32, len(rows)), groups: []string{p.Name},
+		groupOrder: []int{0}, groupPlayed: []bool{false}}
+	for _, r := range rows {
+		carried, half := p.Carry.Carried(int(r.points))
+		s := int32(len(c.stats))
+		c.slotOf[r.team] = s
+		c.stats = append(c.stats, stat{row: row{team: r.team, points: int32(carried), carried: int32(carried)},
+			slot: s, name: b.stats[b.slotOf[r.team]].name, half: int32(half)})
+	}
+	c.order = [][]*stat{make([]*stat, len(c.stats))}
+	for i := range c.stats {
+		c.order[0][i] = &c.stats[i]
+	}
+	halved := p.Carry == model.CarryHalfUp || p.Carry == model.CarryHalfDown
+	c.rk = newRanker(b.in, b.in.comp.Rules.PhaseTieBreakers(p), halved, c.stats)
+	c.opponents = c.rk.opponents
+	return c
+}
+
+// snapshot orders every group as the totals stand and copies the rows out.
+func (b *tableBuilder) snapshot() *mdTable {
+	if b.playoffs != nil {
+		t := &mdTable{}
+		for _, c := range b.playoffs {
+			t.groups = append(t.groups, c.snapshot().groups...)
+		}
+		if len(b.rest) > 0 {
+			t.groups = append(t.groups, groupTable{name: model.RegularSeason, rows: b.rest})
+		}
+		return t
+	}
+	t := &mdTable{groups: make([]groupTable, len(b.groups))}
+	var thirds []*stat
+	for i, g := range b.groupOrder {
+		ts := b.order[g]
+		if b.sections != nil {
+			b.orderSections(ts)
+		} else {
+			b.rk.order(ts)
+		}
+		// Before a group of a tournament has played, no team has a rank.
+		unranked := b.in.comp.Type == model.TypeTournament && !b.groupPlayed[g]
+		t.groups[i] = groupTable{name: b.groups[g], rows: ranked(ts, unranked)}
+		if b.thirds != nil && len(ts) >= 3 {
+			thirds = append(thirds, ts[2])
+		}
+	}
+	if b.thirds != nil {
+		t.groups = append(t.groups, b.thirdsTable(thirds))
 	}
 	return t
 }
 
-// ratio is a tie-breaker value: a whole number (d == 1) or a goal quotient,
-// where d == 0 stands for "nothing conceded", above any finite quotient.
-type ratio struct{ n, d int64 }
-
-func whole(n int32) ratio { return ratio{int64(n), 1} }
-
-func (a ratio) cmp(b ratio) int {
-	switch {
-	case a.d == 0 && b.d == 0:
-		return 0
-	case a.d == 0:
-		return 1
-	case b.d == 0:
-		return -1
-	}
-	return cmp.Compare(a.n*b.d, b.n*a.d)
-}
-
-// pointsRule is the first criterion of every table, ahead of the
-// competition's tie-breakers.
-const pointsRule model.TieBreaker = "POINTS"
-
-// ranker orders the teams of a group by points and then by the
-// competition's tie-breakers.
-//
-// It refines groups of level teams rule by rule: the teams level on
-// everything so far are sorted by the next rule and split into runs that are
-// still level, and each run goes on to the following rule. A head-to-head
-// rule therefore builds its mini-table among exactly the teams still level
-// when it is reached: if H2H_POINTS splits four level teams into one and
-// three, H2H_GOAL_DIFFERENCE counts only the games among those three. Rules
-// are not restarted from the first head-to-head rule for such a subset; the
-// next rule in the list follows. Points adjustments are not part of a
-// mini-table: they are not results between the teams.
-type ranker struct {
-	rules  []model.TieBreaker
-	pw, pd int32
-	editor map[int32]int // the tie-break order: team → place
-	// meetings[h*slots+a] totals the results of h at home against a, so
-	// that a mini-table costs the square of the level teams, not a scan
-	// of the results.
-	slots    int32
-	meetings []meeting
-	// Scratch for mini-tables, indexed by slot.
-	mini []miniRow
-}
-
-type meeting struct{ homePoints, awayPoints, homeGoals, awayGoals int32 }
-
-type miniRow struct{ points, goals, against, awayGoals int32 }
-
-func newRanker(in *tableInput, slots int) ranker {
-	r := ranker{
-		rules:    append([]model.TieBreaker{pointsRule}, in.comp.Rules.TieBreakers...),
-		pw:       int32(in.comp.Rules.PointsWin),
-		pd:       int32(in.comp.Rules.PointsDraw),
-		slots:    int32(slots),
-		meetings: make([]meeting, slots*slots),
-		mini:     make([]miniRow, slots),
-	}
-	if len(in.order) > 0 {
-		r.editor = make(map[int32]int, len(in.order))
-		for i, t := range in.order {
-			r.editor[t] = i
-		}
-	}
-	return r
-}
-
-// meet records a result for head-to-head mini-tables.
-func (r *ranker) meet(home, away, homePoints, awayPoints, homeGoals, awayGoals int32) {
-	m := &r.meetings[home*r.slots+away]
-	m.homePoints += homePoints
-	m.awayPoints += awayPoints
-	m.homeGoals += homeGoals
-	m.awayGoals += awayGoals
-}
-
-// order sorts ts into table order and sets each team's tied flag.
-func (r *ranker) order(ts []*stat) {
-	for _, s := range ts {
-		s.tied = false
-	}
-	r.resolve(ts, 0)
-}
-
-func (r *ranker) resolve(ts []*stat, rule int) {
-	if len(ts) < 2 {
-		return
-	}
-	if rule == len(r.rules) {
-		r.breakTie(ts)
-		return
-	}
-	r.keys(ts, r.rules[rule])
-	slices.SortStableFunc(ts, func(a, b *stat) int { return b.key.cmp(a.key) })
-	for start := 0; start < len(ts); {
-		end := start + 1
-		for end < len(ts) && ts[end].key.cmp(ts[start].key) == 0 {
-			end++
-		}
-		r.resolve(ts[start:end], rule+1)
-		start = end
-	}
-}
-
-func (r *ranker) keys(ts []*stat, rule model.TieBreaker) {
-	switch rule {
-	case model.HeadToHeadPoints, model.HeadToHeadGoalDiff, model.HeadToHeadGoals, model.HeadToHeadAwayGoals:
-		r.miniTable(ts)
-	}
-	for _, s := range ts {
-		m := &r.mini[s.slot]
-		switch rule {
-		case pointsRule:
-			s.key = whole(s.points)
-		case model.GoalDifference:
-			s.key = whole(s.goals - s.against)
-		case model.GoalsScored:
-			s.key = whole(s.goals)
-		case model.GoalQuotient:
-			s.key = ratio{int64(s.goals), int64(s.against)}
-		case model.AwayGoals:
-			s.key = whole(s.away.goals)
-		case model.HeadToHeadPoints:
-			s.key = whole(m.points)
-		case model.HeadToHeadGoalDiff:
-			s.key = whole(m.goals - m.against)
-		case model.HeadToHeadGoals:
-			s.key = whole(m.goals)
-		case model.HeadToHeadAwayGoals:
-			s.key = whole(m.awayGoals)
+// ranked copies the rows of ts, in order, with their positions and ranks.
+func ranked(ts []*stat, unranked bool) []row {
+	rows := make([]row, len(ts))
+	for k, s := range ts {
+		rows[k] = s.row
+		rows[k].position = int32(k + 1)
+		switch {
+		case unranked:
+			rows[k].rank = 0
+		case s.tied:
+			rows[k].rank = rows[k-1].rank
 		default:
-			// A rule this build does not know separates nobody.
-			s.key = whole(0)
+			rows[k].rank = int32(k + 1)
 		}
+	}
+	return rows
+}
+
+// orderSections orders each section within its places and writes the
+// sections, in the order of places, into ts.
+func (b *tableBuilder) orderSections(ts []*stat) {
+	k := 0
+	for _, sec := range b.sections {
+		b.rk.order(sec)
+		k += copy(ts[k:], sec)
 	}
 }
 
-// miniTable totals the results among exactly the teams of ts.
-func (r *ranker) miniTable(ts []*stat) {
-	for _, s := range ts {
-		r.mini[s.slot] = miniRow{}
-	}
-	for _, h := range ts {
-		for _, a := range ts {
-			if h == a {
-				continue
-			}
-			m := r.meetings[h.slot*r.slots+a.slot]
-			hr, ar := &r.mini[h.slot], &r.mini[a.slot]
-			hr.points += m.homePoints
-			hr.goals += m.homeGoals
-			hr.against += m.awayGoals
-			ar.points += m.awayPoints
-			ar.goals += m.awayGoals
-			ar.against += m.homeGoals
-			ar.awayGoals += m.awayGoals
+// thirdsTable ranks the teams placed third, each of its group (given in
+// group order). A third whose group has not played has no rank.
+func (b *tableBuilder) thirdsTable(ts []*stat) groupTable {
+	b.thirds.order(ts)
+	g := groupTable{name: model.Thirds, rows: ranked(ts, false), groups: make([]string, len(ts))}
+	for k, s := range ts {
+		g.groups[k] = b.groups[s.group]
+		if !b.groupPlayed[s.group] {
+			g.rows[k].rank = 0
 		}
 	}
-}
-
-// breakTie orders teams level on every rule. The editor's tie-break order
-// decides among the teams it lists, when it lists at least two of them:
-// those get distinct places in its order, ahead of the unlisted ones. Teams
-// it does not separate stay level, sharing a rank, in name order so that the
-// output is stable.
-func (r *ranker) breakTie(ts []*stat) {
-	listed := 0
-	for _, s := range ts {
-		if _, ok := r.editor[s.team]; ok {
-			listed++
-		}
-	}
-	slices.SortFunc(ts, func(a, b *stat) int {
-		if listed >= 2 {
-			ai, aok := r.editor[a.team]
-			bi, bok := r.editor[b.team]
-			switch {
-			case aok && bok:
-				return cmp.Compare(ai, bi)
-			case aok:
-				return -1
-			case bok:
-				return 1
-			}
-		}
-		if c := strings.Compare(a.name, b.name); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.team, b.team)
-	})
-	for k := 1; k < len(ts); k++ {
-		ts[k].tied = listed < 2 || k > listed
-	}
+	return g
 }

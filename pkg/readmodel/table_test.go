@@ -229,26 +229,7 @@ func TestTables(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := newFeed(t, t0)
-			f.put(teams()...)
-			f.put(tt.comp)
-			f.put(tt.entities...)
-			f.m.MarkReady()
-			table, ok := f.snap().Table(c, tt.matchday)
-			if !ok {
-				t.Fatal("competition not found")
-			}
-			if table.Matchday != tt.matchday {
-				t.Errorf("matchday: got %d, want %d", table.Matchday, tt.matchday)
-			}
-			if got := rowLines(table); !equalLines(got, tt.want) {
-				t.Errorf("table:\n got %q\nwant %q", got, tt.want)
-			}
-			if msg := checkTable(table, tt.comp.Rules); msg != "" {
-				t.Error(msg)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { expectTable(t, tt.comp, tt.entities, tt.matchday, tt.want) })
 	}
 }
 
