@@ -21,6 +21,7 @@ func commands() []command {
 		leaguePut(), competitionPut(), teamPut(), teamAlias(), teamMerge(), squadPut(), fixturePut(), result(), status(),
 		deduct(), tiebreak(), show(), history(),
 		clientAdd(), clientList(), clientRevoke(), clientRotate(),
+		webhookAdd(), webhookList(), webhookShow(), webhookRemove(),
 		importCommand("openfootball", "[--league CODE] [--season YYYY] FILE...", "import openfootball JSON files (league files, World Cup, Euro)",
 			"ingest import openfootball ../shared/data/openfootball-football-json/2015-16/*.json", openFootballFlags),
 		importCommand("engsoccerdata", "[--from YYYY] [--to YYYY] DIR|FILE...", "import engsoccerdata CSV files (the data-raw folder, with its deductions; test and benchmark input only)",

@@ -21,7 +21,7 @@ func subjectFor(kind events.Kind, id string) (string, error) {
 	switch kind {
 	case events.KindTeamName:
 		return events.TeamNameSubject(id), nil
-	case events.KindClient, events.KindLeague:
+	case events.KindClient, events.KindWebhook, events.KindLeague:
 		return events.Subject(kind, id), nil
 	case events.KindCompetitionKey:
 		league, year, ok := cutKey(id)

@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -33,6 +34,9 @@ type Editor struct {
 	// DryRun decides and reports changes without reserving ids or
 	// publishing anything.
 	DryRun bool
+	// Now is the clock that dates what an edit creates (nil: the wall
+	// clock).
+	Now func() time.Time
 
 	dryNext map[events.Kind]int // next id of each counter in a dry run
 	teams   map[int]bool        // teams seen to exist
@@ -172,6 +176,13 @@ func (e *Editor) run(ctx context.Context, decide func(ctx context.Context) (plan
 		return Change{}, err
 	}
 	return ch, cerr
+}
+
+func (e *Editor) now() time.Time {
+	if e.Now == nil {
+		return time.Now()
+	}
+	return e.Now()
 }
 
 // load reads the current state of subject; rev is nil when it does not

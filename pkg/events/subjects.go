@@ -27,6 +27,7 @@ const (
 	// coefficient order.
 	KindTieBreakData Kind = "tiebreakdata"
 	KindClient       Kind = "client"
+	KindWebhook      Kind = "webhook"
 	// Natural keys, claimed by writers: a league's season → its
 	// competition (football.competitionkey.<league>.<year>), and the
 	// sources of a competition's imported fixtures or adjustments → their
@@ -42,7 +43,7 @@ const Prefix = "football"
 
 // Kinds lists the kinds an editor can show.
 var Kinds = []Kind{KindLeague, KindCompetition, KindTeam, KindTeamName, KindSquad, KindFixture, KindAdjustment, KindTieBreak, KindTieBreakData,
-	KindClient, KindCompetitionKey, KindSourceKeys}
+	KindClient, KindWebhook, KindCompetitionKey, KindSourceKeys}
 
 // ParseKind parses a kind name.
 func ParseKind(s string) (Kind, error) {
@@ -91,6 +92,8 @@ func SubjectOf(v any) (string, error) {
 		return Subject(KindTieBreakData, itoa(e.CompetitionID)), nil
 	case *model.Client:
 		return Subject(KindClient, e.Name), nil
+	case *model.Webhook:
+		return Subject(KindWebhook, e.Name), nil
 	case *model.CompetitionKey:
 		return Subject(KindCompetitionKey, string(e.League), itoa(e.Year)), nil
 	case *model.SourceKeys:

@@ -50,8 +50,8 @@ type batch struct {
 	renamed map[int32]bool // teams whose entity changed: their competitions show it
 	years   map[int]bool   // seasons whose list of competitions changed
 	// Parts rebuilt whole when anything in them changed.
-	teamsChanged, clientsChanged, leaguesChanged bool
-	calendar                                     bool
+	teamsChanged, clientsChanged, leaguesChanged, webhooksChanged bool
+	calendar                                                      bool
 }
 
 func newBatch() batch {
@@ -132,6 +132,12 @@ func decodeEvent(ev events.Event) (any, error) {
 			err = fmt.Errorf("subject %s does not hold client %s", ev.Subject, c.Name)
 		}
 		return c, err
+	case events.KindWebhook:
+		h, err := decode[model.Webhook](ev, 1)
+		if err == nil && ev.Key[0] != h.Name {
+			err = fmt.Errorf("subject %s does not hold webhook %s", ev.Subject, h.Name)
+		}
+		return h, err
 	case events.KindLeague:
 		l, err := decode[model.League](ev, 1)
 		if err == nil && ev.Key[0] != string(l.Code) {
@@ -198,6 +204,8 @@ func (w *writer) apply(ev events.Event, v any) error {
 		err = applyHeld(w, ev, v.CompetitionID, func(st *compState) *held[model.TieBreakData] { return &st.data }, v)
 	case *model.Client:
 		err = w.applyClient(ev, v)
+	case *model.Webhook:
+		err = w.applyWebhook(ev, v)
 	case *model.League:
 		err = w.applyLeague(ev, v)
 	default:
@@ -385,6 +393,15 @@ func (w *writer) applyClient(ev events.Event, c *model.Client) error {
 	}
 	w.clientEnt[c.Name] = held[model.Client]{v: c, seq: ev.Seq}
 	w.b.clientsChanged = true
+	return nil
+}
+
+func (w *writer) applyWebhook(ev events.Event, h *model.Webhook) error {
+	if cur := w.webhookEnt[h.Name]; cur.v != nil && cur.seq >= ev.Seq {
+		return errStale
+	}
+	w.webhookEnt[h.Name] = held[model.Webhook]{v: h, seq: ev.Seq}
+	w.b.webhooksChanged = true
 	return nil
 }
 

@@ -23,8 +23,11 @@ type world struct {
 	strs     []string
 	seasons  map[int]*season
 	clients  map[string]*model.Client // by token hash; revoked ones left out
-	leagues  []model.League           // by code
-	search   *searchIndex
+	// clientNames holds the same clients by name.
+	clientNames map[string]*model.Client
+	webhooks    []model.Webhook // by name; removed ones left out
+	leagues     []model.League  // by code
+	search      *searchIndex
 
 	calendarVersion, teamsVersion, clientsVersion, leaguesVersion uint64
 	// currentVersion changes when any team's current competition does.
@@ -101,12 +104,13 @@ type writer struct {
 	pairs    cowMap[uint64, *pairSnap]
 	strs     interner
 
-	compState map[int32]*compState
-	teamEnt   map[int32]held[model.Team]
-	clientEnt map[string]held[model.Client]
-	leagueEnt map[model.LeagueCode]held[model.League]
-	listedIn  map[int32][]int32 // team → competitions listing it
-	byYear    map[int][]int32   // season → competitions
+	compState  map[int32]*compState
+	teamEnt    map[int32]held[model.Team]
+	clientEnt  map[string]held[model.Client]
+	webhookEnt map[string]held[model.Webhook]
+	leagueEnt  map[model.LeagueCode]held[model.League]
+	listedIn   map[int32][]int32 // team → competitions listing it
+	byYear     map[int][]int32   // season → competitions
 
 	// The last published values of the small parts rebuilt whole.
 	prev *world
@@ -116,20 +120,21 @@ type writer struct {
 
 func newWriter() *writer {
 	return &writer{
-		fixtures:  newCowMap[int32, *fixture](10, hashInt32),
-		comps:     newCowMap[int32, *compSnap](8, hashInt32),
-		teams:     newCowMap[int32, *teamSnap](8, hashInt32),
-		squads:    newCowMap[int32, *squadSnap](6, hashInt32),
-		days:      newCowMap[int32, []*fixture](8, hashInt32),
-		pairs:     newCowMap[uint64, *pairSnap](10, hashUint64),
-		strs:      newInterner(),
-		compState: map[int32]*compState{},
-		teamEnt:   map[int32]held[model.Team]{},
-		clientEnt: map[string]held[model.Client]{},
-		leagueEnt: map[model.LeagueCode]held[model.League]{},
-		listedIn:  map[int32][]int32{},
-		byYear:    map[int][]int32{},
-		b:         newBatch(),
+		fixtures:   newCowMap[int32, *fixture](10, hashInt32),
+		comps:      newCowMap[int32, *compSnap](8, hashInt32),
+		teams:      newCowMap[int32, *teamSnap](8, hashInt32),
+		squads:     newCowMap[int32, *squadSnap](6, hashInt32),
+		days:       newCowMap[int32, []*fixture](8, hashInt32),
+		pairs:      newCowMap[uint64, *pairSnap](10, hashUint64),
+		strs:       newInterner(),
+		compState:  map[int32]*compState{},
+		teamEnt:    map[int32]held[model.Team]{},
+		clientEnt:  map[string]held[model.Client]{},
+		webhookEnt: map[string]held[model.Webhook]{},
+		leagueEnt:  map[model.LeagueCode]held[model.League]{},
+		listedIn:   map[int32][]int32{},
+		byYear:     map[int][]int32{},
+		b:          newBatch(),
 	}
 }
 
@@ -322,10 +327,11 @@ func (w *writer) publish(now time.Time) *world {
 	}
 	if p := w.prev; p != nil {
 		nw.seasons, nw.clients, nw.leagues, nw.search = p.seasons, p.clients, p.leagues, p.search
+		nw.clientNames, nw.webhooks = p.clientNames, p.webhooks
 		nw.calendarVersion, nw.teamsVersion, nw.clientsVersion, nw.leaguesVersion = p.calendarVersion, p.teamsVersion, p.clientsVersion, p.leaguesVersion
 		nw.currentVersion = p.currentVersion
 	} else {
-		nw.seasons, nw.clients, nw.search = map[int]*season{}, map[string]*model.Client{}, &searchIndex{}
+		nw.seasons, nw.clients, nw.clientNames, nw.search = map[int]*season{}, map[string]*model.Client{}, map[string]*model.Client{}, &searchIndex{}
 		nw.leagues = w.leagueList()
 	}
 	if len(b.years) > 0 {
@@ -350,7 +356,10 @@ func (w *writer) publish(now time.Time) *world {
 	}
 	if b.clientsChanged {
 		nw.clientsVersion = g
-		nw.clients = w.clientsByHash()
+		nw.clients, nw.clientNames = w.clientsByHash()
+	}
+	if b.webhooksChanged {
+		nw.webhooks = w.webhookList()
 	}
 	if b.leaguesChanged {
 		nw.leaguesVersion = g
@@ -537,14 +546,30 @@ func (w *writer) tick(now int64) bool {
 	return moved
 }
 
-func (w *writer) clientsByHash() map[string]*model.Client {
-	m := make(map[string]*model.Client, len(w.clientEnt))
+// clientsByHash returns the clients that are not revoked by token hash and
+// by name.
+func (w *writer) clientsByHash() (byHash, byName map[string]*model.Client) {
+	byHash = make(map[string]*model.Client, len(w.clientEnt))
+	byName = make(map[string]*model.Client, len(w.clientEnt))
 	for _, h := range w.clientEnt {
 		if !h.v.Revoked {
-			m[h.v.TokenHash] = h.v
+			byHash[h.v.TokenHash] = h.v
+			byName[h.v.Name] = h.v
 		}
 	}
-	return m
+	return byHash, byName
+}
+
+// webhookList is the webhooks that are not removed, by name.
+func (w *writer) webhookList() []model.Webhook {
+	list := make([]model.Webhook, 0, len(w.webhookEnt))
+	for _, h := range w.webhookEnt {
+		if !h.v.Removed {
+			list = append(list, *h.v)
+		}
+	}
+	slices.SortFunc(list, func(a, b model.Webhook) int { return strings.Compare(a.Name, b.Name) })
+	return list
 }
 
 // leagueList is the built-in leagues with the editors' additions; an

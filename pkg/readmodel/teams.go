@@ -137,6 +137,20 @@ func (s Snapshot) Client(tokenHash string) (model.Client, bool) {
 	return *c, true
 }
 
+// ClientNamed returns the registered client of that name; revoked clients
+// are not found.
+func (s Snapshot) ClientNamed(name string) (model.Client, bool) {
+	c, ok := s.w.clientNames[name]
+	if !ok {
+		return model.Client{}, false
+	}
+	return *c, true
+}
+
+// Webhooks returns the webhooks that are not removed, by name. The slice
+// is shared: callers must not change it.
+func (s Snapshot) Webhooks() []model.Webhook { return s.w.webhooks }
+
 // ClientsVersion changes whenever any client changes.
 func (s Snapshot) ClientsVersion() uint64 { return s.w.clientsVersion }
 

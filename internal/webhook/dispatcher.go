@@ -1,0 +1,455 @@
+package webhook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/footdata/footballd/pkg/push"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// QueueStream is the work-queue stream of events, verifications and
+// deliveries; the names of its durable consumers are the Consumer*
+// constants.
+const (
+	QueueStream      = "FD_WEBHOOK_QUEUE"
+	ConsumerFanout   = "fanout"
+	ConsumerVerify   = "verify"
+	ConsumerDelivery = "deliver"
+
+	subjectPrefix   = "fd.webhook."
+	subjectEvent    = subjectPrefix + "event"
+	subjectVerify   = subjectPrefix + "verify."
+	subjectDelivery = subjectPrefix + "deliver."
+)
+
+// Hooks is what the dispatcher reads of the read model: the webhooks and
+// their clients. readmodel.Snapshot has both.
+type Hooks interface {
+	// Webhooks lists the webhooks that are not removed, by name.
+	Webhooks() []model.Webhook
+	ClientNamed(name string) (model.Client, bool)
+}
+
+// Config configures a Dispatcher; every knob but Conn and Hooks has a
+// default.
+type Config struct {
+	Conn *nats.Conn
+	// Hooks returns the read model's current state.
+	Hooks func() Hooks
+	// PublicURL is the base of the events' links.
+	PublicURL string
+	// Allow is where webhooks may point (default: public addresses).
+	Allow *Allow
+	// Workers is how many deliveries this replica makes at once (16).
+	Workers int
+	// Timeout is how long a receiver has to answer (10s).
+	Timeout time.Duration
+	// AckWait is how long a replica holds a message before the others may
+	// take it over (Timeout + 5s): the delay with which the work of a dead
+	// replica is resumed.
+	AckWait time.Duration
+	// FirstRetry is the first delay after a failed attempt (1s); each
+	// later one is as long as the delivery has been failing, up to
+	// MaxRetryDelay (3h), until RetryFor (24h) has passed.
+	FirstRetry, MaxRetryDelay, RetryFor time.Duration
+	// VerifyFor is how long a host verification is retried (1h).
+	VerifyFor time.Duration
+	// Scan is how often the replica looks for new webhooks (1s).
+	Scan time.Duration
+	// DuplicateWindow is how long the stream drops a second copy of an
+	// event (10m): longer than replicas may lag behind each other.
+	DuplicateWindow time.Duration
+	// Replicas of the stream and bucket on a NATS cluster (0: keep).
+	Replicas int
+	// Now is the clock of webhook-timestamp and of the retry schedule. It
+	// is the wall clock even in demos: receivers check the timestamp
+	// against theirs, and ages are measured from the stream's own times.
+	Now        func() time.Time
+	Log        *slog.Logger
+	Registerer prometheus.Registerer
+}
+
+func (c *Config) setDefaults() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d == 0 {
+			*d = v
+		}
+	}
+	def(&c.Timeout, 10*time.Second)
+	def(&c.AckWait, c.Timeout+5*time.Second)
+	def(&c.FirstRetry, time.Second)
+	def(&c.MaxRetryDelay, 3*time.Hour)
+	def(&c.RetryFor, 24*time.Hour)
+	def(&c.VerifyFor, time.Hour)
+	def(&c.Scan, time.Second)
+	def(&c.DuplicateWindow, 10*time.Minute)
+	if c.Workers == 0 {
+		c.Workers = 16
+	}
+	if c.Allow == nil {
+		c.Allow = &Allow{}
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Validate checks the configuration.
+func (c *Config) Validate() error {
+	switch {
+	case c.Conn == nil || c.Hooks == nil:
+		return errors.New("webhooks: a NATS connection and the read model are required")
+	case c.Workers < 1:
+		return fmt.Errorf("webhook workers %d: must be at least 1", c.Workers)
+	case c.AckWait <= c.Timeout:
+		return fmt.Errorf("webhook ack wait %s: must be longer than the timeout %s", c.AckWait, c.Timeout)
+	case c.FirstRetry <= 0 || c.MaxRetryDelay < c.FirstRetry || c.RetryFor < c.FirstRetry:
+		return fmt.Errorf("webhook retries %s, %s, %s: want 0 < first ≤ max delay, first ≤ retry for", c.FirstRetry, c.MaxRetryDelay, c.RetryFor)
+	case c.VerifyFor <= 0 || c.Scan <= 0 || c.DuplicateWindow < time.Second:
+		return errors.New("webhook verify-for, scan and duplicate window must be positive")
+	}
+	return nil
+}
+
+// Dispatcher is one replica's share of the webhook work.
+type Dispatcher struct {
+	cfg     Config
+	metrics *metrics
+	client  *http.Client
+	js      jetstream.JetStream
+	states  *States
+
+	mu    sync.Mutex
+	queue []push.Event
+	wake  chan struct{}
+
+	// verified holds the registrations known to be verified (name and
+	// creation): a verified registration stays so.
+	verified sync.Map
+}
+
+// New returns a dispatcher; Run starts it.
+func New(cfg Config) (*Dispatcher, error) {
+	cfg.setDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	js, err := jetstream.New(cfg.Conn)
+	if err != nil {
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	tr := &http.Transport{
+		// No proxy from the environment: it would dial instead of us and
+		// so escape the address check.
+		Proxy:                 nil,
+		DialContext:           cfg.Allow.dial,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConnsPerHost:   cfg.Workers,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   cfg.Timeout,
+		ResponseHeaderTimeout: cfg.Timeout,
+	}
+	client := &http.Client{Transport: tr, Timeout: cfg.Timeout,
+		// A redirect is an answer, not a 2xx: following it could lead to a
+		// host the operator did not allow.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return &Dispatcher{cfg: cfg, metrics: newMetrics(cfg.Registerer), client: client, js: js, wake: make(chan struct{}, 1)}, nil
+}
+
+// Publish hands events derived by this replica to the webhooks. It never
+// blocks: the events are published to the stream in the background. It is
+// the sink the read model's push derivation calls.
+func (d *Dispatcher) Publish(evs []push.Event) {
+	if len(evs) == 0 {
+		return
+	}
+	d.mu.Lock()
+	d.queue = append(d.queue, evs...)
+	d.mu.Unlock()
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run sets up the stream, the bucket and the consumers, and works until ctx
+// ends. Messages in hand when it ends are handed back, or taken over by
+// another replica once AckWait has passed.
+func (d *Dispatcher) Run(ctx context.Context) error {
+	if _, err := d.js.CreateOrUpdateStream(ctx, d.streamConfig(ctx)); err != nil {
+		return fmt.Errorf("webhook stream %s: %w", QueueStream, err)
+	}
+	states, err := openStates(ctx, d.js, d.cfg.Replicas)
+	if err != nil {
+		return err
+	}
+	d.states = states
+	type pool struct {
+		name, filter string
+		ackWait      time.Duration
+		workers      int
+		handle       func(context.Context, jetstream.Msg)
+	}
+	pools := []pool{
+		{ConsumerFanout, subjectEvent, 30 * time.Second, 2, d.fanout},
+		{ConsumerVerify, subjectVerify + ">", d.cfg.AckWait, 2, d.verify},
+		{ConsumerDelivery, subjectDelivery + ">", d.cfg.AckWait, d.cfg.Workers, d.deliver},
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for _, p := range pools {
+		cons, err := d.js.CreateOrUpdateConsumer(ctx, QueueStream, jetstream.ConsumerConfig{
+			Durable:       p.name,
+			FilterSubject: p.filter,
+			AckPolicy:     jetstream.AckExplicitPolicy,
+			AckWait:       p.ackWait,
+			// Retries are scheduled by the handlers (NakWithDelay) and end
+			// with Term, on time, not on a count.
+			MaxDeliver:    -1,
+			MaxAckPending: 10_000,
+		})
+		if err != nil {
+			return fmt.Errorf("webhook consumer %s: %w", p.name, err)
+		}
+		for range p.workers {
+			wg.Go(func() { d.work(ctx, cons, p.handle) })
+		}
+	}
+	wg.Go(func() { d.publishLoop(ctx) })
+	wg.Go(func() { d.scanLoop(ctx) })
+	<-ctx.Done()
+	return nil
+}
+
+func (d *Dispatcher) streamConfig(ctx context.Context) jetstream.StreamConfig {
+	replicas := d.cfg.Replicas
+	if replicas == 0 {
+		replicas = 1
+		if s, err := d.js.Stream(ctx, QueueStream); err == nil {
+			replicas = s.CachedInfo().Config.Replicas
+		}
+	}
+	return jetstream.StreamConfig{
+		Name:        QueueStream,
+		Description: "webhook work: events to fan out, hosts to verify, deliveries to make",
+		Subjects:    []string{subjectPrefix + ">"},
+		Retention:   jetstream.WorkQueuePolicy,
+		Storage:     jetstream.FileStorage,
+		Replicas:    replicas,
+		Duplicates:  d.cfg.DuplicateWindow,
+		// Nothing is retried longer than this: a bound on what a stream
+		// nobody consumes keeps.
+		MaxAge: d.cfg.RetryFor + d.cfg.MaxRetryDelay + time.Hour,
+	}
+}
+
+// work takes one message at a time, so that a replica holds no more than
+// it is working on and a busy replica leaves the rest to the others.
+func (d *Dispatcher) work(ctx context.Context, cons jetstream.Consumer, handle func(context.Context, jetstream.Msg)) {
+	for ctx.Err() == nil {
+		fctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		msg, err := cons.Next(jetstream.FetchContext(fctx))
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
+				d.cfg.Log.Warn("webhook fetch", "err", err.Error())
+				sleep(ctx, time.Second)
+			}
+			continue
+		}
+		handle(ctx, msg)
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// envelope is an event as the queue carries it: what the fan-out matches
+// on and the body every delivery sends.
+type envelope struct {
+	Key         string           `json:"key"`
+	Kind        string           `json:"kind"`
+	Competition int32            `json:"competition"`
+	League      model.LeagueCode `json:"league"`
+	Tier        model.Tier       `json:"tier"`
+	Time        time.Time        `json:"time"`
+	Body        json.RawMessage  `json:"body"`
+}
+
+// delivery is one event for one webhook registration.
+type delivery struct {
+	Webhook string    `json:"webhook"`
+	Created time.Time `json:"created"`
+	Event   envelope  `json:"event"`
+}
+
+// verification asks for one registration's host to be verified.
+type verification struct {
+	Webhook string    `json:"webhook"`
+	Created time.Time `json:"created"`
+}
+
+// publishLoop publishes the queued events, each with its key as message
+// id so that the copies of every replica are stored once. A failed publish
+// is tried again: nothing this replica derived is dropped while it runs.
+func (d *Dispatcher) publishLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.wake:
+		}
+		d.mu.Lock()
+		evs := d.queue
+		d.queue = nil
+		d.mu.Unlock()
+		for len(evs) > 0 && ctx.Err() == nil {
+			failed := d.publishEvents(ctx, evs)
+			if len(failed) > 0 {
+				sleep(ctx, time.Second)
+			}
+			evs = failed
+		}
+	}
+}
+
+func (d *Dispatcher) publishEvents(ctx context.Context, evs []push.Event) []push.Event {
+	futures := make([]jetstream.PubAckFuture, len(evs))
+	var failed []push.Event
+	for i := range evs {
+		ev := &evs[i]
+		body, err := ev.Body(d.cfg.PublicURL)
+		if err != nil {
+			d.cfg.Log.Error("webhook event body", "key", ev.Key(), "err", err.Error())
+			continue
+		}
+		data, err := json.Marshal(envelope{Key: ev.Key(), Kind: ev.Kind, Competition: ev.Competition, League: ev.League,
+			Tier: ev.Tier, Time: ev.Time, Body: body})
+		if err != nil {
+			d.cfg.Log.Error("webhook event", "key", ev.Key(), "err", err.Error())
+			continue
+		}
+		m := nats.NewMsg(subjectEvent)
+		m.Data = data
+		m.Header.Set(jetstream.MsgIDHeader, ev.Key())
+		if futures[i], err = d.js.PublishMsgAsync(m); err != nil {
+			failed = append(failed, *ev)
+		}
+	}
+	for i, f := range futures {
+		if f == nil {
+			continue
+		}
+		select {
+		case <-f.Ok():
+		case err := <-f.Err():
+			d.cfg.Log.Warn("webhook event publish; retrying", "key", evs[i].Key(), "err", err.Error())
+			failed = append(failed, evs[i])
+		case <-ctx.Done():
+			return nil
+		}
+	}
+	return failed
+}
+
+// fanout turns one event into one delivery per webhook that asks for it
+// and whose client's tier may see it. A delivery's message id is the event
+// key and the webhook's name, so a fan-out done again after a crash
+// publishes nothing twice.
+func (d *Dispatcher) fanout(ctx context.Context, msg jetstream.Msg) {
+	var ev envelope
+	if err := json.Unmarshal(msg.Data(), &ev); err != nil {
+		d.cfg.Log.Error("webhook event: undecodable, dropped", "err", err.Error())
+		_ = msg.Term()
+		return
+	}
+	hooks := d.cfg.Hooks()
+	var futures []jetstream.PubAckFuture
+	for _, w := range hooks.Webhooks() {
+		c, ok := hooks.ClientNamed(w.Client)
+		if !ok || !c.Tier.Allows(ev.Tier) || !w.Wants(ev.Kind, int(ev.Competition), ev.League) {
+			continue
+		}
+		data, err := json.Marshal(delivery{Webhook: w.Name, Created: w.Created, Event: ev})
+		if err != nil {
+			d.cfg.Log.Error("webhook delivery", "webhook", w.Name, "err", err.Error())
+			continue
+		}
+		m := nats.NewMsg(subjectDelivery + w.Name)
+		m.Data = data
+		m.Header.Set(jetstream.MsgIDHeader, ev.Key+"."+w.Name)
+		f, err := d.js.PublishMsgAsync(m)
+		if err != nil {
+			d.retryLater(msg, time.Second, "fan-out", err)
+			return
+		}
+		futures = append(futures, f)
+	}
+	for _, f := range futures {
+		select {
+		case <-f.Ok():
+		case err := <-f.Err():
+			d.retryLater(msg, time.Second, "fan-out", err)
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+	if err := msg.Ack(); err != nil {
+		d.cfg.Log.Warn("webhook event ack", "key", ev.Key, "err", err.Error())
+	}
+}
+
+func (d *Dispatcher) retryLater(msg jetstream.Msg, delay time.Duration, what string, err error) {
+	d.cfg.Log.Warn("webhook "+what+"; retrying", "subject", msg.Subject(), "in", delay.String(), "err", err.Error())
+	_ = msg.NakWithDelay(delay)
+}
+
+// age is how long ago msg was first stored, measured with the stream's own
+// timestamp.
+func (d *Dispatcher) age(msg jetstream.Msg) (time.Duration, uint64) {
+	meta, err := msg.Metadata()
+	if err != nil {
+		return 0, 1
+	}
+	return max(0, d.cfg.Now().Sub(meta.Timestamp)), meta.NumDelivered
+}
+
+// retryDelay is the wait after a failed attempt of a message of that age:
+// as long as it has been failing, so that the delays double (1s, 2s, 4s,
+// …), from FirstRetry up to MaxRetryDelay.
+func (d *Dispatcher) retryDelay(age time.Duration) time.Duration {
+	return min(max(age, d.cfg.FirstRetry), d.cfg.MaxRetryDelay)
+}
+
+// find returns the webhook registration a message is for, if it still
+// exists.
+func (d *Dispatcher) find(name string, created time.Time) (model.Webhook, bool) {
+	hooks := d.cfg.Hooks().Webhooks()
+	i, found := slices.BinarySearchFunc(hooks, name, func(w model.Webhook, name string) int { return strings.Compare(w.Name, name) })
+	if !found || !hooks[i].Created.Equal(created) {
+		return model.Webhook{}, false
+	}
+	return hooks[i], true
+}

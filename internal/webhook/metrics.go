@@ -1,0 +1,41 @@
+package webhook
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// Results of a delivery attempt, the label of fd_webhook_deliveries_total.
+const (
+	resultDelivered  = "delivered"  // 2xx in time
+	resultFailed     = "failed"     // no 2xx: retried later
+	resultGaveUp     = "gave_up"    // no 2xx after the last retry
+	resultUnverified = "unverified" // held for a webhook whose verification failed: dropped
+	resultRemoved    = "removed"    // the webhook was removed meanwhile: dropped
+)
+
+type metrics struct {
+	deliveries   *prometheus.CounterVec
+	retries      prometheus.Counter
+	latency      prometheus.Histogram
+	verification *prometheus.CounterVec
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	m := &metrics{
+		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "fd_webhook_deliveries_total", Help: "Webhook delivery attempts by result (delivered, failed, gave_up, unverified, removed).",
+		}, []string{"result"}),
+		retries: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "fd_webhook_retries_total", Help: "Webhook deliveries scheduled again after a failed attempt.",
+		}),
+		latency: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "fd_webhook_delivery_seconds", Help: "Time from an edit to the 2xx of its webhook delivery.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 10, 60, 600, 3600, 86400},
+		}),
+		verification: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "fd_webhook_verifications_total", Help: "Webhook host verification attempts by result (verified, failed, gave_up).",
+		}, []string{"result"}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.deliveries, m.retries, m.latency, m.verification)
+	}
+	return m
+}

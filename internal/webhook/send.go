@@ -1,0 +1,323 @@
+package webhook
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/footdata/footballd/internal/buildinfo"
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Sign returns the webhook-signature header of a delivery as Standard
+// Webhooks defines it: v1, and the base64 HMAC-SHA256 of
+// "<id>.<timestamp>.<body>" keyed with the secret's key.
+func Sign(secret, id string, timestamp int64, body []byte) (string, error) {
+	key, err := model.WebhookKey(secret)
+	if err != nil {
+		return "", err
+	}
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(id + "." + strconv.FormatInt(timestamp, 10) + "."))
+	mac.Write(body)
+	return "v1," + base64.StdEncoding.EncodeToString(mac.Sum(nil)), nil
+}
+
+var userAgent = "footballd-webhooks/" + buildinfo.Read().Version
+
+// maxAnswer bounds what is read of an answer.
+const maxAnswer = 64 << 10
+
+// verify checks a registration's host: GET url?fd_challenge=<random> must
+// answer 200 with exactly the challenge. Until it has, nothing is
+// delivered; a host that has not passed within VerifyFor is given up.
+func (d *Dispatcher) verify(ctx context.Context, msg jetstream.Msg) {
+	var v verification
+	if err := json.Unmarshal(msg.Data(), &v); err != nil {
+		_ = msg.Term()
+		return
+	}
+	w, ok := d.find(v.Webhook, v.Created)
+	if !ok {
+		_ = msg.Term() // removed meanwhile
+		return
+	}
+	st, found, err := d.states.Get(ctx, w.Name, w.Created)
+	if err != nil {
+		d.retryLater(msg, time.Second, "verification", err)
+		return
+	}
+	if found && st.Status != Pending {
+		_ = msg.Ack() // decided by another replica
+		return
+	}
+	age, _ := d.age(msg)
+	verr := d.challenge(ctx, w.URL)
+	if ctx.Err() != nil {
+		_ = msg.Nak()
+		return
+	}
+	now := d.cfg.Now()
+	giveUp := verr != nil && age+d.retryDelay(age) > d.cfg.VerifyFor
+	_, err = d.states.update(ctx, w.Name, w.Created, now, func(s *State) error {
+		switch {
+		case verr == nil:
+			s.set(Verified, now)
+			s.Verification = ""
+		case giveUp:
+			s.set(VerificationFailed, now)
+			s.Verification = verr.Error()
+		default:
+			s.Verification = verr.Error()
+		}
+		return nil
+	})
+	if err != nil {
+		d.retryLater(msg, time.Second, "verification", err)
+		return
+	}
+	switch {
+	case verr == nil:
+		d.metrics.verification.WithLabelValues("verified").Inc()
+		d.verified.Store(regKey(w.Name, w.Created), true)
+		_ = msg.Ack()
+	case giveUp:
+		d.metrics.verification.WithLabelValues("gave_up").Inc()
+		d.cfg.Log.Warn("webhook verification given up", "webhook", w.Name, "err", verr.Error())
+		_ = msg.Term()
+	default:
+		d.metrics.verification.WithLabelValues("failed").Inc()
+		_ = msg.NakWithDelay(d.retryDelay(age))
+	}
+}
+
+// challenge makes one verification request.
+func (d *Dispatcher) challenge(ctx context.Context, raw string) error {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	challenge := hex.EncodeToString(b)
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("url: %w", err)
+	}
+	q := u.Query()
+	q.Set("fd_challenge", challenge)
+	u.RawQuery = q.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return fmt.Errorf("verification request: %w", err)
+	}
+	req.Header.Set("User-Agent", userAgent)
+	resp, err := d.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("verification: %w", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(len(challenge))+1))
+	if err != nil {
+		return fmt.Errorf("verification: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK || string(body) != challenge {
+		return fmt.Errorf("verification: answered %d without the challenge as its body", resp.StatusCode)
+	}
+	return nil
+}
+
+func regKey(name string, created time.Time) string {
+	return name + "@" + strconv.FormatInt(created.UnixNano(), 10)
+}
+
+// status returns the status of a registration, from this replica's memory
+// once it is verified.
+func (d *Dispatcher) status(ctx context.Context, name string, created time.Time) (Status, error) {
+	if _, ok := d.verified.Load(regKey(name, created)); ok {
+		return Verified, nil
+	}
+	st, found, err := d.states.Get(ctx, name, created)
+	if err != nil || !found {
+		return Pending, err
+	}
+	if st.Status == Verified || st.Status == Failing {
+		d.verified.Store(regKey(name, created), true)
+	}
+	return st.Status, nil
+}
+
+// deliver makes one delivery attempt. Deliveries to a host not yet
+// verified wait (they are handed back, to look again after FirstRetry);
+// those to a host whose verification failed are dropped and counted.
+func (d *Dispatcher) deliver(ctx context.Context, msg jetstream.Msg) {
+	var dl delivery
+	if err := json.Unmarshal(msg.Data(), &dl); err != nil {
+		_ = msg.Term()
+		return
+	}
+	w, ok := d.find(dl.Webhook, dl.Created)
+	if !ok {
+		d.metrics.deliveries.WithLabelValues(resultRemoved).Inc()
+		_ = msg.Term()
+		return
+	}
+	status, err := d.status(ctx, w.Name, w.Created)
+	switch {
+	case err != nil:
+		d.retryLater(msg, time.Second, "delivery", err)
+		return
+	case status == Pending:
+		_ = msg.NakWithDelay(d.cfg.FirstRetry)
+		return
+	case status == VerificationFailed:
+		d.metrics.deliveries.WithLabelValues(resultUnverified).Inc()
+		d.note(ctx, w, func(s *State) { s.Dropped++ })
+		_ = msg.Term()
+		return
+	}
+	age, attempt := d.age(msg)
+	start := d.cfg.Now()
+	code, perr := d.post(ctx, w, dl.Event)
+	if ctx.Err() != nil {
+		// This replica is stopping: hand the delivery back at once.
+		_ = msg.Nak()
+		return
+	}
+	now := d.cfg.Now()
+	a := Attempt{Time: start.UTC(), ID: dl.Event.Key, Attempt: attempt, Status: code, Duration: now.Sub(start).Seconds()}
+	if perr == nil {
+		_ = msg.Ack()
+		d.metrics.deliveries.WithLabelValues(resultDelivered).Inc()
+		d.metrics.latency.Observe(now.Sub(dl.Event.Time).Seconds())
+		d.note(ctx, w, func(s *State) {
+			s.Delivered++
+			s.set(Verified, now)
+			s.record(a)
+		})
+		return
+	}
+	a.Error = perr.Error()
+	delay := d.retryDelay(age)
+	if age+delay > d.cfg.RetryFor {
+		_ = msg.Term()
+		d.metrics.deliveries.WithLabelValues(resultGaveUp).Inc()
+		d.cfg.Log.Warn("webhook delivery given up", "webhook", w.Name, "id", dl.Event.Key, "attempts", attempt, "err", a.Error)
+		d.note(ctx, w, func(s *State) {
+			s.Failed++
+			s.GaveUp++
+			s.set(Failing, now)
+			s.record(a)
+		})
+		return
+	}
+	_ = msg.NakWithDelay(delay)
+	d.metrics.deliveries.WithLabelValues(resultFailed).Inc()
+	d.metrics.retries.Inc()
+	d.note(ctx, w, func(s *State) {
+		s.Failed++
+		s.record(a)
+	})
+}
+
+// note records what happened in the registration's state; the state is a
+// report, so a failure to write it is logged, not retried.
+func (d *Dispatcher) note(ctx context.Context, w model.Webhook, change func(*State)) {
+	_, err := d.states.update(ctx, w.Name, w.Created, d.cfg.Now(), func(s *State) error {
+		change(s)
+		return nil
+	})
+	if err != nil && ctx.Err() == nil {
+		d.cfg.Log.Warn("webhook state", "webhook", w.Name, "err", err.Error())
+	}
+}
+
+// post sends one signed delivery; any 2xx within the timeout is success.
+func (d *Dispatcher) post(ctx context.Context, w model.Webhook, ev envelope) (int, error) {
+	ts := d.cfg.Now().Unix()
+	sig, err := Sign(w.Secret, ev.Key, ts, ev.Body)
+	if err != nil {
+		return 0, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.URL, strings.NewReader(string(ev.Body)))
+	if err != nil {
+		return 0, fmt.Errorf("delivery request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", userAgent)
+	req.Header.Set("webhook-id", ev.Key)
+	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts, 10))
+	req.Header.Set("webhook-signature", sig)
+	resp, err := d.client.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return 0, fmt.Errorf("POST: %w", err)
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxAnswer))
+	resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return resp.StatusCode, fmt.Errorf("POST: answered %d", resp.StatusCode)
+	}
+	return resp.StatusCode, nil
+}
+
+// scanLoop looks for registrations the replicas have not seen yet and asks
+// for their verification: the message id makes the replicas' requests one.
+func (d *Dispatcher) scanLoop(ctx context.Context) {
+	seen := map[string]bool{}
+	t := time.NewTicker(d.cfg.Scan)
+	defer t.Stop()
+	for {
+		for _, w := range d.cfg.Hooks().Webhooks() {
+			key := regKey(w.Name, w.Created)
+			if seen[key] {
+				continue
+			}
+			if err := d.requestVerification(ctx, w); err != nil {
+				if ctx.Err() == nil {
+					d.cfg.Log.Warn("webhook verification request", "webhook", w.Name, "err", err.Error())
+				}
+				continue
+			}
+			seen[key] = true
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (d *Dispatcher) requestVerification(ctx context.Context, w model.Webhook) error {
+	if _, found, err := d.states.Get(ctx, w.Name, w.Created); err != nil || found {
+		return err
+	}
+	data, err := json.Marshal(verification{Webhook: w.Name, Created: w.Created})
+	if err != nil {
+		return err
+	}
+	m := nats.NewMsg(subjectVerify + w.Name)
+	m.Data = data
+	m.Header.Set(jetstream.MsgIDHeader, "verify."+regKey(w.Name, w.Created))
+	if _, err := d.js.PublishMsg(ctx, m); err != nil {
+		return fmt.Errorf("publish: %w", err)
+	}
+	// The state says the replicas have seen the registration, so that
+	// none asks again once the duplicate window has passed.
+	_, err = d.states.update(ctx, w.Name, w.Created, d.cfg.Now(), func(*State) error { return nil })
+	return err
+}

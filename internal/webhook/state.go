@@ -1,0 +1,183 @@
+package webhook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// StatesBucket is the key-value bucket of the webhooks' states, one key
+// per webhook name.
+const StatesBucket = "FD_WEBHOOKS"
+
+// Status is where a webhook stands.
+type Status string
+
+// Statuses. A failing webhook still gets new events; its next delivered
+// event makes it verified again.
+const (
+	Pending            Status = "pending verification"
+	Verified           Status = "verified"
+	VerificationFailed Status = "verification failed"
+	Failing            Status = "failing"
+)
+
+// lastAttempts is how many attempts a state keeps.
+const lastAttempts = 10
+
+// State is what the replicas know of one webhook registration.
+type State struct {
+	// Created is the registration's creation time: a webhook removed and
+	// added again under its name starts from a fresh state.
+	Created time.Time `json:"created"`
+	Status  Status    `json:"status"`
+	// Since is when Status was last set.
+	Since time.Time `json:"since"`
+	// Verification is the last verification attempt's error.
+	Verification string `json:"verification,omitempty"`
+	Delivered    uint64 `json:"delivered"`
+	// Failed counts failed attempts (each one retried), GaveUp the
+	// deliveries given up after the last retry, Dropped the events held
+	// for a webhook whose verification failed.
+	Failed  uint64    `json:"failed"`
+	GaveUp  uint64    `json:"gaveUp"`
+	Dropped uint64    `json:"dropped"`
+	Last    []Attempt `json:"last,omitempty"`
+}
+
+// Attempt is one delivery attempt.
+type Attempt struct {
+	Time time.Time `json:"time"`
+	ID   string    `json:"id"`
+	// Attempt counts the times the delivery was handed to a replica,
+	// the waits for the host's verification included.
+	Attempt uint64 `json:"attempt"`
+	// Status is the HTTP status (0: no answer).
+	Status   int     `json:"status,omitempty"`
+	Error    string  `json:"error,omitempty"`
+	Duration float64 `json:"seconds"`
+}
+
+func (s *State) record(a Attempt) {
+	s.Last = append([]Attempt{a}, s.Last[:min(len(s.Last), lastAttempts-1)]...)
+}
+
+func (s *State) set(st Status, now time.Time) {
+	if s.Status != st {
+		s.Status, s.Since = st, now
+	}
+}
+
+// States is the bucket of webhook states.
+type States struct {
+	kv jetstream.KeyValue // nil: no bucket yet
+}
+
+// ReadStates opens the bucket on nc for reading; until an API replica
+// has created it, every webhook is without a state.
+func ReadStates(ctx context.Context, nc *nats.Conn) (*States, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	kv, err := js.KeyValue(ctx, StatesBucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		return &States{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("webhook states bucket %s: %w", StatesBucket, err)
+	}
+	return &States{kv: kv}, nil
+}
+
+// openStates opens or creates the bucket, kept on replicas servers (0
+// keeps what the bucket has, 1 when creating it).
+func openStates(ctx context.Context, js jetstream.JetStream, replicas int) (*States, error) {
+	if replicas == 0 {
+		replicas = 1
+		if kv, err := js.KeyValue(ctx, StatesBucket); err == nil {
+			return &States{kv: kv}, nil
+		}
+	}
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      StatesBucket,
+		Description: "webhook states: verification, deliveries, failures",
+		History:     1,
+		Storage:     jetstream.FileStorage,
+		Replicas:    replicas,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("webhook states bucket %s: %w", StatesBucket, err)
+	}
+	return &States{kv: kv}, nil
+}
+
+// Get returns the state of the registration of name created at created;
+// ok is false when the replicas have not seen it yet.
+func (s *States) Get(ctx context.Context, name string, created time.Time) (st State, ok bool, err error) {
+	st, _, err = s.get(ctx, name)
+	if err != nil || st.Created.IsZero() || !st.Created.Equal(created) {
+		return State{}, false, err
+	}
+	return st, true, nil
+}
+
+// get returns the stored state of name and its revision (0: none).
+func (s *States) get(ctx context.Context, name string) (State, uint64, error) {
+	if s.kv == nil {
+		return State{}, 0, nil
+	}
+	e, err := s.kv.Get(ctx, name)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return State{}, 0, nil
+	}
+	if err != nil {
+		return State{}, 0, fmt.Errorf("webhook state %s: %w", name, err)
+	}
+	var st State
+	if err := json.Unmarshal(e.Value(), &st); err != nil {
+		return State{}, 0, fmt.Errorf("webhook state %s: %w", name, err)
+	}
+	return st, e.Revision(), nil
+}
+
+// update changes the state of a registration with compare-and-set, so
+// that replicas writing at once lose nothing; a state of an earlier
+// registration of the name is replaced by a fresh one.
+func (s *States) update(ctx context.Context, name string, created time.Time, now time.Time, change func(*State) error) (State, error) {
+	for range 20 {
+		st, rev, err := s.get(ctx, name)
+		if err != nil {
+			return State{}, err
+		}
+		if !st.Created.Equal(created) {
+			st = State{Created: created, Status: Pending, Since: now}
+		}
+		if err := change(&st); err != nil {
+			return State{}, err
+		}
+		b, err := json.Marshal(st)
+		if err != nil {
+			return State{}, fmt.Errorf("webhook state %s: %w", name, err)
+		}
+		if rev == 0 {
+			_, err = s.kv.Create(ctx, name, b)
+		} else {
+			_, err = s.kv.Update(ctx, name, b, rev)
+		}
+		var apiErr *jetstream.APIError
+		switch {
+		case err == nil:
+			return st, nil
+		case errors.Is(err, jetstream.ErrKeyExists), errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence:
+			continue // another replica wrote meanwhile: read again
+		}
+		return State{}, fmt.Errorf("webhook state %s: %w", name, err)
+	}
+	return State{}, fmt.Errorf("webhook state %s: too much contention", name)
+}
