@@ -19,8 +19,11 @@ import (
 	"github.com/footdata/footballd/internal/buildinfo"
 	"github.com/footdata/footballd/internal/httpapi"
 	"github.com/footdata/footballd/internal/natsembed"
+	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/readmodel"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 )
 
 // replayGCPercent is GOGC during the replay.
@@ -45,6 +48,11 @@ type config struct {
 	anonPerDay   int
 	adminListen  string
 	accessLog    bool
+	webhookAllow *webhook.Allow
+	// webhookWorkers deliveries at once, each answered within
+	// webhookTimeout.
+	webhookWorkers int
+	webhookTimeout time.Duration
 
 	switchMonth time.Month
 	switchDay   int
@@ -82,6 +90,12 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	fs.StringVar(&accessLog, "access-log", accessLog, "log every request: true or false (FD_ACCESS_LOG)")
 	anon := env("FD_ANONYMOUS_PER_DAY", "100")
 	fs.StringVar(&anon, "anonymous-per-day", anon, "requests a day an anonymous client address may make (FD_ANONYMOUS_PER_DAY)")
+	allow := env("FD_WEBHOOK_ALLOW", "")
+	fs.StringVar(&allow, "webhook-allow", allow, "where webhooks may point besides public addresses: comma-separated CIDRs (the only way to reach loopback or private addresses, e.g. 127.0.0.1/32) and host patterns (hooks.example.org, *.example.org; when given, public hosts must match one) (FD_WEBHOOK_ALLOW)")
+	workers := env("FD_WEBHOOK_WORKERS", "16")
+	fs.StringVar(&workers, "webhook-workers", workers, "webhook deliveries this replica makes at once (FD_WEBHOOK_WORKERS)")
+	timeout := env("FD_WEBHOOK_TIMEOUT", "10s")
+	fs.StringVar(&timeout, "webhook-timeout", timeout, "how long a webhook receiver has to answer 2xx before the delivery is retried (FD_WEBHOOK_TIMEOUT)")
 	drain := env("FD_DRAIN", "5s")
 	fs.StringVar(&drain, "drain", drain, "on SIGTERM, how long to report not ready before closing, so load balancers stop routing here (FD_DRAIN)")
 	if err := fs.Parse(args); err != nil {
@@ -121,6 +135,15 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	}
 	if c.anonPerDay, err = strconv.Atoi(anon); err != nil || c.anonPerDay < 1 {
 		return nil, fmt.Errorf("--anonymous-per-day %q: must be a whole number of requests, at least 1", anon)
+	}
+	if c.webhookAllow, err = webhook.ParseAllow(allow); err != nil {
+		return nil, fmt.Errorf("--webhook-allow %q: %w", allow, err)
+	}
+	if c.webhookWorkers, err = strconv.Atoi(workers); err != nil || c.webhookWorkers < 1 {
+		return nil, fmt.Errorf("--webhook-workers %q: must be a whole number, at least 1", workers)
+	}
+	if c.webhookTimeout, err = time.ParseDuration(timeout); err != nil || c.webhookTimeout < time.Second || c.webhookTimeout > time.Minute {
+		return nil, fmt.Errorf("--webhook-timeout %q: must be a duration from 1s to 1m, such as 10s", timeout)
 	}
 	if c.drain, err = time.ParseDuration(drain); err != nil || c.drain < 0 {
 		return nil, fmt.Errorf("--drain %q: must be a duration such as 5s", drain)
@@ -180,7 +203,22 @@ func (c *config) log(log *slog.Logger) {
 	log.Info("configuration", "listen", c.listen, "admin_listen", c.adminListen, "nats", c.natsURL, "embedded_nats", c.embeddedNATS,
 		"public_url", c.publicURL, "cache_mb", c.cacheMB, "trusted_proxies", fmt.Sprint(c.proxies), "trusted_proxy_header", c.proxyHeader,
 		"anonymous_per_day", c.anonPerDay, "season_switch", c.seasonSwitch, "now", c.now, "stream_replicas", c.replicas,
-		"drain", c.drain.String(), "access_log", c.accessLog, "log_level", c.logLevel, "build", buildinfo.Read().String())
+		"drain", c.drain.String(), "access_log", c.accessLog, "webhook_allow", c.webhookAllow.String(),
+		"webhook_workers", c.webhookWorkers, "webhook_timeout", c.webhookTimeout.String(), "log_level", c.logLevel, "build", buildinfo.Read().String())
+}
+
+// webhookBase is the base of the links in webhook events: the public URL,
+// else this replica's own address, as no request says which host the
+// client used.
+func (c *config) webhookBase() string {
+	if base := strings.TrimSpace(c.publicURL); base != "" {
+		return strings.TrimSuffix(base, "/")
+	}
+	host, port, _ := net.SplitHostPort(c.listen)
+	if host == "" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 // clock is the service's one clock: the wall clock, or one that starts at
@@ -225,7 +263,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	srv, err := httpapi.New(httpapi.Options{Model: model, PublicURL: strings.TrimSpace(cfg.publicURL),
+	// One registry for the HTTP server's and the webhooks' metrics.
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	srv, err := httpapi.New(httpapi.Options{Model: model, PublicURL: strings.TrimSpace(cfg.publicURL), Registry: registry,
 		CacheBytes: int64(cfg.cacheMB) << 20, TrustedProxies: cfg.proxies, TrustedProxyHeader: cfg.proxyHeader,
 		AnonymousPerDay: cfg.anonPerDay, AccessLog: cfg.accessLog, Log: log, Now: clock})
 	if err != nil {
@@ -268,9 +309,27 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	srv.ShareBudgets(budgets)
+	hooks, err := webhook.New(webhook.Config{Conn: store.Conn(), Hooks: func() webhook.Hooks { return model.Snapshot() },
+		PublicURL: cfg.webhookBase(), Allow: cfg.webhookAllow, Workers: cfg.webhookWorkers, Timeout: cfg.webhookTimeout,
+		Replicas: cfg.replicas, Log: log, Registerer: registry})
+	if err != nil {
+		return err
+	}
 
 	runCtx, stopModel := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopModel()
+	hooksCtx, stopHooks := context.WithCancel(runCtx)
+	defer stopHooks()
+	hooksErr := make(chan error, 1)
+	go func() {
+		// Deliveries are matched against the read model: this replica
+		// takes its share once it has replayed the stream.
+		if model.WaitReady(hooksCtx) != nil {
+			hooksErr <- nil
+			return
+		}
+		hooksErr <- hooks.Run(hooksCtx)
+	}()
 	modelErr := make(chan error, 1)
 	// The replay builds the model in one go and keeps most of what it
 	// allocates, so collecting garbage at the usual pace is mostly wasted
@@ -297,6 +356,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("read model stopped: %w", err)
 	case err := <-httpErr:
 		return fmt.Errorf("http server stopped: %w", err)
+	case err := <-hooksErr:
+		// Only a failure to set up ends the webhooks before shutdown.
+		return fmt.Errorf("webhooks stopped: %w", err)
 	}
 	// Stop being ready, give load balancers time to notice, then finish
 	// the requests in flight within a deadline.
@@ -311,6 +373,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		_ = admin.Shutdown(sctx)
 		cancel()
 	}
+	// Deliveries in hand are handed back to the other replicas.
+	stopHooks()
+	<-hooksErr
 	stopModel()
 	<-modelErr
 	log.Info("stopped")

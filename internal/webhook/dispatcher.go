@@ -37,7 +37,7 @@ const (
 // Hooks is what the dispatcher reads of the read model: the webhooks and
 // their clients. readmodel.Snapshot has both.
 type Hooks interface {
-	// Webhooks lists the webhooks that are not removed, by name.
+	// Webhooks lists the webhooks, removed ones included, by name.
 	Webhooks() []model.Webhook
 	ClientNamed(name string) (model.Client, bool)
 }
@@ -153,6 +153,12 @@ func New(cfg Config) (*Dispatcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jetstream: %w", err)
 	}
+	return &Dispatcher{cfg: cfg, metrics: newMetrics(cfg.Registerer), client: newClient(cfg), js: js, wake: make(chan struct{}, 1)}, nil
+}
+
+// newClient is the HTTP client of verifications and deliveries: it dials
+// only allowed addresses, uses no proxy, and follows no redirect.
+func newClient(cfg Config) *http.Client {
 	tr := &http.Transport{
 		// No proxy from the environment: it would dial instead of us and
 		// so escape the address check.
@@ -164,11 +170,10 @@ func New(cfg Config) (*Dispatcher, error) {
 		TLSHandshakeTimeout:   cfg.Timeout,
 		ResponseHeaderTimeout: cfg.Timeout,
 	}
-	client := &http.Client{Transport: tr, Timeout: cfg.Timeout,
+	return &http.Client{Transport: tr, Timeout: cfg.Timeout,
 		// A redirect is an answer, not a 2xx: following it could lead to a
 		// host the operator did not allow.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	return &Dispatcher{cfg: cfg, metrics: newMetrics(cfg.Registerer), client: client, js: js, wake: make(chan struct{}, 1)}, nil
 }
 
 // Publish hands events derived by this replica to the webhooks. It never
@@ -388,7 +393,7 @@ func (d *Dispatcher) fanout(ctx context.Context, msg jetstream.Msg) {
 	var futures []jetstream.PubAckFuture
 	for _, w := range hooks.Webhooks() {
 		c, ok := hooks.ClientNamed(w.Client)
-		if !ok || !c.Tier.Allows(ev.Tier) || !w.Wants(ev.Kind, int(ev.Competition), ev.League) {
+		if w.Removed || !ok || !c.Tier.Allows(ev.Tier) || !w.Wants(ev.Kind, int(ev.Competition), ev.League) {
 			continue
 		}
 		data, err := json.Marshal(delivery{Webhook: w.Name, Created: w.Created, Event: ev})
@@ -443,13 +448,25 @@ func (d *Dispatcher) retryDelay(age time.Duration) time.Duration {
 	return min(max(age, d.cfg.FirstRetry), d.cfg.MaxRetryDelay)
 }
 
-// find returns the webhook registration a message is for, if it still
-// exists.
-func (d *Dispatcher) find(name string, created time.Time) (model.Webhook, bool) {
+// registration says where a webhook registration stands in this
+// replica's read model.
+type registration int
+
+const (
+	current registration = iota
+	gone                 // removed, or replaced by a later registration
+	unknown              // not seen yet: this replica's model lags
+)
+
+// find returns the webhook registration a message is for.
+func (d *Dispatcher) find(name string, created time.Time) (model.Webhook, registration) {
 	hooks := d.cfg.Hooks().Webhooks()
 	i, found := slices.BinarySearchFunc(hooks, name, func(w model.Webhook, name string) int { return strings.Compare(w.Name, name) })
-	if !found || !hooks[i].Created.Equal(created) {
-		return model.Webhook{}, false
+	switch {
+	case !found || hooks[i].Created.Before(created):
+		return model.Webhook{}, unknown
+	case hooks[i].Removed || !hooks[i].Created.Equal(created):
+		return model.Webhook{}, gone
 	}
-	return hooks[i], true
+	return hooks[i], current
 }

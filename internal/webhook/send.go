@@ -51,9 +51,13 @@ func (d *Dispatcher) verify(ctx context.Context, msg jetstream.Msg) {
 		_ = msg.Term()
 		return
 	}
-	w, ok := d.find(v.Webhook, v.Created)
-	if !ok {
-		_ = msg.Term() // removed meanwhile
+	w, reg := d.find(v.Webhook, v.Created)
+	switch reg {
+	case gone:
+		_ = msg.Term()
+		return
+	case unknown:
+		_ = msg.NakWithDelay(d.cfg.FirstRetry)
 		return
 	}
 	st, found, err := d.states.Get(ctx, w.Name, w.Created)
@@ -166,10 +170,14 @@ func (d *Dispatcher) deliver(ctx context.Context, msg jetstream.Msg) {
 		_ = msg.Term()
 		return
 	}
-	w, ok := d.find(dl.Webhook, dl.Created)
-	if !ok {
+	w, reg := d.find(dl.Webhook, dl.Created)
+	switch reg {
+	case gone:
 		d.metrics.deliveries.WithLabelValues(resultRemoved).Inc()
 		_ = msg.Term()
+		return
+	case unknown:
+		_ = msg.NakWithDelay(d.cfg.FirstRetry)
 		return
 	}
 	status, err := d.status(ctx, w.Name, w.Created)
@@ -283,7 +291,7 @@ func (d *Dispatcher) scanLoop(ctx context.Context) {
 	for {
 		for _, w := range d.cfg.Hooks().Webhooks() {
 			key := regKey(w.Name, w.Created)
-			if seen[key] {
+			if w.Removed || seen[key] {
 				continue
 			}
 			if err := d.requestVerification(ctx, w); err != nil {

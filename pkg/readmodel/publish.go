@@ -25,7 +25,7 @@ type world struct {
 	clients  map[string]*model.Client // by token hash; revoked ones left out
 	// clientNames holds the same clients by name.
 	clientNames map[string]*model.Client
-	webhooks    []model.Webhook // by name; removed ones left out
+	webhooks    []model.Webhook // by name, removed ones included
 	leagues     []model.League  // by code
 	search      *searchIndex
 
@@ -560,13 +560,11 @@ func (w *writer) clientsByHash() (byHash, byName map[string]*model.Client) {
 	return byHash, byName
 }
 
-// webhookList is the webhooks that are not removed, by name.
+// webhookList is the webhooks, removed ones included, by name.
 func (w *writer) webhookList() []model.Webhook {
 	list := make([]model.Webhook, 0, len(w.webhookEnt))
 	for _, h := range w.webhookEnt {
-		if !h.v.Removed {
-			list = append(list, *h.v)
-		}
+		list = append(list, *h.v)
 	}
 	slices.SortFunc(list, func(a, b model.Webhook) int { return strings.Compare(a.Name, b.Name) })
 	return list

@@ -147,8 +147,9 @@ func (s Snapshot) ClientNamed(name string) (model.Client, bool) {
 	return *c, true
 }
 
-// Webhooks returns the webhooks that are not removed, by name. The slice
-// is shared: callers must not change it.
+// Webhooks returns the webhooks, removed ones included (a removed webhook
+// is told from one not known yet), by name. The slice is shared: callers
+// must not change it.
 func (s Snapshot) Webhooks() []model.Webhook { return s.w.webhooks }
 
 // ClientsVersion changes whenever any client changes.
