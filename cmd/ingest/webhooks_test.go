@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/footdata/footballd/internal/webhook"
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/footdata/footballd/pkg/push"
+	"github.com/footdata/footballd/pkg/readmodel"
+	"github.com/nats-io/nats.go"
+)
+
+// replica runs what an API replica runs for webhooks against the CLI's
+// server: a read model and a dispatcher allowed to reach loopback.
+func (c *cli) replica(t *testing.T) *webhook.Dispatcher {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	nc, err := nats.Connect(c.srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := readmodel.New(readmodel.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := events.Open(ctx, nc, events.StreamConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	allow, _ := webhook.ParseAllow("127.0.0.0/8")
+	d, err := webhook.New(webhook.Config{Conn: nc, Hooks: func() webhook.Hooks { return m.Snapshot() }, Allow: allow,
+		PublicURL: "https://api.test", Scan: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{}, 2)
+	go func() { _ = m.Run(ctx, store); done <- struct{}{} }()
+	go func() { _ = d.Run(ctx); done <- struct{}{} }()
+	t.Cleanup(func() { cancel(); <-done; <-done; nc.Close() })
+	return d
+}
+
+// waitOutput runs a command until its output matches want.
+func (c *cli) waitOutput(t *testing.T, want string, args ...string) string {
+	t.Helper()
+	re := regexp.MustCompile(want)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		out := c.ok(args...)
+		if re.MatchString(out) {
+			return out
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("ingest %s: output never matched %q:\n%s", strings.Join(args, " "), want, out)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestWebhookCommands(t *testing.T) {
+	c := newCLI(t)
+	setup(t, c)
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			io.WriteString(w, r.URL.Query().Get("fd_challenge"))
+		}
+	}))
+	defer recv.Close()
+	c.okf("client add acme --tier registered")
+	c.okf("client add gone")
+	c.okf("client revoke gone")
+
+	out := c.okf("webhook add live --client acme --url " + recv.URL + "/hook --events Fixture.Update --competitions 1 --leagues pl")
+	for _, want := range []string{`webhook live created`, `url: "` + recv.URL + `/hook"`, `leagues\[0\]: "PL"`, `(?m)^secret: whsec_[A-Za-z0-9+/]{43}=\n`} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("webhook add: output lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "whsec_"); n != 1 {
+		t.Errorf("webhook add shows the secret %d times:\n%s", n, out)
+	}
+	if out := c.okf("--dry-run webhook add other --client acme --url https://example.org/x"); !strings.Contains(out, "would be created") || strings.Contains(out, "whsec_") {
+		t.Errorf("dry run: %s", out)
+	}
+	c.waitOutput(t, `(?m)^live\s+acme\s+\S+/hook\s+pending verification$`, "webhook", "list")
+
+	d := c.replica(t)
+	show := c.waitOutput(t, `state:\s+verified since`, "webhook", "show", "live")
+	for _, want := range []string{`events:\s+Fixture.Update`, `competitions:\s+1\n`, `leagues:\s+PL\n`, `delivered:\s+0`} {
+		if !regexp.MustCompile(want).MatchString(show) {
+			t.Errorf("webhook show lacks %q:\n%s", want, show)
+		}
+	}
+	ev := push.Event{Seq: 1, Kind: push.FixtureUpdate, ID: 9, Competition: 1, League: "PL", Tier: model.TierAnonymous, Time: time.Now(),
+		Updates: map[string][2]any{"status": {"TIMED", "IN_PLAY"}}}
+	d.Publish([]push.Event{ev})
+	show = c.waitOutput(t, `delivered:\s+1`, "webhook", "show", "live")
+	if !regexp.MustCompile(`(?m)^\S+\s+1\.Fixture\.Update\.9\s+1\s+200\s+`).MatchString(show) {
+		t.Errorf("webhook show lacks the last delivery:\n%s", show)
+	}
+
+	c.okf("webhook remove live")
+	c.waitOutput(t, `(?m)^live\s+acme\s+\S+\s+removed$`, "webhook", "list")
+	// The name of a removed webhook may be given again.
+	c.okf("webhook add live --client acme --url " + recv.URL + "/again")
+
+	refusals := []struct {
+		args string
+		code int
+		want string
+	}{
+		{"webhook add x --client acme --url ftp://example.org/x", exitInvalid, `url "ftp://example.org/x": must be an absolute http or https URL`},
+		{"webhook add x --client acme --url /relative", exitInvalid, `url "/relative": must be an absolute http or https URL`},
+		{"webhook add x --client acme --url https://user:pw@example.org/", exitInvalid, `url "https://user:pw@example.org/": must be`},
+		{"webhook add x --client acme --url https://example.org/x --events Team.Update", exitInvalid, `events "Team.Update": must be Fixture.Update or Competition.Update`},
+		{"webhook add x --client acme --url https://example.org/x --competitions 0", exitInvalid, `competitions "0": must be a positive whole number`},
+		{"webhook add x --client acme --url https://example.org/x --competitions 99", exitNotFound, `competitions "99": no such competition`},
+		{"webhook add x --client acme --url https://example.org/x --leagues ZZZ9", exitInvalid, `league "ZZZ9": is not a known league code`},
+		{"webhook add x --client nobody --url https://example.org/x", exitNotFound, `client "nobody": no such client`},
+		{"webhook add x --client gone --url https://example.org/x", exitInvalid, `client "gone": is revoked`},
+		{"webhook add Bad! --client acme --url https://example.org/x", exitInvalid, `name "Bad!": must be 1 to 63`},
+		{"webhook add live --client acme --url https://example.org/x", exitConflict, `a webhook of this name exists`},
+		{"webhook add x y --client acme --url https://example.org/x", exitInvalid, `want one webhook NAME`},
+		{"webhook show nobody", exitNotFound, `webhook "nobody": no such webhook`},
+		{"webhook remove nobody", exitNotFound, `webhook "nobody": no such webhook`},
+	}
+	for _, tt := range refusals {
+		code, _, errOut := c.run(strings.Fields(tt.args)...)
+		if code != tt.code || !strings.Contains(errOut, tt.want) {
+			t.Errorf("ingest %s: exit %d %q, want %d with %q", tt.args, code, errOut, tt.code, tt.want)
+		}
+	}
+}
