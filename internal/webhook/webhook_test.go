@@ -31,7 +31,7 @@ import (
 // world is a NATS server with the event stream, an editor, a read model
 // following the stream (what every replica runs) and a receiver.
 type world struct {
-	t     *testing.T
+	t     testing.TB
 	ctx   context.Context
 	srv   *natsembed.Server
 	store *events.Store
@@ -40,7 +40,7 @@ type world struct {
 	seq   atomic.Uint64
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
@@ -227,7 +227,7 @@ type delivery struct {
 // receiver is the webhooks' endpoint: /NAME answers verification
 // challenges and records deliveries, answering what answer says.
 type receiver struct {
-	t       *testing.T
+	t       testing.TB
 	srv     *httptest.Server
 	secrets sync.Map // hook → secret
 	mu      sync.Mutex
@@ -239,7 +239,7 @@ type receiver struct {
 	gets      atomic.Int64
 }
 
-func newReceiver(t *testing.T) *receiver {
+func newReceiver(t testing.TB) *receiver {
 	rc := &receiver{t: t, arrived: make(chan delivery, 10_000),
 		challenge: func(_, c string) (int, string) { return http.StatusOK, c }}
 	rc.srv = httptest.NewServer(http.HandlerFunc(rc.serve))
