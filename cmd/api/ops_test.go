@@ -34,7 +34,7 @@ func TestAdminListener(t *testing.T) {
 	}
 	status, body := get(t, r.admin+"/metrics")
 	for _, want := range []string{"fd_http_requests_total", "fd_replay_duration_seconds", "fd_render_cache_total", `fd_build_info{commit="`,
-		"fd_ready 1", "fd_http_in_flight_requests", "go_goroutines"} {
+		"fd_ready 1", "fd_http_in_flight_requests", "go_goroutines", "fd_webhook_retries_total", "fd_webhook_delivery_seconds_bucket"} {
 		if status != 200 || !strings.Contains(body, want) {
 			t.Errorf("admin /metrics lacks %s (%d)", want, status)
 		}
@@ -94,5 +94,30 @@ func TestWaitsForNATS(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), `"msg":"connected to nats"`) || !strings.Contains(logs.String(), `"msg":"configuration"`) {
 		t.Errorf("log lacks the connection or the configuration:\n%s", logs.String())
+	}
+}
+
+// TestWebhookFlags: a bad webhook flag stops the replica at start with a
+// message naming it.
+func TestWebhookFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--webhook-allow", "10.0.0.0/33"}, `--webhook-allow "10.0.0.0/33"`},
+		{[]string{"--webhook-allow", "*"}, `--webhook-allow "*"`},
+		{[]string{"--webhook-workers", "0"}, `--webhook-workers "0": must be a whole number, at least 1`},
+		{[]string{"--webhook-timeout", "10"}, `--webhook-timeout "10": must be a duration from 1s to 1m`},
+		{[]string{"--webhook-timeout", "2m"}, `--webhook-timeout "2m"`},
+	}
+	for _, tt := range tests {
+		_, err := parseConfig(tt.args, func(string) string { return "" }, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: %v, want %q", tt.args, err, tt.want)
+		}
+	}
+	cfg, err := parseConfig(nil, func(k string) string { return map[string]string{"FD_WEBHOOK_ALLOW": "127.0.0.1, *.example.org"}[k] }, io.Discard)
+	if err != nil || cfg.webhookAllow.String() != "127.0.0.1/32,*.example.org" || cfg.webhookWorkers != 16 || cfg.webhookTimeout != 10*time.Second {
+		t.Errorf("defaults and FD_WEBHOOK_ALLOW: %+v, %v", cfg, err)
 	}
 }

@@ -34,6 +34,10 @@ const (
 	subjectDelivery = subjectPrefix + "deliver."
 )
 
+// maxPending is how many deliveries may wait for a retry (or be in hand)
+// at once, all webhooks together.
+const maxPending = 100_000
+
 // Hooks is what the dispatcher reads of the read model: the webhooks and
 // their clients. readmodel.Snapshot has both.
 type Hooks interface {
@@ -206,33 +210,37 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	d.states = states
 	type pool struct {
 		name, filter string
-		ackWait      time.Duration
 		workers      int
 		handle       func(context.Context, jetstream.Msg)
 	}
 	pools := []pool{
-		{ConsumerFanout, subjectEvent, 30 * time.Second, 2, d.fanout},
-		{ConsumerVerify, subjectVerify + ">", d.cfg.AckWait, 2, d.verify},
-		{ConsumerDelivery, subjectDelivery + ">", d.cfg.AckWait, d.cfg.Workers, d.deliver},
+		{ConsumerFanout, subjectEvent, 2, d.fanout},
+		{ConsumerVerify, subjectVerify + ">", 2, d.verify},
+		{ConsumerDelivery, subjectDelivery + ">", d.cfg.Workers, d.deliver},
 	}
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	for _, p := range pools {
-		cons, err := d.js.CreateOrUpdateConsumer(ctx, QueueStream, jetstream.ConsumerConfig{
+	consumers := make([]jetstream.Consumer, len(pools))
+	for i, p := range pools {
+		consumers[i], err = d.js.CreateOrUpdateConsumer(ctx, QueueStream, jetstream.ConsumerConfig{
 			Durable:       p.name,
 			FilterSubject: p.filter,
 			AckPolicy:     jetstream.AckExplicitPolicy,
-			AckWait:       p.ackWait,
+			AckWait:       d.cfg.AckWait,
 			// Retries are scheduled by the handlers (NakWithDelay) and end
 			// with Term, on time, not on a count.
-			MaxDeliver:    -1,
-			MaxAckPending: 10_000,
+			MaxDeliver: -1,
+			// A delivery waiting for its retry stays pending: this bounds
+			// what failing receivers may hold before every delivery waits.
+			MaxAckPending: maxPending,
 		})
 		if err != nil {
 			return fmt.Errorf("webhook consumer %s: %w", p.name, err)
 		}
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for i, p := range pools {
 		for range p.workers {
-			wg.Go(func() { d.work(ctx, cons, p.handle) })
+			wg.Go(func() { d.work(ctx, consumers[i], p.handle) })
 		}
 	}
 	wg.Go(func() { d.publishLoop(ctx) })
