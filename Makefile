@@ -5,7 +5,7 @@ STATICCHECK := $(GOBIN)/staticcheck
 # not turn red on a release day.
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all build test vet staticcheck bench bench-quick bench-packages run clean
+.PHONY: all build test test-cluster vet staticcheck bench bench-quick bench-packages run clean
 
 all: build
 
@@ -25,6 +25,12 @@ staticcheck: $(STATICCHECK)
 test: vet staticcheck
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) test -race -count=1 -timeout 9m ./...
+
+## test-cluster: the cluster test at full size: three NATS nodes (the
+## stream at R3), three replicas, five seeded leagues, 21 files imported and
+## three rounds of faults under load (make test runs a smaller one).
+test-cluster:
+	$(GO) test -count=1 -timeout 30m -run TestCluster -v ./cmd/api -args -cluster.full
 
 ## bench: whole-system figures against baselines in the same run (about
 ## 5 minutes on 2 cores); results in bench/results/, method in docs/performance.md.

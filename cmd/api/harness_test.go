@@ -45,6 +45,7 @@ type replica struct {
 	cancel context.CancelFunc
 	done   chan error
 	logs   *syncBuffer
+	once   sync.Once
 }
 
 type syncBuffer struct {
@@ -111,16 +112,19 @@ func (r *replica) waitReady() {
 	r.t.Fatalf("api not ready after 60s\n%s", r.logs.String())
 }
 
+// stop stops the replica as SIGTERM does, once.
 func (r *replica) stop() {
-	r.cancel()
-	select {
-	case err := <-r.done:
-		if err != nil {
-			r.t.Errorf("api run: %v", err)
+	r.once.Do(func() {
+		r.cancel()
+		select {
+		case err := <-r.done:
+			if err != nil {
+				r.t.Errorf("api run: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			r.t.Error("api did not stop within 30s")
 		}
-	case <-time.After(30 * time.Second):
-		r.t.Error("api did not stop within 30s")
-	}
+	})
 }
 
 // store connects an editor's store to the replica's NATS.

@@ -5,6 +5,7 @@ package natsembed
 import (
 	"fmt"
 	"net"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -17,6 +18,20 @@ type Options struct {
 	Dir  string
 	Host string // default 127.0.0.1: never listen beyond loopback by accident
 	Port int    // 0 picks a free port
+	// Name is the server's name (default football-embedded); the nodes
+	// of a cluster need distinct ones.
+	Name string
+	// Cluster, if set, makes the server a node of a JetStream cluster.
+	Cluster *Cluster
+}
+
+// Cluster is a server's part in a cluster: its name, the port the node
+// listens on for routes, and the route URLs of every node
+// (nats://127.0.0.1:PORT), its own included.
+type Cluster struct {
+	Name   string
+	Port   int
+	Routes []string
 }
 
 // Server is a running embedded server.
@@ -37,8 +52,12 @@ func Start(o Options) (*Server, error) {
 	if port == 0 {
 		port = server.RANDOM_PORT
 	}
-	ns, err := server.NewServer(&server.Options{
-		ServerName: "football-embedded",
+	name := o.Name
+	if name == "" {
+		name = "football-embedded"
+	}
+	so := &server.Options{
+		ServerName: name,
 		Host:       o.Host,
 		Port:       port,
 		JetStream:  true,
@@ -47,7 +66,18 @@ func Start(o Options) (*Server, error) {
 		NoLog:      true,
 		// Room for bulk imports of large messages batches.
 		MaxPayload: 8 << 20,
-	})
+	}
+	if c := o.Cluster; c != nil {
+		so.Cluster = server.ClusterOpts{Name: c.Name, Host: o.Host, Port: c.Port}
+		for _, r := range c.Routes {
+			u, err := url.Parse(r)
+			if err != nil {
+				return nil, fmt.Errorf("embedded nats: route %q: %w", r, err)
+			}
+			so.Routes = append(so.Routes, u)
+		}
+	}
+	ns, err := server.NewServer(so)
 	if err != nil {
 		return nil, fmt.Errorf("embedded nats: %w", err)
 	}

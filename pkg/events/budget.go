@@ -73,12 +73,13 @@ func (b *Budgets) Take(ctx context.Context, key string, limit, want int) (got, u
 		} else {
 			_, err = b.kv.Update(ctx, key, value, rev)
 		}
-		var apiErr *jetstream.APIError
 		switch {
 		case err == nil:
 			return got, used + got, nil
-		case errors.Is(err, jetstream.ErrKeyExists), errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence:
-			continue // another replica took meanwhile: read again
+		case isConflict(err):
+			// Another replica took meanwhile (or this replica read a
+			// follower behind the leader): read again.
+			continue
 		}
 		return 0, 0, fmt.Errorf("budget %s: %w", key, err)
 	}

@@ -46,44 +46,112 @@ type Handler func(Event, Progress) error
 // replay and the live phase are one ordered consumer, so nothing falls
 // between them. onReady, if not nil, is called once, after the handler has
 // seen every entity that existed at the start (at once if there were none).
-func (s *Store) Consume(ctx context.Context, filter string, h Handler, onReady func()) error {
+//
+// A consumer lost to the server (a node restarted, a stream leader
+// elected elsewhere) is replaced by one that resumes after the last event
+// delivered, so a replica rides out a cluster's faults instead of
+// stopping; only the handler's errors and ctx end Consume. Each
+// interruption is reported to onRetry, if not nil.
+func (s *Store) Consume(ctx context.Context, filter string, h Handler, onReady func(), onRetry func(error)) error {
 	if filter == "" {
 		filter = Prefix + ".>"
 	}
-	// The last message matching filter when we start: once it has been
-	// delivered, everything that existed has been.
-	var start uint64
-	switch last, err := s.stream.GetLastMsgForSubject(ctx, filter); {
-	case errors.Is(err, jetstream.ErrMsgNotFound):
-	case err != nil:
-		return fmt.Errorf("consume %s: %w", filter, err)
-	default:
-		start = last.Sequence
-	}
-	cons, err := s.js.OrderedConsumer(ctx, s.cfg.Name, jetstream.OrderedConsumerConfig{
-		FilterSubjects:    []string{filter},
-		DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
-		InactiveThreshold: consumerIdle,
-	})
-	if err != nil {
-		return fmt.Errorf("consume %s: %w", filter, err)
-	}
-	defer s.deleteConsumer(cons)
-	ready := false
-	markReady := func() {
-		if !ready {
-			ready = true
-			if onReady != nil {
-				onReady()
-			}
+	c := &consumption{filter: filter, h: h, onReady: onReady}
+	delay := retryMin
+	for {
+		err := s.consume(ctx, c)
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case c.handlerErr != nil:
+			return c.handlerErr
+		case err == nil:
+			return nil
+		}
+		if onRetry != nil {
+			onRetry(err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, retryMax)
+		if c.delivered > 0 {
+			delay = retryMin
 		}
 	}
-	if start == 0 {
-		markReady()
+}
+
+// Pauses between attempts to consume again after losing a consumer.
+const (
+	retryMin = 100 * time.Millisecond
+	retryMax = 5 * time.Second
+)
+
+// consumption is one Consume call's progress across its consumers.
+type consumption struct {
+	filter  string
+	h       Handler
+	onReady func()
+	// start is the last sequence matching filter when the consumption
+	// began (0 until known, and if the stream had none); known tells.
+	start uint64
+	known bool
+	ready bool
+	// last is the sequence of the last event delivered; delivered counts
+	// the events the current consumer delivered.
+	last       uint64
+	delivered  int
+	handlerErr error
+}
+
+func (c *consumption) markReady() {
+	if !c.ready {
+		c.ready = true
+		if c.onReady != nil {
+			c.onReady()
+		}
 	}
+}
+
+// consume runs one ordered consumer: from the start of the consumption,
+// or after the last event delivered.
+func (s *Store) consume(ctx context.Context, c *consumption) error {
+	c.delivered = 0
+	if !c.known {
+		// The last message matching filter when we start: once it has
+		// been delivered, everything that existed has been.
+		switch last, err := s.stream.GetLastMsgForSubject(ctx, c.filter); {
+		case errors.Is(err, jetstream.ErrMsgNotFound):
+		case err != nil:
+			return fmt.Errorf("consume %s: %w", c.filter, err)
+		default:
+			c.start = last.Sequence
+		}
+		c.known = true
+		if c.start == 0 {
+			c.markReady()
+		}
+	}
+	cfg := jetstream.OrderedConsumerConfig{
+		FilterSubjects:    []string{c.filter},
+		DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
+		InactiveThreshold: consumerIdle,
+	}
+	if c.last > 0 {
+		// Everything after the last event delivered: the subjects whose
+		// last message came before it have been delivered already.
+		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, c.last+1
+	}
+	cons, err := s.js.OrderedConsumer(ctx, s.cfg.Name, cfg)
+	if err != nil {
+		return fmt.Errorf("consume %s: %w", c.filter, err)
+	}
+	defer s.deleteConsumer(cons)
 	it, err := cons.Messages(jetstream.PullMaxMessages(1024))
 	if err != nil {
-		return fmt.Errorf("consume %s: %w", filter, err)
+		return fmt.Errorf("consume %s: %w", c.filter, err)
 	}
 	stop := context.AfterFunc(ctx, it.Stop)
 	defer stop()
@@ -94,23 +162,29 @@ func (s *Store) Consume(ctx context.Context, filter string, h Handler, onReady f
 			if ctx.Err() != nil || errors.Is(err, jetstream.ErrMsgIteratorClosed) {
 				return ctx.Err()
 			}
-			return fmt.Errorf("consume %s: %w", filter, err)
+			return fmt.Errorf("consume %s after sequence %d: %w", c.filter, c.last, err)
 		}
 		md, err := msg.Metadata()
 		if err != nil {
-			return fmt.Errorf("consume %s: %w", filter, err)
+			return fmt.Errorf("consume %s: %w", c.filter, err)
 		}
 		seq := md.Sequence.Stream
-		nowReady := ready || seq >= start || md.NumPending == 0
+		if seq <= c.last {
+			continue
+		}
+		nowReady := c.ready || seq >= c.start || md.NumPending == 0
 		kind, key, _ := KeyOf(msg.Subject())
 		hdr := msg.Headers()
 		ev := Event{Kind: kind, Key: key, Subject: msg.Subject(), Seq: seq, Time: md.Timestamp,
 			Editor: hdr.Get(HeaderEditor), Source: hdr.Get(HeaderSource), Data: msg.Data()}
-		if err := h(ev, Progress{Ready: nowReady, Pending: md.NumPending, Seq: seq}); err != nil {
+		if err := c.h(ev, Progress{Ready: nowReady, Pending: md.NumPending, Seq: seq}); err != nil {
+			c.handlerErr = err
 			return err
 		}
+		c.last = seq
+		c.delivered++
 		if nowReady {
-			markReady()
+			c.markReady()
 		}
 	}
 }
@@ -122,7 +196,7 @@ func (s *Store) Scan(ctx context.Context, filter string, fn func(Event) error) e
 	defer cancel()
 	err := s.Consume(ctx, filter, func(ev Event, p Progress) error {
 		return fn(ev)
-	}, cancel)
+	}, cancel, nil)
 	if errors.Is(err, context.Canceled) && context.Cause(ctx) == context.Canceled {
 		return nil
 	}

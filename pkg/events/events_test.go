@@ -244,7 +244,7 @@ func TestConsumeReplaysCurrentStateThenFollows(t *testing.T) {
 			delivered++
 			got[ev.Subject] = tm.Name
 			return nil
-		}, func() { readyAt = delivered; close(ready) })
+		}, func() { readyAt = delivered; close(ready) }, nil)
 	}()
 	select {
 	case <-ready:

@@ -261,7 +261,7 @@ func BenchmarkReplayJetStream(b *testing.B) {
 		err := store.Consume(cctx, events.Prefix+".>", func(ev events.Event, _ events.Progress) error {
 			handle(ev)
 			return nil
-		}, cancel)
+		}, cancel, nil)
 		if err != nil && !errors.Is(err, context.Canceled) {
 			b.Fatal(err)
 		}

@@ -26,7 +26,8 @@ type Config struct {
 	TickInterval time.Duration
 	// Log receives a warning for every event the model rejects (default
 	// slog.Default()): a rejected event is an entity missing from every
-	// answer, so it is never dropped silently.
+	// answer, so it is never dropped silently. It also hears when the
+	// stream's consumer is lost and resumed.
 	Log *slog.Logger
 	// MaxDelay bounds how long Run holds a live change back to publish it
 	// together with the changes right behind it in the stream (default
@@ -196,7 +197,9 @@ func (m *Model) Run(ctx context.Context, store *events.Store) error {
 	wg.Go(func() { m.background(ctx) })
 	p := newPipeline(m, &wg)
 	start := time.Now()
-	err := store.Consume(ctx, events.Prefix+".>", p.handle, func() { p.ready(start) })
+	err := store.Consume(ctx, events.Prefix+".>", p.handle, func() { p.ready(start) }, func(err error) {
+		m.cfg.Log.Warn("stream consumer lost: resuming after the last event applied", "err", err.Error())
+	})
 	p.close()
 	cancel()
 	wg.Wait()

@@ -1,0 +1,646 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/internal/importer"
+	"github.com/footdata/footballd/internal/natsembed"
+	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+var clusterFull = flag.Bool("cluster.full", false, "run the cluster test at full size (make test-cluster)")
+
+// clusterSize is what a run of TestCluster does: the files imported before
+// the replicas start, those imported under the faults, and how many rounds
+// of faults.
+type clusterSize struct {
+	seed, imported []string
+	rounds         int
+	loaders        int
+}
+
+func clusterPlan() clusterSize {
+	of := func(season string, leagues ...string) []string {
+		var out []string
+		for _, l := range leagues {
+			out = append(out, filepath.Join("openfootball-football-json", season, l+".json"))
+		}
+		return out
+	}
+	if !*clusterFull {
+		return clusterSize{seed: of("2015-16", "en.1"), imported: of("2016-17", "en.1", "de.1"), rounds: 1, loaders: 2}
+	}
+	size := clusterSize{seed: of("2015-16", "en.1", "de.1", "es.1", "it.1", "fr.1"), rounds: 3, loaders: 4}
+	for _, season := range []string{"2016-17", "2017-18", "2018-19"} {
+		size.imported = append(size.imported, of(season, "en.1", "de.1", "de.2", "es.1", "it.1", "fr.1", "fr.2")...)
+	}
+	return size
+}
+
+// natsCluster is three embedded NATS servers routed to each other on
+// loopback, each with its own storage: a JetStream cluster.
+type natsCluster struct {
+	t     *testing.T
+	opts  []natsembed.Options
+	nodes []*natsembed.Server
+	urls  []string
+}
+
+func startNATSCluster(t *testing.T) *natsCluster {
+	t.Helper()
+	c := &natsCluster{t: t}
+	var routes []string
+	ports := make([]int, 3)
+	for i := range ports {
+		var host string
+		fmt.Sscanf(strings.Replace(freePort(t), ":", " ", 1), "%s %d", &host, &ports[i])
+		routes = append(routes, fmt.Sprintf("nats://%s", freePort(t)))
+	}
+	for i := range ports {
+		var port int
+		fmt.Sscanf(routes[i][strings.LastIndex(routes[i], ":")+1:], "%d", &port)
+		c.opts = append(c.opts, natsembed.Options{Dir: t.TempDir(), Port: ports[i], Name: fmt.Sprintf("n%d", i+1),
+			Cluster: &natsembed.Cluster{Name: "football", Port: port, Routes: routes}})
+		c.urls = append(c.urls, fmt.Sprintf("nats://127.0.0.1:%d", ports[i]))
+	}
+	c.nodes = make([]*natsembed.Server, 3)
+	for i := range c.opts {
+		c.start(i)
+	}
+	t.Cleanup(func() {
+		for _, n := range c.nodes {
+			if n != nil {
+				n.Stop()
+			}
+		}
+	})
+	return c
+}
+
+func (c *natsCluster) start(i int) {
+	c.t.Helper()
+	n, err := natsembed.Start(c.opts[i])
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.nodes[i] = n
+}
+
+func (c *natsCluster) stop(i int) {
+	c.nodes[i].Stop()
+	c.nodes[i] = nil
+}
+
+// url lists every node, starting from the i-th, so that clients spread.
+func (c *natsCluster) url(i int) string {
+	var out []string
+	for k := range c.urls {
+		out = append(out, c.urls[(i+k)%len(c.urls)])
+	}
+	return strings.Join(out, ",")
+}
+
+// connect connects a store with the stream at R3, waiting for the
+// cluster to elect its leaders.
+func (c *natsCluster) connect(i int) *events.Store {
+	c.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		s, err := events.Connect(ctx, c.url(i), "cluster-test", events.StreamConfig{Replicas: 3})
+		cancel()
+		if err == nil {
+			c.t.Cleanup(s.Close)
+			return s
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("cluster: %v", err)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// leader is the index of the node leading the stream.
+func (c *natsCluster) leader(s *events.Store) int {
+	c.t.Helper()
+	js, err := jetstream.New(s.Conn())
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		st, err := js.Stream(ctx, "FOOTBALL")
+		var info *jetstream.StreamInfo
+		if err == nil {
+			info, err = st.Info(ctx)
+		}
+		cancel()
+		if err == nil && info.Cluster != nil {
+			for i, o := range c.opts {
+				if o.Name == info.Cluster.Leader && c.nodes[i] != nil {
+					return i
+				}
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	c.t.Fatal("the stream has no leader")
+	return -1
+}
+
+// balancer sends requests to the replicas it finds ready, as a load
+// balancer checking /readyz does.
+type balancer struct {
+	mu       sync.Mutex
+	replicas []*replica
+	ready    []bool
+	stop     chan struct{}
+	done     chan struct{}
+}
+
+func newBalancer(rs []*replica) *balancer {
+	b := &balancer{replicas: rs, ready: make([]bool, len(rs)), stop: make(chan struct{}), done: make(chan struct{})}
+	go b.poll()
+	return b
+}
+
+func (b *balancer) poll() {
+	defer close(b.done)
+	client := &http.Client{Timeout: time.Second}
+	for {
+		for i := range b.ready {
+			b.mu.Lock()
+			r := b.replicas[i]
+			b.mu.Unlock()
+			ok := false
+			if r != nil {
+				if resp, err := client.Get(r.base + "/readyz"); err == nil {
+					ok = resp.StatusCode == 200
+					resp.Body.Close()
+				}
+			}
+			b.mu.Lock()
+			if b.replicas[i] == r {
+				b.ready[i] = ok
+			}
+			b.mu.Unlock()
+		}
+		select {
+		case <-b.stop:
+			return
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// pick returns a ready replica, nil if none is.
+func (b *balancer) pick() *replica {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var ready []*replica
+	for i, ok := range b.ready {
+		if ok {
+			ready = append(ready, b.replicas[i])
+		}
+	}
+	if len(ready) == 0 {
+		return nil
+	}
+	return ready[rand.IntN(len(ready))]
+}
+
+// take removes replica i from rotation, as its failing /readyz would.
+func (b *balancer) take(i int) *replica {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.replicas[i]
+	b.replicas[i], b.ready[i] = nil, false
+	return r
+}
+
+func (b *balancer) put(i int, r *replica) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.replicas[i] = r
+}
+
+func (b *balancer) close() {
+	close(b.stop)
+	<-b.done
+}
+
+// tally counts what the load got.
+type tally struct {
+	mu        sync.Mutex
+	statuses  map[int]int
+	transport int
+	failures  []string
+}
+
+func (t *tally) add(path string, status int, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err != nil {
+		t.transport++
+		if len(t.failures) < 5 {
+			t.failures = append(t.failures, fmt.Sprintf("%s: %v", path, err))
+		}
+		return
+	}
+	t.statuses[status]++
+	if status >= 500 && len(t.failures) < 5 {
+		t.failures = append(t.failures, fmt.Sprintf("%s: %d", path, status))
+	}
+}
+
+// TestCluster runs a three-node NATS cluster (the stream at R3) and three
+// API replicas behind a balancer, under read load, an import and a stream
+// of live edits, while it kills the stream's leader, kills and restarts a
+// replica, and restarts a NATS node. Afterwards every replica serves the
+// same bytes for a crawl of every endpoint, the data equals a clean import
+// of the same files plus the edits acknowledged, no request got a 5xx, and
+// a client's limit held across the replicas. `make test-cluster` runs it
+// at full size (-cluster.full).
+func TestCluster(t *testing.T) {
+	plan := clusterPlan()
+	nc := startNATSCluster(t)
+	s := nc.connect(0)
+	for _, f := range plan.seed {
+		if sum := natstest.Import(t, s, "openfootball", importer.Options{}, natstest.SharedData(t, f)); len(sum.Rejected) > 0 {
+			t.Fatalf("seed %s: %v", f, sum.Rejected)
+		}
+	}
+	// The replicas run on the wall clock: a clock set with --now starts
+	// when its replica does, so replicas started apart would disagree on
+	// the windows of the limits.
+	flags := func(i int) []string {
+		return []string{"--nats", nc.url(i), "--stream-replicas", "3", "--drain", "300ms", "--public-url", "http://api.test",
+			"--anonymous-per-day", "100000000"}
+	}
+	replicas := make([]*replica, 3)
+	for i := range replicas {
+		replicas[i] = startReplica(t, "unused:0", false, flags(i)...)
+	}
+	lb := newBalancer(slices.Clone(replicas))
+	defer lb.close()
+	paths := crawlPaths(t, replicas[0])
+	t.Logf("crawl of %d paths per replica", len(paths))
+
+	// Read load until the faults are over.
+	load := &tally{statuses: map[int]int{}}
+	stopLoad := make(chan struct{})
+	var loaders sync.WaitGroup
+	client := &http.Client{Timeout: 30 * time.Second}
+	for range plan.loaders {
+		loaders.Go(func() {
+			for {
+				select {
+				case <-stopLoad:
+					return
+				default:
+				}
+				r := lb.pick()
+				if r == nil {
+					time.Sleep(10 * time.Millisecond)
+					continue
+				}
+				p := paths[rand.IntN(len(paths))]
+				resp, err := client.Get(r.base + p)
+				if err == nil {
+					resp.Body.Close()
+					load.add(p, resp.StatusCode, nil)
+				} else {
+					load.add(p, 0, err)
+				}
+			}
+		})
+	}
+
+	// An import and live edits, each retried as an editor would until
+	// it goes through.
+	var writers sync.WaitGroup
+	var importAttempts atomic.Int32
+	files := make([]string, len(plan.imported))
+	for i, f := range plan.imported {
+		files[i] = natstest.SharedData(t, f)
+	}
+	writers.Go(func() {
+		for _, f := range files {
+			for {
+				importAttempts.Add(1)
+				rejected, err := importOnce(s, f)
+				if err == nil {
+					if len(rejected) > 0 {
+						t.Errorf("import %s: %v", f, rejected)
+					}
+					break
+				}
+				t.Logf("import %s: %v; again", f, err)
+				time.Sleep(500 * time.Millisecond)
+			}
+		}
+	})
+	edited := map[int]model.Score{}
+	var editMu sync.Mutex
+	var editRetries atomic.Int32
+	original := fixturesOf(t, s)
+	seedFixtures := slices.Sorted(maps.Keys(original))
+	stopEdits := make(chan struct{})
+	writers.Go(func() {
+		ed := natstest.Editor(t, s)
+		for k := 0; ; k++ {
+			select {
+			case <-stopEdits:
+				return
+			default:
+			}
+			id := seedFixtures[k%len(seedFixtures)]
+			for {
+				var score model.Score
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				_, _, err := ed.PutFixture(ctx, id, true, func(f *model.Fixture) error {
+					score = model.Score{Home: k % 4, Away: k % 3}
+					if ht := f.Result.HalfTime; ht != nil {
+						score = model.Score{Home: ht.Home + k%4, Away: ht.Away + k%3}
+					}
+					f.Result.FullTime = &score
+					return nil
+				})
+				cancel()
+				if err == nil {
+					editMu.Lock()
+					edited[id] = score
+					editMu.Unlock()
+					break
+				}
+				editRetries.Add(1)
+				time.Sleep(200 * time.Millisecond)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+
+	// The faults.
+	for round := range plan.rounds {
+		time.Sleep(time.Second)
+		leader := nc.leader(s)
+		t.Logf("round %d: killing the stream leader n%d", round+1, leader+1)
+		nc.stop(leader)
+		time.Sleep(2 * time.Second)
+		nc.start(leader)
+
+		victim := round % len(replicas)
+		t.Logf("round %d: killing replica %d and starting another", round+1, victim+1)
+		old := lb.take(victim)
+		time.Sleep(100 * time.Millisecond) // the balancer has seen it go
+		old.stop()
+		replicas[victim] = startReplica(t, "unused:0", false, flags(victim)...)
+		lb.put(victim, replicas[victim])
+
+		node := (nc.leader(s) + 1) % 3
+		t.Logf("round %d: restarting NATS node n%d", round+1, node+1)
+		nc.stop(node)
+		time.Sleep(500 * time.Millisecond)
+		nc.start(node)
+	}
+	close(stopEdits)
+	writers.Wait()
+	close(stopLoad)
+	loaders.Wait()
+
+	for _, r := range replicas {
+		r.waitApplied(s)
+	}
+	t.Logf("load: %v, transport errors %d; import attempts %d for %d files; %d fixtures edited live, %d edit retries",
+		load.statuses, load.transport, importAttempts.Load(), len(plan.imported), len(edited), editRetries.Load())
+	for status, n := range load.statuses {
+		if status >= 500 {
+			t.Errorf("%d requests got %d: %v", n, status, load.failures)
+		}
+	}
+	if load.transport > 0 {
+		t.Errorf("%d requests to replicas in rotation failed: %v", load.transport, load.failures)
+	}
+
+	// Every replica serves the same bytes for every path.
+	paths = crawlPaths(t, replicas[0])
+	for _, p := range paths {
+		want := replicas[0].do("GET", p, nil)
+		if want.status != 200 {
+			t.Errorf("%s: %d %s", p, want.status, want.body)
+			continue
+		}
+		for i, r := range replicas[1:] {
+			if got := r.do("GET", p, nil); got.status != want.status || !bytes.Equal(got.body, want.body) {
+				t.Errorf("%s: replica %d answers %d, replica 1 %d (bodies equal: %v)", p, i+2, got.status, want.status, bytes.Equal(got.body, want.body))
+			}
+		}
+	}
+	t.Logf("crawl after the faults: %d paths, byte-identical on %d replicas", len(paths), len(replicas))
+
+	// Nothing lost or doubled: the data equals a clean import of the same
+	// files, but for the fixtures edited live, which hold the last score
+	// acknowledged.
+	clean := natstest.MustOpen(t, natstest.MustStart(t))
+	for _, f := range append(slices.Clone(plan.seed), plan.imported...) {
+		natstest.Import(t, clean, "openfootball", importer.Options{}, natstest.SharedData(t, f))
+	}
+	lost := 0
+	want, got := worldOf(t, clean, nil), worldOf(t, s, func(f *model.Fixture) {
+		score, ok := edited[f.ID]
+		if !ok {
+			return
+		}
+		if f.Result.FullTime == nil || *f.Result.FullTime != score {
+			if lost++; lost <= 5 {
+				t.Errorf("fixture %d: %v in the stream, %v acknowledged last", f.ID, f.Result.FullTime, score)
+			}
+		}
+		f.Result.FullTime = original[f.ID]
+	})
+	if len(got) != len(want) {
+		t.Errorf("%d fixtures in the cluster, %d in a clean import", len(got), len(want))
+	}
+	diffs := 0
+	for k, w := range want {
+		if g, ok := got[k]; !ok || g != w {
+			if diffs++; diffs <= 5 {
+				t.Errorf("fixture %s: cluster %q, clean import %q", k, g, w)
+			}
+		}
+	}
+	t.Logf("data: %d fixtures, %d differ from a clean import; %d of %d live edits lost", len(got), diffs, lost, len(edited))
+
+	// A client's limit holds across the replicas.
+	token := addClient(t, s, "cluster", model.TierRegistered, 60)
+	for _, r := range replicas {
+		r.waitApplied(s)
+	}
+	for attempt := 0; ; attempt++ {
+		minute := time.Now().Truncate(time.Minute)
+		allowed := 0
+		for i := range 90 {
+			if replicas[i%3].do("GET", "/v1/competitions", map[string]string{"X-Auth-Token": token}).status == 200 {
+				allowed++
+			}
+		}
+		if !time.Now().Truncate(time.Minute).Equal(minute) && attempt < 2 {
+			continue // the minute turned during the burst: again, in the next
+		}
+		t.Logf("limits: %d of 90 requests through three replicas for a limit of 60", allowed)
+		if allowed > 60 || allowed < 60-3*lease(60) {
+			t.Errorf("%d of 90 requests through three replicas for a limit of 60", allowed)
+			for i, r := range replicas {
+				t.Logf("replica %d:\n%s", i+1, r.logs.String())
+			}
+		}
+		break
+	}
+}
+
+// lease mirrors the replicas' lease of a budget (internal/httpapi): the
+// margin a caller may be refused early is a lease per replica.
+func lease(limit int) int { return min(max(limit/16, 1), 1000) }
+
+// importOnce imports a file through its own importer, returning what it
+// rejected, and what failed rather than failing the test: the caller tries
+// again.
+func importOnce(s *events.Store, path string) ([]importer.Rejection, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	f := importer.Formats["openfootball"]
+	im := importer.New(&editor.Editor{Store: s, Meta: events.Meta{Editor: "test", Source: "cluster import"}}, nil)
+	paths, err := f.Files([]string{path})
+	if err != nil {
+		return nil, err
+	}
+	err = im.Import(ctx, f, paths, importer.Options{})
+	return im.Summary.Rejected, err
+}
+
+// fixturesOf maps the finished fixtures of s to their full-time scores.
+func fixturesOf(t *testing.T, s *events.Store) map[int]*model.Score {
+	out := map[int]*model.Score{}
+	for _, f := range natstest.All[model.Fixture](t, s, events.KindFixture) {
+		if f.Status == model.Finished {
+			out[f.ID] = f.Result.FullTime
+		}
+	}
+	return out
+}
+
+// worldOf describes every fixture of s by what identifies it beyond ids
+// (league, season, matchday, team names) and what it holds, after fix, if
+// not nil, has seen it.
+func worldOf(t *testing.T, s *events.Store, fix func(*model.Fixture)) map[string]string {
+	teams := map[int]string{}
+	for _, tm := range natstest.All[model.Team](t, s, events.KindTeam) {
+		teams[tm.ID] = tm.Name
+	}
+	comps := map[int]string{}
+	for _, c := range natstest.All[model.Competition](t, s, events.KindCompetition) {
+		comps[c.ID] = c.Key()
+	}
+	out := map[string]string{}
+	for _, f := range natstest.All[model.Fixture](t, s, events.KindFixture) {
+		key := fmt.Sprintf("%s/%d/%s-%s/%d", comps[f.CompetitionID], f.Matchday, teams[f.HomeTeamID], teams[f.AwayTeamID], f.Kickoff.Unix())
+		if fix != nil {
+			fix(&f)
+		}
+		body, err := json.Marshal(struct {
+			Status model.Status
+			Result model.Result
+		}{f.Status, f.Result})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, dup := out[key]; dup {
+			t.Errorf("fixture %s twice", key)
+		}
+		out[key] = string(body)
+	}
+	return out
+}
+
+// crawlPaths lists a path for every endpoint of every competition, team
+// and a sample of fixtures r serves, in the seasons it holds.
+func crawlPaths(t *testing.T, r *replica) []string {
+	t.Helper()
+	var comps []int
+	var paths []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	getJSON := func(p string, into any) {
+		t.Helper()
+		add(p)
+		resp := r.do("GET", p, nil)
+		if resp.status != 200 {
+			t.Fatalf("crawl %s: %d %s", p, resp.status, resp.body)
+		}
+		if err := json.Unmarshal(resp.body, into); err != nil {
+			t.Fatalf("crawl %s: %v", p, err)
+		}
+	}
+	for year := 2010; year <= 2020; year++ {
+		var cs []struct {
+			ID int `json:"id"`
+		}
+		getJSON(fmt.Sprintf("/v1/competitions/?season=%d", year), &cs)
+		for _, c := range cs {
+			comps = append(comps, c.ID)
+		}
+	}
+	for _, c := range comps {
+		base := fmt.Sprintf("/v1/competitions/%d", c)
+		for _, p := range []string{"", "/teams", "/leagueTable", "/leagueTable?matchday=1", "/leagueTable?matchday=10", "/fixtures?matchday=5"} {
+			add(base + p)
+		}
+		var fx struct {
+			Fixtures []struct {
+				ID           int    `json:"id"`
+				Date         string `json:"date"`
+				HomeTeamName string `json:"homeTeamName"`
+				Links        struct {
+					Home struct{ Href string } `json:"homeTeam"`
+				} `json:"_links"`
+			} `json:"fixtures"`
+		}
+		getJSON(base+"/fixtures", &fx)
+		for i, f := range fx.Fixtures {
+			if i%25 == 0 {
+				add(fmt.Sprintf("/v1/fixtures/%d?head2head=10", f.ID))
+				add(fmt.Sprintf("/v1/fixtures?timeFrameStart=%s&timeFrameEnd=%s", f.Date[:10], f.Date[:10]))
+			}
+			team := f.Links.Home.Href[strings.LastIndex(f.Links.Home.Href, "/"):]
+			for _, p := range []string{"/v1/teams" + team, "/v1/teams" + team + "/fixtures", "/v1/teams" + team + "/players",
+				"/v1/teams?name=" + strings.ReplaceAll(f.HomeTeamName, " ", "%20")} {
+				add(p)
+			}
+		}
+	}
+	return paths
+}
