@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/footdata/footballd/pkg/events"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -170,11 +171,10 @@ func (s *States) update(ctx context.Context, name string, created time.Time, now
 		} else {
 			_, err = s.kv.Update(ctx, name, b, rev)
 		}
-		var apiErr *jetstream.APIError
 		switch {
 		case err == nil:
 			return st, nil
-		case errors.Is(err, jetstream.ErrKeyExists), errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence:
+		case events.IsConflict(err):
 			continue // another replica wrote meanwhile: read again
 		}
 		return State{}, fmt.Errorf("webhook state %s: %w", name, err)

@@ -76,7 +76,7 @@ func (b *Budgets) Take(ctx context.Context, key string, limit, want int) (got, u
 		switch {
 		case err == nil:
 			return got, used + got, nil
-		case isConflict(err):
+		case IsConflict(err):
 			// Another replica took meanwhile (or this replica read a
 			// follower behind the leader): read again.
 			continue

@@ -124,10 +124,10 @@ func (b *Bulk) settleOldest(ctx context.Context) error {
 	}
 	var apiErr *jetstream.APIError
 	switch {
-	case isConflict(pubErr) && !f.resent:
+	case IsConflict(pubErr) && !f.resent:
 		f.done(0, conflict(f.msg.Subject, f.expected))
 		return nil
-	case isConflict(pubErr):
+	case IsConflict(pubErr):
 		seq, ok, err := b.s.landed(ctx, f.msg)
 		if err == nil {
 			if ok {

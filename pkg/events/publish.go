@@ -112,8 +112,11 @@ func (s *Store) landed(ctx context.Context, msg *nats.Msg) (uint64, bool, error)
 	return m.Sequence, m.Header.Get(jetstream.MsgIDHeader) == msg.Header.Get(jetstream.MsgIDHeader), nil
 }
 
-// isConflict reports whether a publish error is a lost compare-and-set.
-func isConflict(err error) bool {
+// IsConflict reports whether a publish error is a lost compare-and-set,
+// on the stream or on a key-value bucket (whose Create and Update are
+// compare-and-set publishes too; a replicated one answers with its own
+// code).
+func IsConflict(err error) bool {
 	var apiErr *jetstream.APIError
 	return errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
 		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
