@@ -320,15 +320,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer stopModel()
 	hooksCtx, stopHooks := context.WithCancel(runCtx)
 	defer stopHooks()
-	hooksErr := make(chan error, 1)
+	hooksDone := make(chan struct{})
 	go func() {
+		defer close(hooksDone)
 		// Deliveries are matched against the read model: this replica
 		// takes its share once it has replayed the stream.
-		if model.WaitReady(hooksCtx) != nil {
-			hooksErr <- nil
-			return
+		if model.WaitReady(hooksCtx) == nil {
+			hooks.Run(hooksCtx)
 		}
-		hooksErr <- hooks.Run(hooksCtx)
 	}()
 	modelErr := make(chan error, 1)
 	// The replay builds the model in one go and keeps most of what it
@@ -356,9 +355,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("read model stopped: %w", err)
 	case err := <-httpErr:
 		return fmt.Errorf("http server stopped: %w", err)
-	case err := <-hooksErr:
-		// Only a failure to set up ends the webhooks before shutdown.
-		return fmt.Errorf("webhooks stopped: %w", err)
 	}
 	// Stop being ready, give load balancers time to notice, then finish
 	// the requests in flight within a deadline.
@@ -375,7 +371,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	// Deliveries in hand are handed back to the other replicas.
 	stopHooks()
-	<-hooksErr
+	<-hooksDone
 	stopModel()
 	<-modelErr
 	log.Info("stopped")

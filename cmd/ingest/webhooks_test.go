@@ -43,7 +43,7 @@ func (c *cli) replica(t *testing.T) *webhook.Dispatcher {
 	}
 	done := make(chan struct{}, 2)
 	go func() { _ = m.Run(ctx, store); done <- struct{}{} }()
-	go func() { _ = d.Run(ctx); done <- struct{}{} }()
+	go func() { d.Run(ctx); done <- struct{}{} }()
 	t.Cleanup(func() { cancel(); <-done; <-done; nc.Close() })
 	return d
 }

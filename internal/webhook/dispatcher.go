@@ -196,28 +196,60 @@ func (d *Dispatcher) Publish(evs []push.Event) {
 	}
 }
 
-// Run sets up the stream, the bucket and the consumers, and works until ctx
-// ends. Messages in hand when it ends are handed back, or taken over by
-// another replica once AckWait has passed.
-func (d *Dispatcher) Run(ctx context.Context) error {
-	if _, err := d.js.CreateOrUpdateStream(ctx, d.streamConfig(ctx)); err != nil {
-		return fmt.Errorf("webhook stream %s: %w", QueueStream, err)
+// Run sets up the stream, the bucket and the consumers (trying again for
+// as long as NATS does not answer), and works until ctx ends. Messages in
+// hand when it ends are handed back, or taken over by another replica once
+// AckWait has passed.
+func (d *Dispatcher) Run(ctx context.Context) {
+	consumers, err := d.setup(ctx)
+	for wait := time.Second; err != nil; wait = min(2*wait, 30*time.Second) {
+		if ctx.Err() != nil {
+			return
+		}
+		d.cfg.Log.Warn("webhooks not set up yet; retrying", "in", wait.String(), "err", err.Error())
+		sleep(ctx, wait)
+		consumers, err = d.setup(ctx)
 	}
-	states, err := openStates(ctx, d.js, d.cfg.Replicas)
-	if err != nil {
-		return err
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for i, p := range d.pools() {
+		for range p.workers {
+			wg.Go(func() { d.work(ctx, consumers[i], p.handle) })
+		}
 	}
-	d.states = states
-	type pool struct {
-		name, filter string
-		workers      int
-		handle       func(context.Context, jetstream.Msg)
-	}
-	pools := []pool{
+	wg.Go(func() { d.publishLoop(ctx) })
+	wg.Go(func() { d.scanLoop(ctx) })
+	<-ctx.Done()
+}
+
+// pool is the workers of one durable consumer.
+type pool struct {
+	name, filter string
+	workers      int
+	handle       func(context.Context, jetstream.Msg)
+}
+
+func (d *Dispatcher) pools() []pool {
+	return []pool{
 		{ConsumerFanout, subjectEvent, 2, d.fanout},
 		{ConsumerVerify, subjectVerify + ">", 2, d.verify},
 		{ConsumerDelivery, subjectDelivery + ">", d.cfg.Workers, d.deliver},
 	}
+}
+
+// setup creates or updates the stream, the bucket and the consumers.
+func (d *Dispatcher) setup(ctx context.Context) ([]jetstream.Consumer, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := d.js.CreateOrUpdateStream(ctx, d.streamConfig(ctx)); err != nil {
+		return nil, fmt.Errorf("webhook stream %s: %w", QueueStream, err)
+	}
+	states, err := openStates(ctx, d.js, d.cfg.Replicas)
+	if err != nil {
+		return nil, err
+	}
+	d.states = states
+	pools := d.pools()
 	consumers := make([]jetstream.Consumer, len(pools))
 	for i, p := range pools {
 		consumers[i], err = d.js.CreateOrUpdateConsumer(ctx, QueueStream, jetstream.ConsumerConfig{
@@ -233,20 +265,10 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 			MaxAckPending: maxPending,
 		})
 		if err != nil {
-			return fmt.Errorf("webhook consumer %s: %w", p.name, err)
+			return nil, fmt.Errorf("webhook consumer %s: %w", p.name, err)
 		}
 	}
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	for i, p := range pools {
-		for range p.workers {
-			wg.Go(func() { d.work(ctx, consumers[i], p.handle) })
-		}
-	}
-	wg.Go(func() { d.publishLoop(ctx) })
-	wg.Go(func() { d.scanLoop(ctx) })
-	<-ctx.Done()
-	return nil
+	return consumers, nil
 }
 
 func (d *Dispatcher) streamConfig(ctx context.Context) jetstream.StreamConfig {

@@ -48,6 +48,7 @@ const maxAnswer = 64 << 10
 func (d *Dispatcher) verify(ctx context.Context, msg jetstream.Msg) {
 	var v verification
 	if err := json.Unmarshal(msg.Data(), &v); err != nil {
+		d.cfg.Log.Error("webhook verification: undecodable, dropped", "subject", msg.Subject(), "err", err.Error())
 		_ = msg.Term()
 		return
 	}
@@ -128,7 +129,7 @@ func (d *Dispatcher) challenge(ctx context.Context, raw string) error {
 	req.Header.Set("User-Agent", userAgent)
 	resp, err := d.client.Do(req)
 	if err != nil {
-		return fmt.Errorf("verification: %w", err)
+		return fmt.Errorf("verification: %w", withoutURL(err))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(len(challenge))+1))
@@ -139,6 +140,16 @@ func (d *Dispatcher) challenge(ctx context.Context, raw string) error {
 		return fmt.Errorf("verification: answered %d without the challenge as its body", resp.StatusCode)
 	}
 	return nil
+}
+
+// withoutURL drops the URL a request error repeats: the state shows the
+// webhook's URL apart, and a challenge in it is of no use to anybody.
+func withoutURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
 
 func regKey(name string, created time.Time) string {
@@ -167,6 +178,7 @@ func (d *Dispatcher) status(ctx context.Context, name string, created time.Time)
 func (d *Dispatcher) deliver(ctx context.Context, msg jetstream.Msg) {
 	var dl delivery
 	if err := json.Unmarshal(msg.Data(), &dl); err != nil {
+		d.cfg.Log.Error("webhook delivery: undecodable, dropped", "subject", msg.Subject(), "err", err.Error())
 		_ = msg.Term()
 		return
 	}
@@ -268,11 +280,7 @@ func (d *Dispatcher) post(ctx context.Context, w model.Webhook, ev envelope) (in
 	req.Header.Set("webhook-signature", sig)
 	resp, err := d.client.Do(req)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return 0, fmt.Errorf("POST: %w", err)
+		return 0, fmt.Errorf("POST: %w", withoutURL(err))
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxAnswer))
 	resp.Body.Close()

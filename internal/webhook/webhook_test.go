@@ -128,9 +128,7 @@ func (w *world) start(change func(*webhook.Config)) *replica {
 	r := &replica{d: d, nc: nc, stop: stop, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
-		if err := d.Run(ctx); err != nil {
-			w.t.Errorf("dispatcher: %v", err)
-		}
+		d.Run(ctx)
 	}()
 	w.t.Cleanup(r.kill)
 	return r
