@@ -19,11 +19,11 @@ func webhookAdd() command {
 		summary: "register a client's webhook and print its signing secret once; it gets events once its host is verified",
 		example: "ingest webhook add acme-live --client acme --url https://hooks.acme.example/football --events Fixture.Update --leagues PL,BL1",
 		flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&client, "client", "", "the API client the webhook belongs to: it gets what the client's tier may see")
-			fs.StringVar(&url, "url", "", "absolute http or https URL the events are POSTed to")
-			fs.StringVar(&evs, "events", "", "event kinds, comma-separated: "+strings.Join(model.WebhookEvents, ",")+" (default every kind)")
-			fs.StringVar(&comps, "competitions", "", "competition ids, comma-separated (default every competition)")
-			fs.StringVar(&leagues, "leagues", "", "league codes, comma-separated (default every league)")
+			fs.StringVar(&client, "client", "", "the API `client` the webhook belongs to: it gets what the client's tier may see")
+			fs.StringVar(&url, "url", "", "absolute http or https `URL` the events are POSTed to")
+			fs.StringVar(&evs, "events", "", "event `kinds`, comma-separated: "+strings.Join(model.WebhookEvents, ",")+" (default every kind)")
+			fs.StringVar(&comps, "competitions", "", "competition `ids`, comma-separated (default every competition)")
+			fs.StringVar(&leagues, "leagues", "", "league `codes`, comma-separated (default every league)")
 		},
 		run: func(ctx context.Context, e *env, pos []string) error {
 			if len(pos) != 1 {
