@@ -43,7 +43,7 @@ lint-openapi: $(REDOCLY)
 redoc:
 	rm -rf .tools/redoc && mkdir -p .tools/redoc
 	cd .tools/redoc && npm pack --silent --loglevel=error redoc@$(REDOC_VERSION) >/dev/null && tar -xzf redoc-$(REDOC_VERSION).tgz
-	cp .tools/redoc/package/bundles/redoc.standalone.js .tools/redoc/package/bundles/redoc.standalone.js.LICENSE.txt $(REDOC_DIR)/
+	cp .tools/redoc/package/bundles/redoc.standalone.js .tools/redoc/package/bundles/redoc.standalone.js.LICENSE.txt .tools/redoc/package/bundles/*.worker.js.LICENSE.txt $(REDOC_DIR)/
 	cp .tools/redoc/package/LICENSE $(REDOC_DIR)/redoc.LICENSE
 
 ## test: vet, staticcheck, the OpenAPI lint and every test under the race detector.
