@@ -88,7 +88,9 @@ func (s *Server) observe(c *fiber.Ctx) error {
 		}
 	}
 	route := c.Route().Path
-	if c.Route().Path == "/" || route == "" {
+	// A request no route took ends on the middleware of "/", which is
+	// also the index's path: only a request for "/" itself is the index's.
+	if (route == "/" && c.Path() != "/") || route == "" {
 		route = "unmatched"
 	}
 	took := time.Since(start)
