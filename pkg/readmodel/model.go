@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/push"
 )
 
 // Config configures a Model. Every field has a default.
@@ -33,6 +34,12 @@ type Config struct {
 	// 5ms). A burst (an import while replicas run) then costs one rebuild
 	// per competition per MaxDelay instead of one per message.
 	MaxDelay time.Duration
+	// Events, if set, receives the push events of live messages (never of
+	// the initial replay) after each publication that has some, in stream
+	// order, once the change is visible to readers. It is called on the
+	// writer's goroutine with the writer's lock held: it must not block
+	// and must not keep the slice beyond the call if it changes it.
+	Events func([]push.Event)
 }
 
 func (c *Config) setDefaults() {
@@ -104,6 +111,7 @@ func New(cfg Config) (*Model, error) {
 	}
 	m := &Model{cfg: cfg, ready: make(chan struct{}), deferred: make(chan struct{}, 1)}
 	m.w = newWriter()
+	m.w.derive = cfg.Events != nil
 	m.cur.Store(m.w.publish(cfg.Now()))
 	return m, nil
 }
@@ -269,7 +277,20 @@ func (m *Model) applyLocked(ev events.Event, v any, decodeErr error) {
 	m.lastSeq.Store(ev.Seq)
 	err := decodeErr
 	if err == nil {
+		var a, b int32
+		live := m.w.deriving()
+		if live {
+			a, b = m.w.compsOf(v)
+		}
+		if live && m.w.b.dirty && a != 0 && m.w.conflicts(a, b) {
+			// One live message per competition and publication, so that
+			// its push events are the same on every replica (push.go).
+			m.publishLocked()
+		}
 		err = m.w.apply(ev, v)
+		if err == nil && live && a != 0 {
+			m.w.noteLive(ev.Seq, ev.Time, a, b)
+		}
 	}
 	switch {
 	case err == errStale:
@@ -289,6 +310,10 @@ func (m *Model) publishLocked() {
 	next := m.w.publish(m.cfg.Now())
 	prev := m.cur.Swap(next)
 	close(prev.next)
+	if evs := m.w.pushed; len(evs) > 0 {
+		m.w.pushed = nil
+		m.cfg.Events(evs)
+	}
 	m.publications.Add(1)
 	m.rebuildNanos.Add(int64(time.Since(start)))
 }
