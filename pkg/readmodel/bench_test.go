@@ -166,7 +166,8 @@ func BenchmarkApplyLive(b *testing.B) {
 			fixtures = append(fixtures, f)
 		}
 	}
-	live := make([]events.Event, 4096)
+	// Enough results that no run applies one its model holds already.
+	live := make([]events.Event, 16384)
 	for i := range live {
 		f := *fixtures[(i*7919)%len(fixtures)]
 		f.Status = model.Finished
@@ -180,10 +181,12 @@ func BenchmarkApplyLive(b *testing.B) {
 	}{{"plain", nil}, {"push", []func([]push.Event){func(evs []push.Event) { pushed += len(evs) }}}} {
 		m := replay(b, evs, v.sink...)
 		seq := uint64(len(evs))
+		next := 0
 		b.Run(v.name, func(b *testing.B) {
 			pushed = 0
-			for i := range b.N {
-				ev := live[i%len(live)]
+			for range b.N {
+				ev := live[next%len(live)]
+				next++
 				seq++
 				ev.Seq = seq
 				m.Apply(ev)
