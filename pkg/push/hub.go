@@ -20,8 +20,15 @@ type EventID struct {
 	N   int
 }
 
-// String is the ID as event streams send it, "<seq>.<n>".
+// afterAll is the N of an ID that stands after every event of its edit.
+const afterAll = int(^uint(0) >> 1)
+
+// String is the ID as event streams send it, "<seq>.<n>", or "<seq>" for
+// the place after every event of an edit.
 func (id EventID) String() string {
+	if id.N == afterAll {
+		return strconv.FormatUint(id.Seq, 10)
+	}
 	return strconv.FormatUint(id.Seq, 10) + "." + strconv.Itoa(id.N)
 }
 
@@ -34,7 +41,7 @@ func (id EventID) Less(o EventID) bool {
 // stands after every event of that edit.
 func ParseEventID(s string) (EventID, error) {
 	seq, n, dotted := strings.Cut(s, ".")
-	id := EventID{N: int(^uint(0) >> 1)}
+	id := EventID{N: afterAll}
 	var err error
 	if id.Seq, err = strconv.ParseUint(seq, 10, 64); err != nil {
 		return EventID{}, fmt.Errorf("event id %q: want <sequence>.<index>", s)
@@ -160,12 +167,18 @@ func NewHub(cfg HubConfig) (*Hub, error) {
 type Subscription struct {
 	hub    *Hub
 	filter Filter
-	after  EventID
-	c      chan *Entry
+	// after is the ID after which C delivers events; start was after when
+	// the subscription began.
+	after, start EventID
+	c            chan *Entry
 	// Dropped is set before C closes if the subscriber fell behind, rather
 	// than the hub closing.
 	dropped atomic.Bool
 }
+
+// Start is the ID of the last event before those the subscription
+// delivers (its backlog, then C): where a client that starts over stands.
+func (s *Subscription) Start() EventID { return s.start }
 
 // C delivers the subscriber's events in order; it closes when the hub
 // closes or drops the subscriber (see Dropped).
@@ -246,6 +259,9 @@ func (h *Hub) Subscribe(f Filter, resume bool, from EventID, floor uint64) (sub 
 	if len(h.ring) > 0 {
 		sub.after = h.newest().ID
 	}
+	if floor := (EventID{Seq: floor, N: afterAll}); sub.after.Less(floor) {
+		sub.after = floor
+	}
 	ok = !resume || (from.Seq >= floor && !from.Less(h.evicted))
 	if resume && ok {
 		n := len(h.ring)
@@ -258,6 +274,10 @@ func (h *Hub) Subscribe(f Filter, resume bool, from EventID, floor uint64) (sub 
 		if sub.after.Less(from) {
 			sub.after = from
 		}
+	}
+	sub.start = sub.after
+	if len(backlog) > 0 {
+		sub.start = from
 	}
 	if h.closed {
 		close(sub.c)

@@ -139,7 +139,7 @@ func TestParseEventID(t *testing.T) {
 	for _, tc := range []struct {
 		in, want string
 		ok       bool
-	}{{"12.3", "12.3", true}, {"12", fmt.Sprintf("12.%d", int(^uint(0)>>1)), true}, {"x", "", false}, {"1.-1", "", false}, {"", "", false}} {
+	}{{"12.3", "12.3", true}, {"12", "12", true}, {"x", "", false}, {"1.-1", "", false}, {"", "", false}} {
 		id, err := push.ParseEventID(tc.in)
 		if (err == nil) != tc.ok || (tc.ok && id.String() != tc.want) {
 			t.Errorf("ParseEventID(%q) = %v, %v; want %q ok %v", tc.in, id, err, tc.want, tc.ok)

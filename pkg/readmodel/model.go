@@ -90,6 +90,7 @@ type Model struct {
 	readyOnce sync.Once
 
 	lastSeq, pending, applied, stale, decodeErrors, publications atomic.Uint64
+	readySeq                                                     atomic.Uint64
 	replayNanos, rebuildNanos                                    atomic.Int64
 	lastDecodeError                                              atomic.Pointer[string]
 
@@ -151,6 +152,7 @@ func (m *Model) MarkReady() {
 // zero, is when the replay began.
 func (m *Model) markReadyLocked(start time.Time) {
 	m.w.ready = true
+	m.readySeq.Store(m.w.seq)
 	m.publishLocked()
 	if !start.IsZero() {
 		m.replayNanos.Store(int64(time.Since(start)))
@@ -323,6 +325,9 @@ type Stats struct {
 	Ready bool
 	// LastSeq is the stream sequence of the last event applied.
 	LastSeq uint64
+	// ReadySeq is the stream sequence the replay ended at: push events
+	// (Config.Events) come from the messages after it.
+	ReadySeq uint64
 	// Pending is the number of messages the server still had for this
 	// replica when the last one was delivered: the replica's lag.
 	Pending uint64
@@ -346,6 +351,7 @@ func (m *Model) Stats() Stats {
 	s := Stats{
 		Ready:          m.Ready(),
 		LastSeq:        m.lastSeq.Load(),
+		ReadySeq:       m.readySeq.Load(),
 		Pending:        m.pending.Load(),
 		Applied:        m.applied.Load(),
 		Stale:          m.stale.Load(),
