@@ -122,8 +122,10 @@ func (s *Server) events(c *fiber.Ctx) error {
 			case e, open := <-sub.C():
 				if !open {
 					if sub.Dropped() {
+						// The client reconnects with Last-Event-ID and
+						// resumes from the history, or gets a reset then.
 						s.metrics.streamsDropped.Inc()
-						st.reset(push.EventID{}, "this stream fell too far behind; re-read the resources you follow")
+						st.comment("closed: this stream fell behind; reconnect with Last-Event-ID")
 						_ = st.flush()
 					}
 					return
@@ -160,8 +162,8 @@ func (st *stream) event(e *push.Entry) {
 	st.s.metrics.eventsSent.Inc()
 }
 
-// reset tells the client to start over; id, if not zero, is where the
-// stream goes on from.
+// reset tells the client to start over; id is where the stream goes on
+// from, so that the client's next reconnection resumes from there.
 func (st *stream) reset(id push.EventID, reason string) {
 	if id != (push.EventID{}) {
 		st.write("id: ", id.String(), "\n")

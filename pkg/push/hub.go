@@ -116,7 +116,9 @@ type HubConfig struct {
 	// resume (default 10,000).
 	History int
 	// Buffer is how many events a subscriber may fall behind before it is
-	// dropped (default 1,024).
+	// dropped (default 256). A dropped event stream's client reconnects
+	// and resumes from History, so this needs no room for bursts; it is
+	// most of what an idle subscription holds.
 	Buffer int
 }
 
@@ -125,7 +127,7 @@ func (c *HubConfig) setDefaults() {
 		c.History = 10_000
 	}
 	if c.Buffer == 0 {
-		c.Buffer = 1024
+		c.Buffer = 256
 	}
 }
 
