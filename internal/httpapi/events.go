@@ -98,44 +98,38 @@ func (s *Server) events(c *fiber.Ctx) error {
 	// to push its write deadline on as it goes.
 	base := strings.Clone(s.baseURL(c))
 	conn := c.Context().Conn()
-	sub, backlog, ok := s.opts.Hub.Subscribe(filter, last != "", from, s.model.Stats().ReadySeq)
+	sub, ok := s.opts.Hub.Subscribe(filter, last != "", from, s.model.Stats().ReadySeq)
 	s.metrics.streamsOpen.Inc()
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer s.metrics.streamsOpen.Dec()
 		defer s.streams.release(key)
-		defer sub.Close()
 		st := &stream{s: s, w: w, conn: conn, base: base}
 		st.comment("footballd events")
 		if !ok {
-			st.reset(sub.Start(), "the events after "+from.String()+" are no longer held here; re-read the resources you follow")
-		}
-		for _, e := range backlog {
-			st.event(e)
-		}
-		if st.flush() != nil {
-			return
+			st.reset(sub.After(), "the events after "+from.String()+" are no longer held here; re-read the resources you follow")
 		}
 		keepAlive := time.NewTicker(s.opts.KeepAlive)
 		defer keepAlive.Stop()
 		for {
-			select {
-			case e, open := <-sub.C():
-				if !open {
-					if sub.Dropped() {
-						// The client reconnects with Last-Event-ID and
-						// resumes from the history, or gets a reset then.
-						s.metrics.streamsDropped.Inc()
-						st.comment("closed: this stream fell behind; reconnect with Last-Event-ID")
-						_ = st.flush()
-					}
-					return
-				}
+			changed := sub.Changed()
+			es, state := sub.Take()
+			for _, e := range es {
 				st.event(e)
+			}
+			if state == push.Behind {
+				// The client read so slowly that the history moved past
+				// it: it starts over, from the newest event, and its
+				// stream is closed to free what it holds here.
+				s.metrics.streamsDropped.Inc()
+				st.reset(sub.After(), "this stream fell behind by more than the events held; re-read the resources you follow")
+			}
+			if st.flush() != nil || state != push.Open {
+				return
+			}
+			select {
+			case <-changed:
 			case <-keepAlive.C:
 				st.comment("keepalive")
-			}
-			if st.flush() != nil {
-				return
 			}
 		}
 	})

@@ -37,7 +37,7 @@ func newMetrics(reg prometheus.Registerer, model *readmodel.Model, limits *limit
 		inFlight:    prometheus.NewGauge(prometheus.GaugeOpts{Name: "fd_http_in_flight_requests", Help: "Requests being answered."}),
 		streamsOpen: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fd_event_streams_open", Help: "Event streams (/v1/events) open on this replica."}),
 		streamsDropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "fd_event_streams_dropped_total",
-			Help: "Event streams closed because their client fell behind (it reconnects and resumes)."}),
+			Help: "Event streams closed with a reset because their client fell behind the events held."}),
 		eventsSent: prometheus.NewCounter(prometheus.CounterOpts{Name: "fd_event_stream_events_sent_total", Help: "Events written to event streams."}),
 	}
 	build := buildinfo.Read()

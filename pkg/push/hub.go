@@ -3,6 +3,7 @@ package push
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -112,101 +113,90 @@ func (f *Filter) Match(e *Event) bool {
 
 // HubConfig configures a Hub; every field has a default.
 type HubConfig struct {
-	// History is how many recent events the hub keeps for clients that
-	// resume (default 10,000).
+	// History is how many recent events the hub keeps, for subscribers
+	// that resume and for those that fall behind (default 10,000).
 	History int
-	// Buffer is how many events a subscriber may fall behind before it is
-	// dropped (default 256). A dropped event stream's client reconnects
-	// and resumes from History, so this needs no room for bursts; it is
-	// most of what an idle subscription holds.
-	Buffer int
 }
 
 func (c *HubConfig) setDefaults() {
 	if c.History == 0 {
 		c.History = 10_000
 	}
-	if c.Buffer == 0 {
-		c.Buffer = 256
-	}
 }
 
 // Validate checks the configuration.
 func (c *HubConfig) Validate() error {
-	if c.History < 1 || c.Buffer < 1 {
-		return fmt.Errorf("event hub: history %d and buffer %d must be at least 1", c.History, c.Buffer)
+	if c.History < 1 {
+		return fmt.Errorf("event hub: history %d must be at least 1", c.History)
 	}
 	return nil
 }
 
-// Hub hands one replica's events to its live subscribers (event streams)
-// and keeps the latest for subscribers that resume. Publish never waits
-// for a subscriber: one that falls Buffer events behind is dropped, and
-// told so, rather than slowing the read model down.
+// Hub keeps one replica's latest events and hands them to any number of
+// subscribers (event streams). Publishing costs the same whatever the
+// number of subscribers: it appends to the history and wakes them, and
+// each subscriber reads and filters the history on its own goroutine from
+// where it stands. A subscriber so slow that the history no longer holds
+// where it stands is told so (Behind) rather than ever slowing the read
+// model down.
 type Hub struct {
 	cfg HubConfig
+	// kick asks the waker to wake the subscribers; stop ends it.
+	kick, stop chan struct{}
+	done       chan struct{}
 
-	mu   sync.Mutex
+	// mu is taken to write by Publish and the waker, to read by the
+	// subscribers.
+	mu   sync.RWMutex
 	ring []*Entry // the latest events, oldest at head once full
 	head int
-	// evicted is the ID of the newest event that left the ring: a client
-	// that saw it can resume from the ring.
+	// evicted is the ID of the newest event that left the ring: a
+	// subscriber that saw it can go on from the ring.
 	evicted EventID
-	subs    map[*Subscription]struct{}
+	// changed is closed when events are added (or the hub closes), and
+	// replaced.
+	changed chan struct{}
 	closed  bool
 }
 
-// NewHub returns an empty hub.
+// NewHub returns an empty hub. Its one goroutine, which wakes subscribers,
+// ends with Close.
 func NewHub(cfg HubConfig) (*Hub, error) {
 	cfg.setDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Hub{cfg: cfg, ring: make([]*Entry, 0, min(cfg.History, 1024)), subs: map[*Subscription]struct{}{}}, nil
+	h := &Hub{cfg: cfg, ring: make([]*Entry, 0, min(cfg.History, 1024)), kick: make(chan struct{}, 1),
+		stop: make(chan struct{}), done: make(chan struct{}), changed: make(chan struct{})}
+	go h.wake()
+	return h, nil
 }
 
-// Subscription is one subscriber's feed of events.
-type Subscription struct {
-	hub    *Hub
-	filter Filter
-	// after is the ID after which C delivers events; start was after when
-	// the subscription began.
-	after, start EventID
-	c            chan *Entry
-	// Dropped is set before C closes if the subscriber fell behind, rather
-	// than the hub closing.
-	dropped atomic.Bool
-}
-
-// Start is the ID of the last event before those the subscription
-// delivers (its backlog, then C): where a client that starts over stands.
-func (s *Subscription) Start() EventID { return s.start }
-
-// C delivers the subscriber's events in order; it closes when the hub
-// closes or drops the subscriber (see Dropped).
-func (s *Subscription) C() <-chan *Entry { return s.c }
-
-// Dropped reports whether the subscription ended because the subscriber
-// fell behind.
-func (s *Subscription) Dropped() bool { return s.dropped.Load() }
-
-// Close ends the subscription.
-func (s *Subscription) Close() {
-	h := s.hub
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if _, ok := h.subs[s]; ok {
-		delete(h.subs, s)
-		close(s.c)
+// wake closes changed on every kick, off the publisher's goroutine: waking
+// many waiting subscribers costs time in proportion to their number.
+func (h *Hub) wake() {
+	defer close(h.done)
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-h.kick:
+		}
+		h.mu.Lock()
+		old := h.changed
+		h.changed = make(chan struct{})
+		h.mu.Unlock()
+		close(old)
 	}
 }
 
-// Publish hands events to the hub, in stream order. It is called on the
-// read model's writer (readmodel.Config.Events) and never blocks.
+// Publish adds events to the hub, in stream order. It is called on the
+// read model's writer (readmodel.Config.Events) and never waits for a
+// subscriber.
 func (h *Hub) Publish(evs []Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.closed {
+	if h.closed || len(evs) == 0 {
 		return
 	}
 	for i := range evs {
@@ -214,20 +204,11 @@ func (h *Hub) Publish(evs []Event) {
 		if i > 0 && evs[i-1].Seq == id.Seq {
 			id.N = h.newest().ID.N + 1
 		}
-		e := &Entry{ID: id, Event: evs[i]}
-		h.keep(e)
-		for s := range h.subs {
-			if !s.after.Less(id) || !s.filter.Match(&e.Event) {
-				continue
-			}
-			select {
-			case s.c <- e:
-			default:
-				s.dropped.Store(true)
-				delete(h.subs, s)
-				close(s.c)
-			}
-		}
+		h.keep(&Entry{ID: id, Event: evs[i]})
+	}
+	select {
+	case h.kick <- struct{}{}:
+	default:
 	}
 }
 
@@ -248,16 +229,55 @@ func (h *Hub) keep(e *Entry) {
 	h.head = (h.head + 1) % len(h.ring)
 }
 
-// Subscribe starts a subscription to the events f selects. With resume,
-// it also returns the events after from still held, in order, for the
-// subscriber to send before those of C; ok is false when an event after
-// from may be missing: it has left the history, or it came before floor,
-// the stream sequence this replica's history starts after. The subscriber
-// must then start over.
-func (h *Hub) Subscribe(f Filter, resume bool, from EventID, floor uint64) (sub *Subscription, backlog []*Entry, ok bool) {
+// Close wakes every subscriber for the last time (Take then reports
+// Closed) and refuses new events: streams end cleanly on shutdown.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	h.closed = true
+	h.mu.Unlock()
+	close(h.stop)
+	<-h.done
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	sub = &Subscription{hub: h, filter: f, c: make(chan *Entry, h.cfg.Buffer), after: h.evicted}
+	close(h.changed)
+}
+
+// Subscription is one subscriber's place in the hub's events: the ID of
+// the last event it has taken, and its filter.
+type Subscription struct {
+	hub    *Hub
+	filter Filter
+	after  EventID
+}
+
+// State says whether a subscription goes on.
+type State int
+
+const (
+	// Open: more events may come.
+	Open State = iota
+	// Behind: events after the subscriber's place have left the history;
+	// it must start over. The subscription has moved on to the newest
+	// event.
+	Behind
+	// Closed: the hub has closed.
+	Closed
+)
+
+// Subscribe starts a subscription to the events f selects, after the
+// newest the hub holds; with resume, after from instead. ok is false when
+// an event after from may be missing: it has left the history, or it came
+// before floor, the stream sequence this replica's history starts after.
+// The subscription then starts after the newest event, and the subscriber
+// must tell its client to start over.
+func (h *Hub) Subscribe(f Filter, resume bool, from EventID, floor uint64) (sub *Subscription, ok bool) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	sub = &Subscription{hub: h, filter: f, after: h.evicted}
 	if len(h.ring) > 0 {
 		sub.after = h.newest().ID
 	}
@@ -266,44 +286,47 @@ func (h *Hub) Subscribe(f Filter, resume bool, from EventID, floor uint64) (sub 
 	}
 	ok = !resume || (from.Seq >= floor && !from.Less(h.evicted))
 	if resume && ok {
-		n := len(h.ring)
-		for i := range n {
-			if e := h.ring[(h.head+i)%n]; from.Less(e.ID) && f.Match(&e.Event) {
-				backlog = append(backlog, e)
-			}
-		}
-		// A client coming from a replica further along has seen more.
-		if sub.after.Less(from) {
-			sub.after = from
-		}
+		sub.after = from
 	}
-	sub.start = sub.after
-	if len(backlog) > 0 {
-		sub.start = from
-	}
+	return sub, ok
+}
+
+// After is the ID of the last event taken (or skipped): where a client
+// that starts over stands.
+func (s *Subscription) After() EventID { return s.after }
+
+// Changed is closed when events may have come after those Take returned;
+// ask for it before Take, so that nothing published in between is missed.
+func (s *Subscription) Changed() <-chan struct{} {
+	s.hub.mu.RLock()
+	defer s.hub.mu.RUnlock()
+	return s.hub.changed
+}
+
+// Take returns, in order, the events after the subscription's place that
+// its filter selects, and moves past every event held.
+func (s *Subscription) Take() ([]*Entry, State) {
+	h := s.hub
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	if h.closed {
-		close(sub.c)
-		return sub, backlog, ok
+		return nil, Closed
 	}
-	h.subs[sub] = struct{}{}
-	return sub, backlog, ok
-}
-
-// Close ends every subscription (their C close, not dropped) and refuses
-// new events; streams end cleanly on shutdown.
-func (h *Hub) Close() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.closed = true
-	for s := range h.subs {
-		delete(h.subs, s)
-		close(s.c)
+	if s.after.Less(h.evicted) {
+		s.after = h.newest().ID
+		return nil, Behind
 	}
-}
-
-// Subscribers is the number of live subscriptions.
-func (h *Hub) Subscribers() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.subs)
+	n := len(h.ring)
+	at := func(i int) *Entry { return h.ring[(h.head+i)%n] }
+	// The first event after s.after: the ring is in ID order.
+	i := sort.Search(n, func(i int) bool { return s.after.Less(at(i).ID) })
+	var out []*Entry
+	for ; i < n; i++ {
+		e := at(i)
+		if s.filter.Match(&e.Event) {
+			out = append(out, e)
+		}
+		s.after = e.ID
+	}
+	return out, Open
 }

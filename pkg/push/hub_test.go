@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,22 +40,6 @@ func ids(es []*push.Entry) string {
 	return strings.Join(s, " ")
 }
 
-// drain takes what a subscription holds now.
-func drain(sub *push.Subscription) []*push.Entry {
-	var es []*push.Entry
-	for {
-		select {
-		case e, ok := <-sub.C():
-			if !ok {
-				return es
-			}
-			es = append(es, e)
-		default:
-			return es
-		}
-	}
-}
-
 func TestHubFiltersAndResumes(t *testing.T) {
 	history := []push.Event{
 		fixtureEvent(10, 1, 100, "PL", model.TierAnonymous, 7, 8), compEvent(10, 100, "PL", model.TierAnonymous),
@@ -64,15 +49,14 @@ func TestHubFiltersAndResumes(t *testing.T) {
 	next := []push.Event{fixtureEvent(13, 1, 100, "PL", model.TierAnonymous, 7, 8), compEvent(13, 100, "PL", model.TierAnonymous)}
 	anon := push.Filter{Tier: model.TierAnonymous}
 	cases := []struct {
-		name        string
-		history     int
-		filter      push.Filter
-		resume      string // Last-Event-ID, "" for none
-		floor       uint64
-		ok          bool
-		backlog     string
-		live        string
-		description string
+		name    string
+		history int
+		filter  push.Filter
+		resume  string // Last-Event-ID, "" for none
+		floor   uint64
+		ok      bool
+		backlog string // what Take gives at once
+		live    string // what it gives after more events
 	}{
 		{name: "new events only", history: 10, filter: anon, ok: true, live: "13.0 13.1"},
 		{name: "resume after an event", history: 10, filter: anon, resume: "10.0", ok: true, backlog: "10.1 12.0", live: "13.0 13.1"},
@@ -100,38 +84,49 @@ func TestHubFiltersAndResumes(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			sub, backlog, ok := h.Subscribe(tc.filter, tc.resume != "", from, tc.floor)
-			defer sub.Close()
-			if ok != tc.ok || ids(backlog) != tc.backlog {
-				t.Errorf("resume: got ok %v backlog %q, want %v %q", ok, ids(backlog), tc.ok, tc.backlog)
+			sub, ok := h.Subscribe(tc.filter, tc.resume != "", from, tc.floor)
+			backlog, state := sub.Take()
+			if ok != tc.ok || ids(backlog) != tc.backlog || state != push.Open {
+				t.Errorf("resume: got ok %v backlog %q state %v, want %v %q open", ok, ids(backlog), state, tc.ok, tc.backlog)
 			}
+			changed := sub.Changed()
 			h.Publish(next)
-			if got := ids(drain(sub)); got != tc.live {
-				t.Errorf("live: got %q, want %q", got, tc.live)
+			select {
+			case <-changed:
+			case <-time.After(5 * time.Second):
+				t.Fatal("subscriber not woken by Publish")
+			}
+			if live, _ := sub.Take(); ids(live) != tc.live {
+				t.Errorf("live: got %q, want %q", ids(live), tc.live)
 			}
 		})
 	}
 }
 
-func TestHubDropsSlowSubscriber(t *testing.T) {
-	h := newHub(t, push.HubConfig{Buffer: 2})
-	slow, _, _ := h.Subscribe(push.Filter{Tier: model.TierAnonymous}, false, push.EventID{}, 0)
-	fast, _, _ := h.Subscribe(push.Filter{Tier: model.TierAnonymous}, false, push.EventID{}, 0)
+// TestHubSubscriberBehindAndClose: a subscriber whose place has left the
+// history is told so, and Close wakes every subscriber for the last time.
+func TestHubSubscriberBehindAndClose(t *testing.T) {
+	h := newHub(t, push.HubConfig{History: 2})
+	slow, _ := h.Subscribe(push.Filter{Tier: model.TierAnonymous}, false, push.EventID{}, 0)
+	fast, _ := h.Subscribe(push.Filter{Tier: model.TierAnonymous}, false, push.EventID{}, 0)
 	for seq := uint64(1); seq <= 3; seq++ {
 		h.Publish([]push.Event{fixtureEvent(seq, 1, 100, "PL", model.TierAnonymous)})
-		if seq < 3 {
-			<-fast.C()
+		if got, state := fast.Take(); ids(got) != fmt.Sprint(seq, ".0") || state != push.Open {
+			t.Errorf("fast subscriber: got %q %v", ids(got), state)
 		}
 	}
-	if got := ids(drain(slow)); got != "1.0 2.0" || !slow.Dropped() {
-		t.Errorf("slow subscriber: got %q dropped %v, want its buffer, then dropped", got, slow.Dropped())
+	if got, state := slow.Take(); len(got) != 0 || state != push.Behind || slow.After().String() != "3.0" {
+		t.Errorf("slow subscriber: got %q %v after %s, want behind, moved on to 3.0", ids(got), state, slow.After())
 	}
-	if got := ids(drain(fast)); got != "3.0" || fast.Dropped() {
-		t.Errorf("fast subscriber: got %q dropped %v", got, fast.Dropped())
-	}
+	changed := fast.Changed()
 	h.Close()
-	if _, open := <-fast.C(); open || fast.Dropped() {
-		t.Errorf("after Close: channel open %v, dropped %v; want closed, not dropped", open, fast.Dropped())
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close woke no one")
+	}
+	if _, state := fast.Take(); state != push.Closed {
+		t.Errorf("after Close: %v, want closed", state)
 	}
 }
 
@@ -147,31 +142,59 @@ func TestParseEventID(t *testing.T) {
 	}
 }
 
-// BenchmarkHubFanOut publishes one event to N idle subscribers (the cost on
-// the read model's writer) and reports the memory each subscription holds.
+// BenchmarkHubFanOut publishes one event to N waiting subscribers, each
+// on its own goroutine, until all have taken it: "publish" is the cost on
+// the read model's writer, "ns/delivery" the whole fan-out per subscriber.
+// It reports the heap each subscription holds.
 func BenchmarkHubFanOut(b *testing.B) {
 	for _, n := range []int{1, 100, 10_000} {
 		b.Run(fmt.Sprint("subscribers=", n), func(b *testing.B) {
-			h := newHub(b, push.HubConfig{Buffer: 64})
+			h := newHub(b, push.HubConfig{})
+			defer h.Close()
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			subs := make([]*push.Subscription, n)
 			for i := range subs {
-				subs[i], _, _ = h.Subscribe(push.Filter{Tier: model.TierAnonymous}, false, push.EventID{}, 0)
+				subs[i], _ = h.Subscribe(push.Filter{Tier: model.TierAnonymous}, false, push.EventID{}, 0)
 			}
 			runtime.GC()
 			runtime.ReadMemStats(&after)
-			b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(n), "B/subscription")
+			perSub := (float64(after.HeapAlloc) - float64(before.HeapAlloc)) / float64(n)
+			got := make(chan struct{}, n)
+			var wg sync.WaitGroup
+			for _, s := range subs {
+				wg.Go(func() {
+					for {
+						changed := s.Changed()
+						es, state := s.Take()
+						for range es {
+							got <- struct{}{}
+						}
+						if state != push.Open {
+							return
+						}
+						<-changed
+					}
+				})
+			}
 			ev := []push.Event{fixtureEvent(0, 1, 100, "PL", model.TierAnonymous)}
+			var publish time.Duration
 			b.ResetTimer()
 			for i := range b.N {
 				ev[0].Seq = uint64(i + 1)
+				start := time.Now()
 				h.Publish(ev)
-				for _, s := range subs {
-					<-s.C()
+				publish += time.Since(start)
+				for range n {
+					<-got
 				}
 			}
+			b.StopTimer()
+			h.Close()
+			wg.Wait()
+			b.ReportMetric(perSub, "B/subscription")
+			b.ReportMetric(float64(publish.Nanoseconds())/float64(b.N), "ns/publish")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/delivery")
 		})
 	}
