@@ -354,3 +354,43 @@ func TestEventStream(t *testing.T) {
 		}
 	})
 }
+
+// TestEventsSameOnEveryReplica: replicas derive the same events with the
+// same ids from the stream, so a client may resume on another replica.
+func TestEventsSameOnEveryReplica(t *testing.T) {
+	natsAddr := freePort(t)
+	flags := []string{"--now", "2026-03-14T17:00:00Z", "--public-url", "https://api.example.org"}
+	a := startReplica(t, natsAddr, true, flags...)
+	b := startReplica(t, natsAddr, false, flags...)
+	s := a.store()
+	ed, f := smallWorld(t, s)
+	token := addClient(t, s, "reg", model.TierRegistered, 1000)
+	a.waitApplied(s)
+	b.waitApplied(s)
+	auth := map[string]string{"X-Auth-Token": token}
+	onA, onB := a.openStream(t, "", auth), b.openStream(t, "", auth)
+	setResult(t, ed, f.ID, 1, 0)
+	setResult(t, ed, f.ID, 1, 1)
+	var got [2][]sse
+	for i, st := range []*eventStream{onA, onB} {
+		for range 5 {
+			m, ok := st.next()
+			if !ok {
+				t.Fatalf("replica %d: %d events, want 5", i, len(got[i]))
+			}
+			got[i] = append(got[i], m)
+		}
+	}
+	for i := range got[0] {
+		if got[0][i] != got[1][i] {
+			t.Errorf("event %d differs:\n A %+v\n B %+v", i, got[0][i], got[1][i])
+		}
+	}
+	onB.close()
+	resumed := b.openStreamWait(t, "", map[string]string{"X-Auth-Token": token, "Last-Event-ID": got[0][2].id})
+	for i := 3; i < 5; i++ {
+		if m, ok := resumed.next(); !ok || m != got[0][i] {
+			t.Errorf("resumed on B after A's %s: got %+v, want %+v", got[0][2].id, m, got[0][i])
+		}
+	}
+}

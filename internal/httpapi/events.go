@@ -31,11 +31,11 @@ type streamSlots struct {
 	n  map[string]int
 }
 
-// take opens a slot of key unless it holds max already.
-func (s *streamSlots) take(key string, max int) bool {
+// take opens a slot of key unless it holds most already.
+func (s *streamSlots) take(key string, most int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.n[key] >= max {
+	if s.n[key] >= most {
 		return false
 	}
 	s.n[key]++
@@ -77,13 +77,14 @@ func (s *Server) events(c *fiber.Ctx) error {
 			return badRequest("Last-Event-ID must be the id of an event of this stream, such as 1234.0, got '%s'", truncateText(last, 40))
 		}
 	}
-	key, max := "ip|"+s.clientIP(c), s.opts.StreamsPerIP
+	// The key outlives the handler (the stream frees its slot): a copy.
+	key, most := strings.Clone("ip|"+s.clientIP(c)), s.opts.StreamsPerIP
 	if who.tier != model.TierAnonymous {
-		key, max = "client|"+who.name, s.opts.StreamsPerClient
+		key, most = "client|"+who.name, s.opts.StreamsPerClient
 	}
-	if !s.streams.take(key, max) {
+	if !s.streams.take(key, most) {
 		c.Set(fiber.HeaderRetryAfter, streamRetryAfter)
-		return &apiError{http.StatusTooManyRequests, "you have " + strconv.Itoa(max) + " event streams open already, the most you may; close one first"}
+		return &apiError{http.StatusTooManyRequests, "you have " + strconv.Itoa(most) + " event streams open already, the most you may; close one first"}
 	}
 	c.Set(fiber.HeaderContentType, contentTypeEventStream)
 	c.Set(fiber.HeaderCacheControl, "no-store")
@@ -179,7 +180,7 @@ func (st *stream) write(parts ...string) {
 // response's start, so each flush moves the deadline on: a stream lives
 // as long as its client reads.
 func (st *stream) flush() error {
-	if st.err != nil {
+	if st.err != nil || st.w.Buffered() == 0 {
 		return st.err
 	}
 	if st.conn != nil {
