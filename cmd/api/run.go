@@ -250,6 +250,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	defer hub.Close()
 	// sinks receive the push events the read model derives from live
 	// edits, on its writer, in stream order: each must return at once.
 	sinks := []func([]push.Event){hub.Publish}

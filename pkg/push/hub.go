@@ -230,7 +230,8 @@ func (h *Hub) keep(e *Entry) {
 }
 
 // Close wakes every subscriber for the last time (Take then reports
-// Closed) and refuses new events: streams end cleanly on shutdown.
+// Closed) and refuses new events: streams end cleanly on shutdown. Closing
+// again does nothing.
 func (h *Hub) Close() {
 	h.mu.Lock()
 	if h.closed {
