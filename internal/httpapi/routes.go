@@ -41,6 +41,9 @@ func (s *Server) routes() {
 
 	v1 := app.Group("/v1", s.whenReady, s.authenticate(v1))
 	v1.Get("/openapi.json", s.openAPI)
+	if s.opts.Hub != nil {
+		v1.Get(eventsPath[len("/v1"):], s.events)
+	}
 	for _, base := range []struct {
 		path string
 		kind linkKind
