@@ -78,7 +78,8 @@ fi
 
 cat <<MSG
 
-footballd is ready on http://$listen (clock: ${now:-real time}). Try:
+footballd is ready on http://$listen (clock: ${now:-real time}); the API reference is at
+http://$listen/docs. Try:
   curl http://$listen/v1/competitions/
   curl http://$listen/v1/competitions/6/leagueTable        # Premier League 2025/26
   curl 'http://$listen/v1/fixtures/?timeFrame=n3&league=PL'

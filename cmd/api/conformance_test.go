@@ -237,11 +237,19 @@ func TestEndpoints(t *testing.T) {
 		{"unknown token", "/v1/competitions/398", map[string]string{"X-Auth-Token": "abcdefghijk"}, 400, "", []string{`invalid API token`}},
 		{"empty token is anonymous", "/v1/competitions/398", map[string]string{"X-Auth-Token": ""}, 200, "competition-1", nil},
 	}
+	doc := servedDoc(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			resp := w.r.do("GET", tt.path, tt.header)
 			if resp.status != tt.status {
 				t.Fatalf("GET %s: status %d, want %d; body %s", tt.path, resp.status, tt.status, resp.body)
+			}
+			// What the document describes, status and body, it describes
+			// as served: errors included.
+			if path, _, _ := strings.Cut(tt.path, "?"); doc.template(path) != "" {
+				if err := doc.check(path, resp.status, resp.header.Get("Content-Type"), resp.body); err != nil {
+					t.Error(err)
+				}
 			}
 			if ct := resp.header.Get("Content-Type"); ct != "application/json;charset=UTF-8" {
 				t.Errorf("Content-Type %q", ct)

@@ -126,6 +126,10 @@ func TestBadFlagsFailAtStart(t *testing.T) {
 		{[]string{"--nats", "http://x"}, "--nats"},
 		{[]string{"--public-url", "ftp://x"}, "public URL"},
 		{[]string{"--stream-replicas", "2"}, "--stream-replicas"},
+		{[]string{"--sse-keepalive", "0s"}, "--sse-keepalive"},
+		{[]string{"--streams-per-ip", "0"}, "--streams-per-ip"},
+		{[]string{"--streams-per-client", "many"}, "--streams-per-client"},
+		{[]string{"--event-history", "-1"}, "--event-history"},
 	}
 	for _, tt := range tests {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -21,6 +21,7 @@ import (
 	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/push"
 	"github.com/footdata/footballd/pkg/readmodel"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -48,6 +49,10 @@ type config struct {
 	anonPerDay   int
 	adminListen  string
 	accessLog    bool
+	keepAlive    time.Duration
+	streamsIP    int
+	streamsCli   int
+	history      int
 	webhookAllow *webhook.Allow
 	// webhookWorkers deliveries at once, each answered within
 	// webhookTimeout.
@@ -98,6 +103,14 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	fs.StringVar(&timeout, "webhook-timeout", timeout, "how long a webhook receiver has to answer 2xx before the delivery is retried (FD_WEBHOOK_TIMEOUT)")
 	drain := env("FD_DRAIN", "5s")
 	fs.StringVar(&drain, "drain", drain, "on SIGTERM, how long to report not ready before closing, so load balancers stop routing here (FD_DRAIN)")
+	keepAlive := env("FD_SSE_KEEPALIVE", "15s")
+	fs.StringVar(&keepAlive, "sse-keepalive", keepAlive, "how often an idle event stream (/v1/events) gets a comment line, so that proxies keep it open (FD_SSE_KEEPALIVE)")
+	streamsIP := env("FD_STREAMS_PER_IP", "1")
+	fs.StringVar(&streamsIP, "streams-per-ip", streamsIP, "event streams an anonymous client address may hold open on one replica (FD_STREAMS_PER_IP)")
+	streamsCli := env("FD_STREAMS_PER_CLIENT", "5")
+	fs.StringVar(&streamsCli, "streams-per-client", streamsCli, "event streams a registered client may hold open on one replica (FD_STREAMS_PER_CLIENT)")
+	history := env("FD_EVENT_HISTORY", "10000")
+	fs.StringVar(&history, "event-history", history, "recent events a replica keeps for event streams that resume with Last-Event-ID (FD_EVENT_HISTORY)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -147,6 +160,17 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	}
 	if c.drain, err = time.ParseDuration(drain); err != nil || c.drain < 0 {
 		return nil, fmt.Errorf("--drain %q: must be a duration such as 5s", drain)
+	}
+	if c.keepAlive, err = time.ParseDuration(keepAlive); err != nil || c.keepAlive <= 0 || c.keepAlive > time.Minute {
+		return nil, fmt.Errorf("--sse-keepalive %q: must be a duration more than 0 and at most 1m, such as 15s", keepAlive)
+	}
+	for _, n := range []struct {
+		flag, v string
+		to      *int
+	}{{"--streams-per-ip", streamsIP, &c.streamsIP}, {"--streams-per-client", streamsCli, &c.streamsCli}, {"--event-history", history, &c.history}} {
+		if *n.to, err = strconv.Atoi(n.v); err != nil || *n.to < 1 {
+			return nil, fmt.Errorf("%s %q: must be a whole number, at least 1", n.flag, n.v)
+		}
 	}
 	sw, err := time.Parse("01-02", c.seasonSwitch)
 	if err != nil {
@@ -203,8 +227,9 @@ func (c *config) log(log *slog.Logger) {
 	log.Info("configuration", "listen", c.listen, "admin_listen", c.adminListen, "nats", c.natsURL, "embedded_nats", c.embeddedNATS,
 		"public_url", c.publicURL, "cache_mb", c.cacheMB, "trusted_proxies", fmt.Sprint(c.proxies), "trusted_proxy_header", c.proxyHeader,
 		"anonymous_per_day", c.anonPerDay, "season_switch", c.seasonSwitch, "now", c.now, "stream_replicas", c.replicas,
-		"drain", c.drain.String(), "access_log", c.accessLog, "webhook_allow", c.webhookAllow.String(),
-		"webhook_workers", c.webhookWorkers, "webhook_timeout", c.webhookTimeout.String(), "log_level", c.logLevel, "build", buildinfo.Read().String())
+		"drain", c.drain.String(), "access_log", c.accessLog, "log_level", c.logLevel, "sse_keepalive", c.keepAlive.String(),
+		"streams_per_ip", c.streamsIP, "streams_per_client", c.streamsCli, "event_history", c.history, "webhook_allow", c.webhookAllow.String(),
+		"webhook_workers", c.webhookWorkers, "webhook_timeout", c.webhookTimeout.String(), "build", buildinfo.Read().String())
 }
 
 // webhookBase is the base of the links in webhook events: the public URL,
@@ -259,7 +284,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		log.Info("embedded nats started", "url", ns.URL(), "dir", cfg.embeddedNATS)
 	}
 	clock := cfg.clock()
-	model, err := readmodel.New(readmodel.Config{Now: clock, SwitchMonth: cfg.switchMonth, SwitchDay: cfg.switchDay, Log: log})
+	hub, err := push.NewHub(push.HubConfig{History: cfg.history})
+	if err != nil {
+		return err
+	}
+	defer hub.Close()
+	// sinks receive the push events the read model derives from live
+	// edits, on its writer, in stream order: each must return at once.
+	sinks := []func([]push.Event){hub.Publish}
+	model, err := readmodel.New(readmodel.Config{Now: clock, SwitchMonth: cfg.switchMonth, SwitchDay: cfg.switchDay, Log: log,
+		Events: func(evs []push.Event) {
+			for _, sink := range sinks {
+				sink(evs)
+			}
+		}})
 	if err != nil {
 		return err
 	}
@@ -268,7 +306,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	srv, err := httpapi.New(httpapi.Options{Model: model, PublicURL: strings.TrimSpace(cfg.publicURL), Registry: registry,
 		CacheBytes: int64(cfg.cacheMB) << 20, TrustedProxies: cfg.proxies, TrustedProxyHeader: cfg.proxyHeader,
-		AnonymousPerDay: cfg.anonPerDay, AccessLog: cfg.accessLog, Log: log, Now: clock})
+		AnonymousPerDay: cfg.anonPerDay, AccessLog: cfg.accessLog, Log: log, Now: clock,
+		Hub: hub, StreamsPerIP: cfg.streamsIP, StreamsPerClient: cfg.streamsCli, KeepAlive: cfg.keepAlive})
 	if err != nil {
 		return err
 	}
@@ -315,6 +354,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	// Before the model runs, so that its writer never sees the list
+	// change.
+	sinks = append(sinks, hooks.Publish)
 
 	runCtx, stopModel := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopModel()
@@ -361,6 +403,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	log.Info("shutting down", "drain", cfg.drain.String())
 	srv.Drain()
 	time.Sleep(cfg.drain)
+	// Event streams never finish on their own: end them, so that their
+	// clients reconnect (with Last-Event-ID) to another replica.
+	hub.Close()
 	if err := srv.App().ShutdownWithTimeout(10 * time.Second); err != nil {
 		log.Warn("shutdown", "err", err)
 	}

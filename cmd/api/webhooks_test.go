@@ -2,9 +2,14 @@ package main
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -69,5 +74,131 @@ func TestWebhookVerifiedByReplica(t *testing.T) {
 				time.Sleep(20 * time.Millisecond)
 			}
 		})
+	}
+}
+
+// hookReceiver records what a webhook endpoint gets, checking each
+// signature as a Standard Webhooks receiver does.
+type hookReceiver struct {
+	srv     *httptest.Server
+	secret  atomic.Value // string
+	arrived chan hookDelivery
+}
+
+type hookDelivery struct {
+	id     string
+	body   string
+	signed bool
+	at     time.Time
+}
+
+func newHookReceiver(t *testing.T) *hookReceiver {
+	h := &hookReceiver{arrived: make(chan hookDelivery, 100)}
+	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			io.WriteString(w, r.URL.Query().Get("fd_challenge"))
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		secret, _ := h.secret.Load().(string)
+		key, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
+		mac := hmac.New(sha256.New, key)
+		fmt.Fprintf(mac, "%s.%s.%s", r.Header.Get("webhook-id"), r.Header.Get("webhook-timestamp"), body)
+		want := "v1," + base64.StdEncoding.EncodeToString(mac.Sum(nil))
+		h.arrived <- hookDelivery{id: r.Header.Get("webhook-id"), body: string(body), signed: r.Header.Get("webhook-signature") == want, at: time.Now()}
+	}))
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+// TestWebhookDeliversEdits: an edit made while two replicas run reaches a
+// verified webhook as the events it caused, each once, signed, with the
+// public URL; a restricted competition's events do not reach a client
+// below its tier.
+func TestWebhookDeliversEdits(t *testing.T) {
+	natsAddr := freePort(t)
+	flags := []string{"--now", "2026-03-14T17:00:00Z", "--public-url", "https://api.example.org", "--webhook-allow", "127.0.0.1/32"}
+	a := startReplica(t, natsAddr, true, flags...)
+	b := startReplica(t, natsAddr, false, flags...)
+	s := a.store()
+	ed, f := smallWorld(t, s)
+	ctx := context.Background()
+	_, gold, err := ed.PutCompetition(ctx, 0, func(c *model.Competition) error {
+		*c = model.Competition{League: "CL", Year: 2025, Caption: "Gold Cup 2025/26", Type: model.TypeLeague, NumberOfMatchdays: 2,
+			Tier: model.TierDonating, Teams: []model.CompetitionTeam{{TeamID: f.HomeTeamID}, {TeamID: f.AwayTeamID}}}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, goldFixture, err := ed.PutFixture(ctx, 0, false, func(g *model.Fixture) error {
+		*g = f
+		g.ID, g.CompetitionID = 0, gold.ID
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addClient(t, s, "reg", model.TierRegistered, 1000)
+	recv := newHookReceiver(t)
+	secret, _, err := ed.AddWebhook(ctx, model.Webhook{Name: "live", Client: "reg", URL: recv.srv.URL + "/hook"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recv.secret.Store(secret)
+	a.waitApplied(s)
+	b.waitApplied(s)
+	created := natstest.All[model.Webhook](t, s, events.KindWebhook)[events.Subject(events.KindWebhook, "live")].Created
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		states, err := webhook.ReadStates(ctx, s.Conn())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, _, _ := states.Get(ctx, "live", created); st.Status == webhook.Verified {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("webhook never verified")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	// The restricted competition's edit first: the webhook's first
+	// delivery must be the public one.
+	setResult(t, ed, goldFixture.ID, 0, 1)
+	start := time.Now()
+	setResult(t, ed, f.ID, 2, 1)
+	want := map[string]string{
+		"/v1/fixtures/" + strconv.Itoa(f.ID):                `"Updates":{"goalsAwayTeam":[null,1],"goalsHomeTeam":[null,2],"status":["TIMED","IN_PLAY"]}`,
+		"/v1/competitions/" + strconv.Itoa(f.CompetitionID): `"Resource":"Competition"`,
+	}
+	seen := map[string]bool{}
+	for range 3 {
+		select {
+		case d := <-recv.arrived:
+			if len(seen) == 0 {
+				t.Logf("edit → first webhook delivery on loopback: %s", d.at.Sub(start))
+			}
+			if seen[d.id] || !d.signed || !strings.Contains(d.body, `"URI":"https://api.example.org/v1/`) || strings.Contains(d.body, "/v1/fixtures/"+strconv.Itoa(goldFixture.ID)+`"`) {
+				t.Errorf("delivery %s (signed %v, seen before %v): %s", d.id, d.signed, seen[d.id], d.body)
+			}
+			seen[d.id] = true
+			for uri, part := range want {
+				if strings.Contains(d.body, uri+`"`) && strings.Contains(d.body, part) {
+					delete(want, uri)
+				}
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("deliveries so far %v; missing %v", seen, want)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no delivery with %v", want)
+	}
+	select {
+	case d := <-recv.arrived:
+		t.Errorf("a fourth delivery (twice, or the restricted competition): %s %s", d.id, d.body)
+	case <-time.After(500 * time.Millisecond):
 	}
 }

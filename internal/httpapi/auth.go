@@ -25,7 +25,9 @@ func callerOf(c *fiber.Ctx) *caller { return c.Locals(callerKey).(*caller) }
 // exposed lets browser clients read the counter headers.
 const exposed = "X-API-Version, X-Response-Control, X-Authenticated-Client, X-RequestCounter-Reset, X-RequestsAvailable, X-Requests-Available"
 
-// authenticate recognises the caller from X-Auth-Token, counts the request
+// authenticate recognises the caller from X-Auth-Token (or, on the event
+// stream, which browsers open without headers, the token query parameter:
+// the access log shows paths only), counts the request
 // against the caller's limits and sets the headers every response carries.
 // An empty or missing token is anonymous; a token that is malformed or not
 // registered is refused, never taken as anonymous.
@@ -37,6 +39,9 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 		snap := s.model.Snapshot()
 		who := &caller{name: "anonymous", tier: model.TierAnonymous, snap: snap, ver: ver}
 		token := strings.TrimSpace(string(c.Request().Header.Peek("X-Auth-Token")))
+		if token == "" && c.Path() == eventsPath {
+			token = strings.TrimSpace(string(c.Context().QueryArgs().Peek("token")))
+		}
 		var cl model.Client
 		known := false
 		if token != "" && model.ValidToken(token) {
@@ -88,7 +93,9 @@ func (s *Server) observe(c *fiber.Ctx) error {
 		}
 	}
 	route := c.Route().Path
-	if c.Route().Path == "/" || route == "" {
+	// A request no route took ends on the middleware of "/", which is
+	// also the index's path: only a request for "/" itself is the index's.
+	if (route == "/" && c.Path() != "/") || route == "" {
 		route = "unmatched"
 	}
 	took := time.Since(start)

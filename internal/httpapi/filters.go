@@ -24,6 +24,8 @@ type filters struct {
 	hasRange  bool
 	name      string
 	hasName   bool
+	// The ids of the event stream's filters.
+	competitions, teams, fixtures []int32
 }
 
 var (
@@ -31,6 +33,7 @@ var (
 	leaguesRE   = regexp.MustCompile(`^[A-Za-z0-9]{2,4}(,[A-Za-z0-9]{2,4})*$`)
 	seasonRE    = regexp.MustCompile(`^\d{4}$`)
 	digitsRE    = regexp.MustCompile(`^\d+$`)
+	idsRE       = regexp.MustCompile(`^[1-9]\d{0,8}(,[1-9]\d{0,8}){0,99}$`)
 )
 
 // allowed lists, per endpoint, the filters it reads; others are ignored.
@@ -44,6 +47,9 @@ const (
 	fLeague
 	fTimeFrame
 	fName
+	fCompetitionIDs
+	fTeamIDs
+	fFixtureIDs
 )
 
 // parseFilters reads the filters an endpoint accepts. today is the UTC date
@@ -103,6 +109,24 @@ func parseFilters(c *fiber.Ctx, accept allowed, today time.Time) (filters, error
 	}
 	if accept&fName != 0 {
 		f.name, f.hasName = q("name")
+	}
+	for _, ids := range []struct {
+		accept allowed
+		name   string
+		to     *[]int32
+	}{{fCompetitionIDs, "competition", &f.competitions}, {fTeamIDs, "team", &f.teams}, {fFixtureIDs, "fixture", &f.fixtures}} {
+		if accept&ids.accept == 0 {
+			continue
+		}
+		if v, ok := q(ids.name); ok {
+			if !idsRE.MatchString(v) {
+				return f, badRequest("%s must be a comma-separated list of up to 100 ids such as 398,426, got '%s'", ids.name, truncateText(v, 80))
+			}
+			for _, id := range strings.Split(v, ",") {
+				n, _ := strconv.Atoi(id)
+				*ids.to = append(*ids.to, int32(n))
+			}
+		}
 	}
 	return f, nil
 }

@@ -13,6 +13,10 @@ type metrics struct {
 	cache     *prometheus.CounterVec
 	rateLimit *prometheus.CounterVec
 	inFlight  prometheus.Gauge
+	// Event streams (/v1/events).
+	streamsOpen    prometheus.Gauge
+	streamsDropped prometheus.Counter
+	eventsSent     prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer, model *readmodel.Model, limits *limiter, ready func() bool) *metrics {
@@ -30,13 +34,17 @@ func newMetrics(reg prometheus.Registerer, model *readmodel.Model, limits *limit
 		rateLimit: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "fd_rate_limit_rejections_total", Help: "Requests refused with 429, by caller kind.",
 		}, []string{"caller"}),
-		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fd_http_in_flight_requests", Help: "Requests being answered."}),
+		inFlight:    prometheus.NewGauge(prometheus.GaugeOpts{Name: "fd_http_in_flight_requests", Help: "Requests being answered."}),
+		streamsOpen: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fd_event_streams_open", Help: "Event streams (/v1/events) open on this replica."}),
+		streamsDropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "fd_event_streams_dropped_total",
+			Help: "Event streams closed with a reset because their client fell behind the events held."}),
+		eventsSent: prometheus.NewCounter(prometheus.CounterOpts{Name: "fd_event_stream_events_sent_total", Help: "Events written to event streams."}),
 	}
 	build := buildinfo.Read()
 	stats := func(f func(readmodel.Stats) float64) func() float64 {
 		return func() float64 { return f(model.Stats()) }
 	}
-	reg.MustRegister(m.requests, m.latency, m.cache, m.rateLimit, m.inFlight,
+	reg.MustRegister(m.requests, m.latency, m.cache, m.rateLimit, m.inFlight, m.streamsOpen, m.streamsDropped, m.eventsSent,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fd_build_info", Help: "The running build: always 1.",
 			ConstLabels: prometheus.Labels{"version": build.Version, "commit": build.Commit, "goversion": build.GoVersion}},
 			func() float64 { return 1 }),

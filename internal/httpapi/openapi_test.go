@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/footdata/footballd/pkg/push"
 	"github.com/footdata/footballd/pkg/readmodel"
 )
 
@@ -17,7 +18,11 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Model: m})
+	hub, err := push.NewHub(push.HubConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Model: m, Hub: hub})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,8 @@ const (
 	maxAgeLive     = 10
 	maxAgeFinished = 3600
 	maxAgeTeams    = 300
+	// What is built into the binary changes only with a new release.
+	maxAgeStatic = 3600
 )
 
 // cacheKey builds a response's cache key with one buffer: the route, how
@@ -124,11 +126,18 @@ func (s *Server) respond(c *fiber.Ctx, key string, render func() (any, int)) err
 	} else {
 		s.metrics.cache.WithLabelValues("miss").Inc()
 	}
+	return send(c, e, contentTypeJSON, "Accept-Encoding, X-Response-Control, X-Auth-Token")
+}
+
+// send writes a rendered response with its ETag and Cache-Control: 304
+// when If-None-Match has the ETag, the gzip form for clients that accept
+// it. vary names the request headers the response depends on.
+func send(c *fiber.Ctx, e *entry, contentType, vary string) error {
 	h := &c.Response().Header
-	h.Set(fiber.HeaderContentType, contentTypeJSON)
+	h.Set(fiber.HeaderContentType, contentType)
 	h.Set(fiber.HeaderETag, e.etag)
 	h.Set(fiber.HeaderCacheControl, "max-age="+strconv.Itoa(e.maxAge))
-	h.Set(fiber.HeaderVary, "Accept-Encoding, X-Response-Control, X-Auth-Token")
+	h.Set(fiber.HeaderVary, vary)
 	if matchesETag(c.Request().Header.Peek(fiber.HeaderIfNoneMatch), e.etag) {
 		c.Status(fiber.StatusNotModified)
 		return nil

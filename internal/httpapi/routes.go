@@ -17,6 +17,8 @@ import (
 //go:embed openapi.json
 var OpenAPI []byte
 
+var openAPIEntry = newEntry(fiber.StatusOK, OpenAPI, maxAgeStatic)
+
 // routes is the whole HTTP surface on one screen.
 func (s *Server) routes() {
 	app := s.app
@@ -30,9 +32,18 @@ func (s *Server) routes() {
 	// listener only (AdminHandler).
 	app.Get("/healthz", s.healthz)
 	app.Get("/readyz", s.readyz)
+	// The way in for people: links to the reference and the resources.
+	// Static, so they need no token, count against no limit and are
+	// served while the replica replays the stream.
+	app.Get("/", s.index)
+	app.Get("/docs", s.docsPage)
+	app.Get("/docs/"+redocScript, s.docsScript)
 
 	v1 := app.Group("/v1", s.whenReady, s.authenticate(v1))
 	v1.Get("/openapi.json", s.openAPI)
+	if s.opts.Hub != nil {
+		v1.Get(eventsPath[len("/v1"):], s.events)
+	}
 	for _, base := range []struct {
 		path string
 		kind linkKind
@@ -80,8 +91,7 @@ func (s *Server) v1Only(c *fiber.Ctx) error {
 }
 
 func (s *Server) openAPI(c *fiber.Ctx) error {
-	c.Set(fiber.HeaderContentType, contentTypeJSON)
-	return c.Send(OpenAPI)
+	return send(c, openAPIEntry, contentTypeJSON, "Accept-Encoding, X-Auth-Token")
 }
 
 func (s *Server) healthz(c *fiber.Ctx) error {

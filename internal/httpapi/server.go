@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/footdata/footballd/pkg/push"
 	"github.com/footdata/footballd/pkg/readmodel"
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
@@ -16,6 +17,10 @@ import (
 )
 
 const contentTypeJSON = "application/json;charset=UTF-8"
+
+// writeTimeout bounds the writing of a response, and of each flush of an
+// event stream.
+const writeTimeout = 30 * time.Second
 
 // defaultAnonymousPerDay is the spec's limit of anonymous requests (part 8).
 const defaultAnonymousPerDay = 100
@@ -46,6 +51,16 @@ type Options struct {
 	AccessLog bool
 	// Now is the clock for rate-limit windows (default time.Now).
 	Now func() time.Time
+	// Hub is the replica's live events, served at /v1/events; nil serves
+	// none.
+	Hub *push.Hub
+	// StreamsPerIP and StreamsPerClient bound the event streams an
+	// anonymous client address (default 1) and a registered client
+	// (default 5) may hold open on this replica.
+	StreamsPerIP, StreamsPerClient int
+	// KeepAlive is how often an idle event stream gets a comment line, so
+	// that proxies do not close it (default 15s).
+	KeepAlive time.Duration
 }
 
 func (o *Options) setDefaults() {
@@ -68,6 +83,15 @@ func (o *Options) setDefaults() {
 	if o.TrustedProxyHeader == "" {
 		o.TrustedProxyHeader = fiber.HeaderXForwardedFor
 	}
+	if o.StreamsPerIP == 0 {
+		o.StreamsPerIP = 1
+	}
+	if o.StreamsPerClient == 0 {
+		o.StreamsPerClient = 5
+	}
+	if o.KeepAlive == 0 {
+		o.KeepAlive = 15 * time.Second
+	}
 	o.PublicURL = strings.TrimRight(o.PublicURL, "/")
 }
 
@@ -85,6 +109,12 @@ func (o *Options) Validate() error {
 	if o.AnonymousPerDay < 1 {
 		return fmt.Errorf("anonymous limit %d: must be at least 1 request a day", o.AnonymousPerDay)
 	}
+	if o.StreamsPerIP < 1 || o.StreamsPerClient < 1 {
+		return fmt.Errorf("event streams per IP %d and per client %d: must be at least 1", o.StreamsPerIP, o.StreamsPerClient)
+	}
+	if o.KeepAlive < 0 || o.KeepAlive > time.Minute {
+		return fmt.Errorf("event stream keepalive %s: must be more than 0 and at most 1m", o.KeepAlive)
+	}
 	if o.CacheBytes < 1<<20 {
 		return fmt.Errorf("cache size %d bytes: must be at least 1 MiB", o.CacheBytes)
 	}
@@ -99,6 +129,7 @@ type Server struct {
 	cache   *renderCache
 	limits  *limiter
 	metrics *metrics
+	streams streamSlots
 	log     *slog.Logger
 	// draining makes /readyz fail while the server shuts down.
 	draining chan struct{}
@@ -115,7 +146,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, model: opts.Model, cache: cache, limits: newLimiter(opts.Now, nil, opts.Log),
-		log: opts.Log, draining: make(chan struct{})}
+		log: opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}}}
 	s.metrics = newMetrics(opts.Registry, opts.Model, s.limits, func() bool { status, _ := s.readiness(); return status == fiber.StatusOK })
 	s.app = fiber.New(fiber.Config{
 		AppName:               "footballd",
@@ -127,7 +158,7 @@ func New(opts Options) (*Server, error) {
 		CaseSensitive:  true,
 		ReadBufferSize: readBuffer,
 		ReadTimeout:    30 * time.Second,
-		WriteTimeout:   30 * time.Second,
+		WriteTimeout:   writeTimeout,
 		IdleTimeout:    120 * time.Second,
 		JSONEncoder:    json.Marshal,
 	})

@@ -73,7 +73,7 @@ type Config struct {
 	// Scan is how often the replica looks for new webhooks (1s).
 	Scan time.Duration
 	// DuplicateWindow is how long the stream drops a second copy of an
-	// event (10m): longer than replicas may lag behind each other.
+	// event (1h): longer than replicas may lag behind each other.
 	DuplicateWindow time.Duration
 	// Replicas of the stream and bucket on a NATS cluster (0: keep).
 	Replicas int
@@ -98,7 +98,7 @@ func (c *Config) setDefaults() {
 	def(&c.RetryFor, 24*time.Hour)
 	def(&c.VerifyFor, time.Hour)
 	def(&c.Scan, time.Second)
-	def(&c.DuplicateWindow, 10*time.Minute)
+	def(&c.DuplicateWindow, time.Hour)
 	if c.Workers == 0 {
 		c.Workers = 16
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
+	"github.com/footdata/footballd/pkg/push"
 )
 
 // errStale marks an event that is not newer than the state held for its
@@ -52,11 +53,16 @@ type batch struct {
 	// Parts rebuilt whole when anything in them changed.
 	teamsChanged, clientsChanged, leaguesChanged, webhooksChanged bool
 	calendar                                                      bool
+	// live is, while push events are derived, the live message that
+	// touched each competition (see push.go); events are the events
+	// derived so far.
+	live   map[int32]liveMsg
+	events []push.Event
 }
 
 func newBatch() batch {
 	return batch{fixtures: map[int32]fixChange{}, comps: map[int32]int{}, teams: map[int32]bool{},
-		renamed: map[int32]bool{}, years: map[int]bool{}}
+		renamed: map[int32]bool{}, years: map[int]bool{}, live: map[int32]liveMsg{}}
 }
 
 // dirtyComp marks a competition for a rebuild from matchday md on.
@@ -240,6 +246,11 @@ func (w *writer) applyFixture(ev events.Event, f *model.Fixture) error {
 	}
 	rec := pack(f, ev.Seq, w.gen+1, &w.strs)
 	w.fixtures.set(id, rec)
+	if old != nil && w.deriving() {
+		if e, ok := w.fixtureEvent(ev.Seq, ev.Time, old, rec); ok {
+			w.b.events = append(w.b.events, e)
+		}
+	}
 	switch {
 	case old == nil:
 		w.b.added = append(w.b.added, rec)

@@ -13,6 +13,7 @@ import (
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
+	"github.com/footdata/footballd/pkg/push"
 	"github.com/footdata/footballd/pkg/readmodel"
 )
 
@@ -49,17 +50,21 @@ func benchData(b *testing.B) (*dataset, []events.Event) {
 	return bench.data, bench.events
 }
 
-func newBenchModel(b *testing.B) *readmodel.Model {
+func newBenchModel(b *testing.B, sink ...func([]push.Event)) *readmodel.Model {
 	b.Helper()
-	m, err := readmodel.New(readmodel.Config{Now: func() time.Time { return bench.now }})
+	cfg := readmodel.Config{Now: func() time.Time { return bench.now }}
+	for _, f := range sink {
+		cfg.Events = f
+	}
+	m, err := readmodel.New(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
 	return m
 }
 
-func replay(b *testing.B, evs []events.Event) *readmodel.Model {
-	m := newBenchModel(b)
+func replay(b *testing.B, evs []events.Event, sink ...func([]push.Event)) *readmodel.Model {
+	m := newBenchModel(b, sink...)
 	for _, ev := range evs {
 		m.Apply(ev)
 	}
@@ -150,32 +155,46 @@ func readyModel(b *testing.B) *readmodel.Model {
 
 // BenchmarkApplyLive applies live results to a ready model, each visible
 // when Apply returns: one competition's tables, its teams' lists, the day
-// and the pair rebuilt per event.
+// and the pair rebuilt per event. "push" derives the push events of each
+// result too (a Fixture.Update and a Competition.Update); "plain", in the
+// same run, is its baseline.
 func BenchmarkApplyLive(b *testing.B) {
 	d, evs := benchData(b)
-	m := replay(b, evs)
 	var fixtures []*model.Fixture
 	for _, e := range d.entities {
 		if f, ok := e.(*model.Fixture); ok {
 			fixtures = append(fixtures, f)
 		}
 	}
-	live := make([]events.Event, 4096)
+	// Enough results that no run applies one its model holds already.
+	live := make([]events.Event, 16384)
 	for i := range live {
 		f := *fixtures[(i*7919)%len(fixtures)]
 		f.Status = model.Finished
 		f.Result = model.Result{FullTime: &model.Score{Home: i % 5, Away: i % 3}}
 		live[i] = event(b, 0, &f)
 	}
-	seq := uint64(len(evs))
-	b.ResetTimer()
-	for i := range b.N {
-		ev := live[i%len(live)]
-		seq++
-		ev.Seq = seq
-		m.Apply(ev)
+	var pushed int
+	for _, v := range []struct {
+		name string
+		sink []func([]push.Event)
+	}{{"plain", nil}, {"push", []func([]push.Event){func(evs []push.Event) { pushed += len(evs) }}}} {
+		m := replay(b, evs, v.sink...)
+		seq := uint64(len(evs))
+		next := 0
+		b.Run(v.name, func(b *testing.B) {
+			pushed = 0
+			for range b.N {
+				ev := live[next%len(live)]
+				next++
+				seq++
+				ev.Seq = seq
+				m.Apply(ev)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(pushed)/float64(b.N), "pushed/event")
+		})
 	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
 
 // BenchmarkQuery measures each index on the generated data.

@@ -48,6 +48,15 @@
 // matchday k rebuilds from k on (the split included, as it depends only on
 // earlier results); tables before k are reused.
 //
+// # Push events
+//
+// With Config.Events set, each live message's changes to fixtures and
+// competitions become push events (push.go), derived from the state
+// before and after the message so that every replica derives the same
+// ones. Events are handed over after the publication that shows them,
+// with Model.mu held: a receiver takes its own locks after Model.mu and
+// never calls back into the model.
+//
 // Every entity remembers the stream sequence that set it, and an event not
 // newer than that is ignored, so replays and duplicates are harmless. A
 // message that does not decode into a valid entity is counted and skipped:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/push"
 )
 
 // Config configures a Model. Every field has a default.
@@ -34,6 +35,12 @@ type Config struct {
 	// 5ms). A burst (an import while replicas run) then costs one rebuild
 	// per competition per MaxDelay instead of one per message.
 	MaxDelay time.Duration
+	// Events, if set, receives the push events of live messages (never of
+	// the initial replay) after each publication that has some, in stream
+	// order, once the change is visible to readers. It is called on the
+	// writer's goroutine with the writer's lock held: it must not block
+	// and must not keep the slice beyond the call if it changes it.
+	Events func([]push.Event)
 }
 
 func (c *Config) setDefaults() {
@@ -84,6 +91,7 @@ type Model struct {
 	readyOnce sync.Once
 
 	lastSeq, pending, applied, stale, decodeErrors, publications atomic.Uint64
+	readySeq                                                     atomic.Uint64
 	replayNanos, rebuildNanos                                    atomic.Int64
 	lastDecodeError                                              atomic.Pointer[string]
 
@@ -105,6 +113,7 @@ func New(cfg Config) (*Model, error) {
 	}
 	m := &Model{cfg: cfg, ready: make(chan struct{}), deferred: make(chan struct{}, 1)}
 	m.w = newWriter()
+	m.w.derive = cfg.Events != nil
 	m.cur.Store(m.w.publish(cfg.Now()))
 	return m, nil
 }
@@ -144,6 +153,7 @@ func (m *Model) MarkReady() {
 // zero, is when the replay began.
 func (m *Model) markReadyLocked(start time.Time) {
 	m.w.ready = true
+	m.readySeq.Store(m.w.seq)
 	m.publishLocked()
 	if !start.IsZero() {
 		m.replayNanos.Store(int64(time.Since(start)))
@@ -272,7 +282,20 @@ func (m *Model) applyLocked(ev events.Event, v any, decodeErr error) {
 	m.lastSeq.Store(ev.Seq)
 	err := decodeErr
 	if err == nil {
+		var a, b int32
+		live := m.w.deriving()
+		if live {
+			a, b = m.w.compsOf(v)
+		}
+		if live && m.w.b.dirty && a != 0 && m.w.conflicts(a, b) {
+			// One live message per competition and publication, so that
+			// its push events are the same on every replica (push.go).
+			m.publishLocked()
+		}
 		err = m.w.apply(ev, v)
+		if err == nil && live && a != 0 {
+			m.w.noteLive(ev.Seq, ev.Time, a, b)
+		}
 	}
 	switch {
 	case err == errStale:
@@ -292,6 +315,10 @@ func (m *Model) publishLocked() {
 	next := m.w.publish(m.cfg.Now())
 	prev := m.cur.Swap(next)
 	close(prev.next)
+	if evs := m.w.pushed; len(evs) > 0 {
+		m.w.pushed = nil
+		m.cfg.Events(evs)
+	}
 	m.publications.Add(1)
 	m.rebuildNanos.Add(int64(time.Since(start)))
 }
@@ -301,6 +328,9 @@ type Stats struct {
 	Ready bool
 	// LastSeq is the stream sequence of the last event applied.
 	LastSeq uint64
+	// ReadySeq is the stream sequence the replay ended at: push events
+	// (Config.Events) come from the messages after it.
+	ReadySeq uint64
 	// Pending is the number of messages the server still had for this
 	// replica when the last one was delivered: the replica's lag.
 	Pending uint64
@@ -324,6 +354,7 @@ func (m *Model) Stats() Stats {
 	s := Stats{
 		Ready:          m.Ready(),
 		LastSeq:        m.lastSeq.Load(),
+		ReadySeq:       m.readySeq.Load(),
 		Pending:        m.pending.Load(),
 		Applied:        m.applied.Load(),
 		Stale:          m.stale.Load(),

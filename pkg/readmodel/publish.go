@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/pkg/model"
+	"github.com/footdata/footballd/pkg/push"
 )
 
 // world is one published state of the whole model. Nothing reachable from
@@ -93,8 +94,10 @@ func pairKey(a, b int32) uint64 {
 // writer is the state only the writer side touches, under Model.mu.
 type writer struct {
 	ready bool
-	gen   uint64 // generation of the last publication
-	seq   uint64 // last stream sequence applied
+	// derive is whether live messages give push events (Config.Events).
+	derive bool
+	gen    uint64 // generation of the last publication
+	seq    uint64 // last stream sequence applied
 
 	fixtures cowMap[int32, *fixture]
 	comps    cowMap[int32, *compSnap]
@@ -114,6 +117,8 @@ type writer struct {
 
 	// The last published values of the small parts rebuilt whole.
 	prev *world
+	// pushed are the push events of the last publication.
+	pushed []push.Event
 
 	b batch
 }
@@ -310,9 +315,24 @@ func (w *writer) publish(now time.Time) *world {
 	for c, dl := range d.comps.m {
 		b.dirtyComp(c, dl.firstMatchday())
 	}
+	var before map[int32]*compSnap
+	if len(b.live) > 0 {
+		before = make(map[int32]*compSnap, len(b.live))
+		for c := range b.live {
+			before[c], _ = w.comps.get(c)
+		}
+	}
 	for c, from := range b.comps {
 		w.rebuildComp(c, d.comps.m[c], from, g, now.Unix())
 	}
+	for c, msg := range b.live {
+		after, _ := w.comps.get(c)
+		if e, ok := competitionEvent(c, msg, before[c], after); ok {
+			b.events = append(b.events, e)
+		}
+	}
+	sortEvents(b.events)
+	w.pushed = b.events
 
 	nw := &world{
 		seq:      w.seq,

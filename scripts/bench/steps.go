@@ -150,6 +150,9 @@ func smallWorld(ctx context.Context, env *benchEnv) error {
 	if err := freshnessRows(ctx, env, w, reps, paths, token); err != nil {
 		return err
 	}
+	if err := pushRows(ctx, env, w, reps, paths, token); err != nil {
+		return err
+	}
 	for _, p := range reps[1:] {
 		p.stop()
 	}

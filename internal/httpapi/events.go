@@ -1,0 +1,193 @@
+package httpapi
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/footdata/footballd/pkg/push"
+	"github.com/gofiber/fiber/v2"
+)
+
+// eventsPath is the live event stream: Server-Sent Events of the replica's
+// hub (push.Hub). Browsers' EventSource cannot send headers, so there the
+// token may come in the query string (authenticate).
+const eventsPath = "/v1/events"
+
+const contentTypeEventStream = "text/event-stream"
+
+// streamRetryAfter is the Retry-After of a refused stream: streams end
+// when clients leave, so a slot is soon free or never.
+const streamRetryAfter = "10"
+
+// streamSlots counts each caller's open streams.
+type streamSlots struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// take opens a slot of key unless it holds most already.
+func (s *streamSlots) take(key string, most int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n[key] >= most {
+		return false
+	}
+	s.n[key]++
+	return true
+}
+
+func (s *streamSlots) release(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n[key]--; s.n[key] <= 0 {
+		delete(s.n, key)
+	}
+}
+
+// events streams the events the filters select, as Server-Sent Events:
+// "id: <seq>.<n>" (push.EventID, the same on every replica), "event:
+// Fixture.Update" or "Competition.Update", "data: <the webhook body>". A
+// client that comes back with Last-Event-ID gets what it missed while the
+// hub holds it, else "event: reset". The request counted against the
+// caller's limits when it was authenticated; open streams are bounded per
+// caller besides.
+func (s *Server) events(c *fiber.Ctx) error {
+	who := callerOf(c)
+	if c.Get(fiber.HeaderAccept) != "" && c.Accepts(contentTypeEventStream) == "" {
+		return &apiError{http.StatusNotAcceptable, "this resource is a stream of Server-Sent Events; accept text/event-stream"}
+	}
+	f, err := parseFilters(c, fCompetitionIDs|fLeague|fTeamIDs|fFixtureIDs, time.Time{})
+	if err != nil {
+		return err
+	}
+	filter := push.Filter{Tier: who.tier, Competitions: f.competitions, Teams: f.teams, Fixtures: f.fixtures}
+	for _, l := range f.leagues {
+		filter.Leagues = append(filter.Leagues, model.LeagueCode(l))
+	}
+	var from push.EventID
+	last := c.Get("Last-Event-ID")
+	if last != "" {
+		if from, err = push.ParseEventID(last); err != nil {
+			return badRequest("Last-Event-ID must be the id of an event of this stream, such as 1234.0, got '%s'", truncateText(last, 40))
+		}
+	}
+	// The key outlives the handler (the stream frees its slot): a copy.
+	key, most := strings.Clone("ip|"+s.clientIP(c)), s.opts.StreamsPerIP
+	if who.tier != model.TierAnonymous {
+		key, most = "client|"+who.name, s.opts.StreamsPerClient
+	}
+	if !s.streams.take(key, most) {
+		c.Set(fiber.HeaderRetryAfter, streamRetryAfter)
+		return &apiError{http.StatusTooManyRequests, "you have " + strconv.Itoa(most) + " event streams open already, the most you may; close one first"}
+	}
+	c.Set(fiber.HeaderContentType, contentTypeEventStream)
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	// Proxies such as nginx would otherwise buffer the stream.
+	c.Set("X-Accel-Buffering", "no")
+	if c.Method() == fiber.MethodHead {
+		s.streams.release(key)
+		return nil
+	}
+	// Nothing of the request outlives the handler: copy what the stream
+	// needs. The connection is the one thing the stream writer may use,
+	// to push its write deadline on as it goes.
+	base := strings.Clone(s.baseURL(c))
+	conn := c.Context().Conn()
+	sub, ok := s.opts.Hub.Subscribe(filter, last != "", from, s.model.Stats().ReadySeq)
+	s.metrics.streamsOpen.Inc()
+	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		defer s.metrics.streamsOpen.Dec()
+		defer s.streams.release(key)
+		st := &stream{s: s, w: w, conn: conn, base: base}
+		st.comment("footballd events")
+		if !ok {
+			st.reset(sub.After(), "the events after "+from.String()+" are no longer held here; re-read the resources you follow")
+		}
+		keepAlive := time.NewTicker(s.opts.KeepAlive)
+		defer keepAlive.Stop()
+		for {
+			changed := sub.Changed()
+			es, state := sub.Take()
+			for _, e := range es {
+				st.event(e)
+			}
+			if state == push.Behind {
+				// The client read so slowly that the history moved past
+				// it: it starts over, from the newest event, and its
+				// stream is closed to free what it holds here.
+				s.metrics.streamsDropped.Inc()
+				st.reset(sub.After(), "this stream fell behind by more than the events held; re-read the resources you follow")
+			}
+			if st.flush() != nil || state != push.Open {
+				return
+			}
+			select {
+			case <-changed:
+			case <-keepAlive.C:
+				st.comment("keepalive")
+			}
+		}
+	})
+	return nil
+}
+
+// stream writes one client's Server-Sent Events.
+type stream struct {
+	s    *Server
+	w    *bufio.Writer
+	conn net.Conn
+	base string
+	// err is the first write error: the client is gone.
+	err error
+}
+
+func (st *stream) event(e *push.Entry) {
+	body, err := e.Body(st.base)
+	if err != nil {
+		st.s.log.Error("event body", "key", e.Event.Key(), "err", err)
+		return
+	}
+	st.write("id: ", e.ID.String(), "\nevent: ", e.Event.Kind, "\ndata: ", string(body), "\n\n")
+	st.s.metrics.eventsSent.Inc()
+}
+
+// reset tells the client to start over; id is where the stream goes on
+// from, so that the client's next reconnection resumes from there.
+func (st *stream) reset(id push.EventID, reason string) {
+	if id != (push.EventID{}) {
+		st.write("id: ", id.String(), "\n")
+	}
+	st.write("event: reset\ndata: ", string(errorBody(reason)), "\n\n")
+}
+
+func (st *stream) comment(text string) { st.write(": ", text, "\n\n") }
+
+func (st *stream) write(parts ...string) {
+	for _, p := range parts {
+		if st.err == nil {
+			_, st.err = st.w.WriteString(p)
+		}
+	}
+}
+
+// flush sends what is written. The server's write timeout counts from the
+// response's start, so each flush moves the deadline on: a stream lives
+// as long as its client reads.
+func (st *stream) flush() error {
+	if st.err != nil || st.w.Buffered() == 0 {
+		return st.err
+	}
+	if st.conn != nil {
+		if err := st.conn.SetWriteDeadline(time.Now().Add(writeTimeout)); err != nil {
+			return err
+		}
+	}
+	st.err = st.w.Flush()
+	return st.err
+}
