@@ -145,6 +145,9 @@ type Dispatcher struct {
 	// verified holds the registrations known to be verified (name and
 	// creation): a verified registration stays so.
 	verified sync.Map
+
+	notesMu sync.Mutex
+	notes   map[string]*pendingNotes // by registration
 }
 
 // New returns a dispatcher; Run starts it.
@@ -157,7 +160,8 @@ func New(cfg Config) (*Dispatcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jetstream: %w", err)
 	}
-	return &Dispatcher{cfg: cfg, metrics: newMetrics(cfg.Registerer), client: newClient(cfg), js: js, wake: make(chan struct{}, 1)}, nil
+	return &Dispatcher{cfg: cfg, metrics: newMetrics(cfg.Registerer), client: newClient(cfg), js: js, wake: make(chan struct{}, 1),
+		notes: map[string]*pendingNotes{}}, nil
 }
 
 // newClient is the HTTP client of verifications and deliveries: it dials
@@ -219,6 +223,7 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}
 	wg.Go(func() { d.publishLoop(ctx) })
 	wg.Go(func() { d.scanLoop(ctx) })
+	wg.Go(func() { d.noteLoop(ctx) })
 	<-ctx.Done()
 }
 

@@ -202,7 +202,7 @@ func (d *Dispatcher) deliver(ctx context.Context, msg jetstream.Msg) {
 		return
 	case status == VerificationFailed:
 		d.metrics.deliveries.WithLabelValues(resultUnverified).Inc()
-		d.note(ctx, w, func(s *State) { s.Dropped++ })
+		d.note(w, func(s *State) { s.Dropped++ })
 		_ = msg.Term()
 		return
 	}
@@ -220,7 +220,7 @@ func (d *Dispatcher) deliver(ctx context.Context, msg jetstream.Msg) {
 		_ = msg.Ack()
 		d.metrics.deliveries.WithLabelValues(resultDelivered).Inc()
 		d.metrics.latency.Observe(now.Sub(dl.Event.Time).Seconds())
-		d.note(ctx, w, func(s *State) {
+		d.note(w, func(s *State) {
 			s.Delivered++
 			s.set(Verified, now)
 			s.record(a)
@@ -233,7 +233,7 @@ func (d *Dispatcher) deliver(ctx context.Context, msg jetstream.Msg) {
 		_ = msg.Term()
 		d.metrics.deliveries.WithLabelValues(resultGaveUp).Inc()
 		d.cfg.Log.Warn("webhook delivery given up", "webhook", w.Name, "id", dl.Event.Key, "attempts", attempt, "err", a.Error)
-		d.note(ctx, w, func(s *State) {
+		d.note(w, func(s *State) {
 			s.Failed++
 			s.GaveUp++
 			s.set(Failing, now)
@@ -244,21 +244,71 @@ func (d *Dispatcher) deliver(ctx context.Context, msg jetstream.Msg) {
 	_ = msg.NakWithDelay(delay)
 	d.metrics.deliveries.WithLabelValues(resultFailed).Inc()
 	d.metrics.retries.Inc()
-	d.note(ctx, w, func(s *State) {
+	d.note(w, func(s *State) {
 		s.Failed++
 		s.record(a)
 	})
 }
 
-// note records what happened in the registration's state; the state is a
-// report, so a failure to write it is logged, not retried.
-func (d *Dispatcher) note(ctx context.Context, w model.Webhook, change func(*State)) {
-	_, err := d.states.update(ctx, w.Name, w.Created, d.cfg.Now(), func(s *State) error {
-		change(s)
-		return nil
-	})
-	if err != nil && ctx.Err() == nil {
-		d.cfg.Log.Warn("webhook state", "webhook", w.Name, "err", err.Error())
+// note records what happened in the registration's state. Notes are
+// written together, per webhook, every noteEvery (noteLoop): a busy
+// webhook costs a few writes a second, not one per delivery, and the
+// replicas' compare-and-set writes of one key seldom meet.
+func (d *Dispatcher) note(w model.Webhook, change func(*State)) {
+	d.notesMu.Lock()
+	defer d.notesMu.Unlock()
+	key := regKey(w.Name, w.Created)
+	n := d.notes[key]
+	if n == nil {
+		n = &pendingNotes{webhook: w}
+		d.notes[key] = n
+	}
+	n.changes = append(n.changes, change)
+}
+
+// pendingNotes are the changes to one registration's state not written
+// yet.
+type pendingNotes struct {
+	webhook model.Webhook
+	changes []func(*State)
+}
+
+// noteEvery is how often noted changes are written.
+const noteEvery = 100 * time.Millisecond
+
+// noteLoop writes the noted changes until ctx ends, and once more then:
+// the state is a report, so a failure to write it is logged, not retried.
+func (d *Dispatcher) noteLoop(ctx context.Context) {
+	t := time.NewTicker(noteEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+			d.writeNotes(wctx)
+			cancel()
+			return
+		case <-t.C:
+			d.writeNotes(ctx)
+		}
+	}
+}
+
+func (d *Dispatcher) writeNotes(ctx context.Context) {
+	d.notesMu.Lock()
+	notes := d.notes
+	d.notes = map[string]*pendingNotes{}
+	d.notesMu.Unlock()
+	for _, n := range notes {
+		_, err := d.states.update(ctx, n.webhook.Name, n.webhook.Created, d.cfg.Now(), func(s *State) error {
+			for _, change := range n.changes {
+				change(s)
+			}
+			return nil
+		})
+		if err != nil {
+			d.cfg.Log.Warn("webhook state", "webhook", n.webhook.Name, "err", err.Error())
+		}
 	}
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/footdata/footballd/pkg/readmodel"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // world is a NATS server with the event stream, an editor, a read model
@@ -460,7 +461,8 @@ func TestRetrySameID(t *testing.T) {
 		return http.StatusNoContent
 	}
 	w.add("h", "reg", nil)
-	r := w.start(nil)
+	reg := prometheus.NewRegistry()
+	r := w.start(func(c *webhook.Config) { c.Registerer = reg })
 	w.waitState("h", status(webhook.Verified))
 	ev := w.event(push.CompetitionUpdate, "PL", model.TierAnonymous)
 	r.d.Publish([]push.Event{ev})
@@ -482,6 +484,45 @@ func TestRetrySameID(t *testing.T) {
 	if st.Failed != 2 || st.Status != webhook.Verified || len(st.Last) != 3 || st.Last[2].Status != 500 || st.Last[0].Attempt != 3 {
 		t.Errorf("state %+v", st)
 	}
+	for _, m := range []struct {
+		name, label string
+		want        float64
+	}{
+		{"fd_webhook_deliveries_total", "delivered", 1},
+		{"fd_webhook_deliveries_total", "failed", 2},
+		{"fd_webhook_retries_total", "", 2},
+		{"fd_webhook_delivery_seconds", "", 1},
+		{"fd_webhook_verifications_total", "verified", 1},
+	} {
+		if got := metric(t, reg, m.name, m.label); got != m.want {
+			t.Errorf("%s{%s} = %v, want %v", m.name, m.label, got, m.want)
+		}
+	}
+}
+
+// metric returns the value of a counter (or a histogram's count) of reg
+// whose only label, if any, has the value label.
+func metric(t *testing.T, reg *prometheus.Registry, name, label string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			if len(m.GetLabel()) > 0 && m.GetLabel()[0].GetValue() != label {
+				continue
+			}
+			if h := m.GetHistogram(); h != nil {
+				return float64(h.GetSampleCount())
+			}
+			return m.GetCounter().GetValue()
+		}
+	}
+	return 0
 }
 
 // A receiver that never succeeds is given up after RetryFor and the
