@@ -34,6 +34,9 @@ const (
 	subjectDelivery = subjectPrefix + "deliver."
 )
 
+// publishTimeout bounds the wait for a publish's acknowledgement.
+const publishTimeout = 10 * time.Second
+
 // maxPending is how many deliveries may wait for a retry (or be in hand)
 // at once, all webhooks together.
 const maxPending = 100_000
@@ -156,7 +159,9 @@ func New(cfg Config) (*Dispatcher, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	js, err := jetstream.New(cfg.Conn)
+	// An ack lost while NATS restarts must end in an error, to publish
+	// again, not in a wait for ever.
+	js, err := jetstream.New(cfg.Conn, jetstream.WithPublishAsyncTimeout(publishTimeout))
 	if err != nil {
 		return nil, fmt.Errorf("jetstream: %w", err)
 	}
@@ -307,7 +312,11 @@ func (d *Dispatcher) work(ctx context.Context, cons jetstream.Consumer, handle f
 		cancel()
 		if err != nil {
 			if ctx.Err() == nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
-				d.cfg.Log.Warn("webhook fetch", "err", err.Error())
+				// While NATS is away the connection says so itself; the
+				// workers only wait.
+				if d.cfg.Conn.IsConnected() {
+					d.cfg.Log.Warn("webhook fetch", "err", err.Error())
+				}
 				sleep(ctx, time.Second)
 			}
 			continue

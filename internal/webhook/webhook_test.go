@@ -674,3 +674,32 @@ func TestRemovedGetsNothing(t *testing.T) {
 		t.Errorf("attempts went on after removal: %d, then %d", n, got)
 	}
 }
+
+// A NATS restart costs no event: the dispatcher's work resumes on the
+// restarted server, and what was queued before is still there.
+func TestSurvivesNATSRestart(t *testing.T) {
+	w := newWorld(t)
+	var down atomic.Bool
+	down.Store(true)
+	w.recv.answer = func(*http.Request, string, int) int {
+		if down.Load() {
+			return http.StatusServiceUnavailable
+		}
+		return http.StatusOK
+	}
+	w.add("h", "reg", nil)
+	r := w.start(nil)
+	w.waitState("h", status(webhook.Verified))
+	before := w.event(push.FixtureUpdate, "PL", model.TierAnonymous)
+	r.d.Publish([]push.Event{before})
+	w.waitFor("a first failed attempt", func() bool { return len(w.recv.deliveries("h")) > 0 })
+	srv, err := w.srv.Restart()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	down.Store(false)
+	after := w.event(push.FixtureUpdate, "PL", model.TierAnonymous)
+	r.d.Publish([]push.Event{after})
+	w.waitFor("both events delivered", w.delivered("h", before, after))
+}
