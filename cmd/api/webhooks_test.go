@@ -173,14 +173,19 @@ func TestWebhookDeliversEdits(t *testing.T) {
 		"/v1/fixtures/" + strconv.Itoa(f.ID):                `"Updates":{"goalsAwayTeam":[null,1],"goalsHomeTeam":[null,2],"status":["TIMED","IN_PLAY"]}`,
 		"/v1/competitions/" + strconv.Itoa(f.CompetitionID): `"Resource":"Competition"`,
 	}
+	// How many events an edit gives is the derivation's business: take
+	// what comes until the wanted ones are in and a second passes quietly.
+	restricted := []string{"/v1/fixtures/" + strconv.Itoa(goldFixture.ID) + `"`, "/v1/competitions/" + strconv.Itoa(gold.ID) + `"`}
 	seen := map[string]bool{}
-	for range 3 {
+	deadline = time.Now().Add(30 * time.Second)
+	for len(want) > 0 || len(seen) == 0 || time.Now().Before(deadline) {
 		select {
 		case d := <-recv.arrived:
 			if len(seen) == 0 {
 				t.Logf("edit → first webhook delivery on loopback: %s", d.at.Sub(start))
 			}
-			if seen[d.id] || !d.signed || !strings.Contains(d.body, `"URI":"https://api.example.org/v1/`) || strings.Contains(d.body, "/v1/fixtures/"+strconv.Itoa(goldFixture.ID)+`"`) {
+			if seen[d.id] || !d.signed || !strings.Contains(d.body, `"URI":"https://api.example.org/v1/`) ||
+				strings.Contains(d.body, restricted[0]) || strings.Contains(d.body, restricted[1]) {
 				t.Errorf("delivery %s (signed %v, seen before %v): %s", d.id, d.signed, seen[d.id], d.body)
 			}
 			seen[d.id] = true
@@ -189,16 +194,13 @@ func TestWebhookDeliversEdits(t *testing.T) {
 					delete(want, uri)
 				}
 			}
-		case <-time.After(30 * time.Second):
-			t.Fatalf("deliveries so far %v; missing %v", seen, want)
+			if len(want) == 0 {
+				deadline = time.Now().Add(time.Second)
+			}
+		case <-time.After(time.Until(deadline)):
+			if len(want) > 0 {
+				t.Fatalf("deliveries so far %v; none yet with %v", seen, want)
+			}
 		}
-	}
-	if len(want) > 0 {
-		t.Errorf("no delivery with %v", want)
-	}
-	select {
-	case d := <-recv.arrived:
-		t.Errorf("a fourth delivery (twice, or the restricted competition): %s %s", d.id, d.body)
-	case <-time.After(500 * time.Millisecond):
 	}
 }
