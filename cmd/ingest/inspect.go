@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"regexp"
 	"strconv"
 	"text/tabwriter"
 	"time"
@@ -91,9 +92,18 @@ func show() command {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "# %s revision %d, %s by %s (%s)\n%s\n", rev.Subject, rev.Seq,
-				rev.Time.UTC().Format(time.RFC3339), or(rev.Editor, "?"), or(rev.Source, "?"), body(rev.Data))
+				rev.Time.UTC().Format(time.RFC3339), or(rev.Editor, "?"), or(rev.Source, "?"), body(hideSecrets(rev.Data)))
 			return nil
 		}}
+}
+
+// signingSecret matches a webhook's signing secret in a stored message.
+var signingSecret = regexp.MustCompile(`"secret":\s*"whsec_[^"]*"`)
+
+// hideSecrets blanks the signing secrets in a stored message: webhook add
+// shows a secret once, and show or history must not show it again.
+func hideSecrets(data []byte) []byte {
+	return signingSecret.ReplaceAll(data, []byte(`"secret":"whsec_(hidden)"`))
 }
 
 func history() command {
@@ -112,14 +122,15 @@ func history() command {
 			var prev []byte
 			for _, r := range revs {
 				fmt.Fprintf(e.stdout, "revision %d  %s  %s  (%s)\n", r.Seq, r.Time.UTC().Format(time.RFC3339), or(r.Editor, "?"), or(r.Source, "?"))
-				lines, err := editor.Diff(prev, r.Data)
+				data := hideSecrets(r.Data)
+				lines, err := editor.Diff(prev, data)
 				if err != nil {
 					return err
 				}
 				for _, l := range lines {
 					fmt.Fprintf(e.stdout, "  %s\n", l)
 				}
-				prev = r.Data
+				prev = data
 			}
 			return nil
 		}}

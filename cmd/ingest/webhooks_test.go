@@ -65,6 +65,15 @@ func (c *cli) waitOutput(t *testing.T, want string, args ...string) string {
 	}
 }
 
+// secretOf is the signing secret webhook add printed.
+func secretOf(t *testing.T, out string) string {
+	m := regexp.MustCompile(`(?m)^secret: (whsec_\S+)$`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no secret in %s", out)
+	}
+	return m[1]
+}
+
 func TestWebhookCommands(t *testing.T) {
 	c := newCLI(t)
 	setup(t, c)
@@ -79,6 +88,7 @@ func TestWebhookCommands(t *testing.T) {
 	c.okf("client revoke gone")
 
 	out := c.okf("webhook add live --client acme --url " + recv.URL + "/hook --events Fixture.Update --competitions 1 --leagues pl")
+	add := out
 	for _, want := range []string{`webhook live created`, `url: "` + recv.URL + `/hook"`, `leagues\[0\]: "PL"`, `(?m)^secret: whsec_[A-Za-z0-9+/]{43}=\n`} {
 		if !regexp.MustCompile(want).MatchString(out) {
 			t.Errorf("webhook add: output lacks %q:\n%s", want, out)
@@ -105,6 +115,13 @@ func TestWebhookCommands(t *testing.T) {
 	show = c.waitOutput(t, `delivered:\s+1`, "webhook", "show", "live")
 	if !regexp.MustCompile(`(?m)^\S+\s+1\.Fixture\.Update\.9\s+1\s+200\s+`).MatchString(show) {
 		t.Errorf("webhook show lacks the last delivery:\n%s", show)
+	}
+
+	// The secret is shown once: never by show or history.
+	for _, cmd := range []string{"show webhook live", "history webhook live"} {
+		if out := c.okf(cmd); strings.Contains(out, secretOf(t, add)) || !strings.Contains(out, "whsec_(hidden)") {
+			t.Errorf("ingest %s shows the signing secret:\n%s", cmd, out)
+		}
 	}
 
 	c.okf("webhook remove live")
