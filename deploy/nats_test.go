@@ -63,7 +63,8 @@ func replaceAll(t *testing.T, name, s string, pairs ...string) string {
 	return s
 }
 
-// startNATSCluster starts nats/nats-{1,2,3}.conf in-process. Only what
+// startNATSCluster starts nats/nats-{1,2,3}.conf (with cluster.conf and
+// auth.conf) in-process. Only what
 // cannot work on a test machine is rewritten: certificate and storage
 // paths, addresses (loopback, free ports) and the password hashes.
 func startNATSCluster(t *testing.T) *natsCluster {
@@ -138,12 +139,14 @@ func startNATSCluster(t *testing.T) *natsCluster {
 				t.Fatal(err)
 			}
 		}
-		b, err := os.ReadFile(filepath.Join("nats", main))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(nodeDir, main), b, 0o600); err != nil {
-			t.Fatal(err)
+		for _, name := range []string{main, "auth.conf"} {
+			b, err := os.ReadFile(filepath.Join("nats", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(nodeDir, name), b, 0o600); err != nil {
+				t.Fatal(err)
+			}
 		}
 		opts, err := server.ProcessConfigFile(filepath.Join(nodeDir, main))
 		if err != nil {
