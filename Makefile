@@ -5,7 +5,21 @@ STATICCHECK := $(GOBIN)/staticcheck
 # not turn red on a release day.
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all build test vet staticcheck bench bench-quick bench-packages run clean
+# The tools deploy-check runs, built from their Go modules into $(GOBIN).
+# nats-server is the version go.mod requires, so the configuration is
+# checked by the server the tests embed.
+NATS_SERVER := $(GOBIN)/nats-server
+PROMTOOL    := $(GOBIN)/promtool
+KUBECONFORM := $(GOBIN)/kubeconform
+KUSTOMIZE   := $(GOBIN)/kustomize
+PROMETHEUS_VERSION  := v0.316.0
+KUBECONFORM_VERSION := v0.7.0
+KUSTOMIZE_VERSION   := v5.8.1
+# kubeconform's schemas are made from the Kubernetes (1.27) OpenAPI document
+# this module ships as a test fixture: no schema download from GitHub.
+KUBE_OPENAPI_VERSION := v0.0.0-20260721132016-d427ff9ee9ad
+
+.PHONY: all build test vet staticcheck deploy-tools deploy-check bench bench-quick bench-packages run clean
 
 all: build
 
@@ -21,8 +35,32 @@ vet:
 staticcheck: $(STATICCHECK)
 	$(STATICCHECK) ./...
 
-## test: vet, staticcheck and every test under the race detector.
-test: vet staticcheck
+$(NATS_SERVER): go.mod
+	$(GO) build -o $@ github.com/nats-io/nats-server/v2
+
+# Without its service-discovery plugins (build tag remove_all_sd): rule
+# checks do not need them, they pull in every cloud's SDK, and one of those
+# is not served by the module proxy at this version.
+$(PROMTOOL):
+	$(GO) install -tags remove_all_sd github.com/prometheus/prometheus/cmd/promtool@$(PROMETHEUS_VERSION)
+
+$(KUBECONFORM):
+	$(GO) install github.com/yannh/kubeconform/cmd/kubeconform@$(KUBECONFORM_VERSION)
+
+$(KUSTOMIZE):
+	$(GO) install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
+
+deploy-tools: $(NATS_SERVER) $(PROMTOOL) $(KUBECONFORM) $(KUSTOMIZE)
+
+## deploy-check: the files in deploy/ checked by the tools that run them
+## (nats-server -t, promtool, kustomize and kubeconform); no network.
+deploy-check: deploy-tools
+	NATS_SERVER=$(NATS_SERVER) PROMTOOL=$(PROMTOOL) KUBECONFORM=$(KUBECONFORM) KUSTOMIZE=$(KUSTOMIZE) \
+	K8S_SWAGGER="$$($(GO) mod download -json k8s.io/kube-openapi@$(KUBE_OPENAPI_VERSION) | sed -n 's/^\t"Dir": "\(.*\)",$$/\1/p')/pkg/schemaconv/testdata/swagger.json" \
+	deploy/check.sh
+
+## test: vet, staticcheck, the deployment files and every test under the race detector.
+test: vet staticcheck deploy-check
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) test -race -count=1 -timeout 9m ./...
 
