@@ -191,7 +191,7 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	for _, one := range strings.Split(c.natsURL, ",") {
 		u, err := url.Parse(strings.TrimSpace(one))
 		if err != nil || u.Scheme != "nats" || u.Host == "" {
-			return nil, fmt.Errorf("--nats %q: must be a URL such as nats://127.0.0.1:4222, or several separated by commas", c.natsURL)
+			return nil, fmt.Errorf("--nats %q: must be a URL such as nats://127.0.0.1:4222, or several separated by commas", events.Redacted(c.natsURL))
 		}
 	}
 	return c, nil
@@ -207,14 +207,14 @@ func connect(ctx context.Context, log *slog.Logger, cfg *config) (*events.Store,
 		cancel()
 		if err == nil {
 			if attempt > 1 {
-				log.Info("connected to nats", "url", cfg.natsURL, "attempts", attempt)
+				log.Info("connected to nats", "url", events.Redacted(cfg.natsURL), "attempts", attempt)
 			}
 			return store, nil
 		}
-		log.Warn("nats not reachable yet; retrying", "url", cfg.natsURL, "attempt", attempt, "in", wait.String(), "err", err.Error())
+		log.Warn("nats not reachable yet; retrying", "url", events.Redacted(cfg.natsURL), "attempt", attempt, "in", wait.String(), "err", err.Error())
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("connect to nats at %s: %w (last: %v)", cfg.natsURL, ctx.Err(), err)
+			return nil, fmt.Errorf("connect to nats at %s: %w (last: %v)", events.Redacted(cfg.natsURL), ctx.Err(), err)
 		case <-time.After(wait):
 		}
 		wait = min(2*wait, 5*time.Second)
@@ -222,9 +222,10 @@ func connect(ctx context.Context, log *slog.Logger, cfg *config) (*events.Store,
 }
 
 // log writes the effective configuration, once, at start. It holds no
-// secret: tokens live in the stream, hashed.
+// secret: tokens live in the stream, hashed, and the NATS password is
+// masked.
 func (c *config) log(log *slog.Logger) {
-	log.Info("configuration", "listen", c.listen, "admin_listen", c.adminListen, "nats", c.natsURL, "embedded_nats", c.embeddedNATS,
+	log.Info("configuration", "listen", c.listen, "admin_listen", c.adminListen, "nats", events.Redacted(c.natsURL), "embedded_nats", c.embeddedNATS,
 		"public_url", c.publicURL, "cache_mb", c.cacheMB, "trusted_proxies", fmt.Sprint(c.proxies), "trusted_proxy_header", c.proxyHeader,
 		"anonymous_per_day", c.anonPerDay, "season_switch", c.seasonSwitch, "now", c.now, "stream_replicas", c.replicas,
 		"drain", c.drain.String(), "access_log", c.accessLog, "log_level", c.logLevel, "sse_keepalive", c.keepAlive.String(),
@@ -274,7 +275,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		u, _ := url.Parse(cfg.natsURL)
 		port, err := strconv.Atoi(u.Port())
 		if err != nil {
-			return fmt.Errorf("--nats %q: single-machine mode needs a port", cfg.natsURL)
+			return fmt.Errorf("--nats %q: single-machine mode needs a port", events.Redacted(cfg.natsURL))
 		}
 		ns, err := natsembed.Start(natsembed.Options{Dir: cfg.embeddedNATS, Host: u.Hostname(), Port: port})
 		if err != nil {

@@ -34,6 +34,14 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Name: "fd_webhook_verifications_total", Help: "Webhook host verification attempts by result (verified, failed, gave_up).",
 		}, []string{"result"}),
 	}
+	// Every result is a series from the start, at 0, so that rates and
+	// alerts see the first event rather than a series appearing.
+	for _, r := range []string{resultDelivered, resultFailed, resultGaveUp, resultUnverified, resultRemoved} {
+		m.deliveries.WithLabelValues(r)
+	}
+	for _, r := range []string{"verified", "failed", "gave_up"} {
+		m.verification.WithLabelValues(r)
+	}
 	if reg != nil {
 		reg.MustRegister(m.deliveries, m.retries, m.latency, m.verification)
 	}

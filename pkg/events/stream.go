@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	neturl "net/url"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -83,7 +86,9 @@ type Store struct {
 }
 
 // Open creates the stream, or updates it to cfg, and returns a Store on it.
-// It is idempotent: every writer and reader calls it at start.
+// It is idempotent: every writer and reader calls it at start. A stream
+// that already has cfg is left alone, so that a reader whose NATS user may
+// not manage the stream (an API replica, deploy/nats) opens it too.
 func Open(ctx context.Context, nc *nats.Conn, cfg StreamConfig) (*Store, error) {
 	cfg.setDefaults()
 	if err := cfg.Validate(); err != nil {
@@ -93,17 +98,31 @@ func Open(ctx context.Context, nc *nats.Conn, cfg StreamConfig) (*Store, error) 
 	if err != nil {
 		return nil, fmt.Errorf("jetstream: %w", err)
 	}
+	existing, lookupErr := js.Stream(ctx, cfg.Name)
 	if cfg.Replicas == 0 {
 		cfg.Replicas = 1
-		if existing, err := js.Stream(ctx, cfg.Name); err == nil {
+		if lookupErr == nil {
 			cfg.Replicas = existing.CachedInfo().Config.Replicas
 		}
 	}
-	stream, err := js.CreateOrUpdateStream(ctx, cfg.jetstream())
+	want := cfg.jetstream()
+	if lookupErr == nil && sameStreamConfig(existing.CachedInfo().Config, want) {
+		return &Store{nc: nc, js: js, stream: existing, cfg: cfg}, nil
+	}
+	stream, err := js.CreateOrUpdateStream(ctx, want)
 	if err != nil {
 		return nil, fmt.Errorf("create or update stream %s: %w", cfg.Name, err)
 	}
 	return &Store{nc: nc, js: js, stream: stream, cfg: cfg}, nil
+}
+
+// sameStreamConfig reports whether the stream has every setting Open asks
+// for (the server fills in the ones Open leaves at their defaults).
+func sameStreamConfig(have, want jetstream.StreamConfig) bool {
+	return slices.Equal(have.Subjects, want.Subjects) && have.Description == want.Description &&
+		have.Retention == want.Retention && have.MaxMsgsPerSubject == want.MaxMsgsPerSubject &&
+		have.Discard == want.Discard && have.Storage == want.Storage && have.Replicas == want.Replicas &&
+		have.Duplicates == want.Duplicates && have.AllowDirect == want.AllowDirect
 }
 
 // Connect dials url and opens the store. The connection retries for ever
@@ -111,7 +130,7 @@ func Open(ctx context.Context, nc *nats.Conn, cfg StreamConfig) (*Store, error) 
 func Connect(ctx context.Context, url, name string, cfg StreamConfig) (*Store, error) {
 	nc, err := nats.Connect(url, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond))
 	if err != nil {
-		return nil, fmt.Errorf("connect to nats at %s: %w", url, err)
+		return nil, fmt.Errorf("connect to nats at %s: %w", Redacted(url), err)
 	}
 	s, err := Open(ctx, nc, cfg)
 	if err != nil {
@@ -119,6 +138,21 @@ func Connect(ctx context.Context, url, name string, cfg StreamConfig) (*Store, e
 		return nil, err
 	}
 	return s, nil
+}
+
+// Redacted returns urls, NATS server URLs separated by commas, with their
+// passwords masked: the form for logs and error messages.
+func Redacted(urls string) string {
+	parts := strings.Split(urls, ",")
+	for i, one := range parts {
+		u, err := neturl.Parse(strings.TrimSpace(one))
+		if err != nil {
+			parts[i] = "(invalid URL)"
+			continue
+		}
+		parts[i] = u.Redacted()
+	}
+	return strings.Join(parts, ",")
 }
 
 // Close closes the store's connection.

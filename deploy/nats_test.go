@@ -1,0 +1,414 @@
+// Package deploy holds no code: its tests check the files an operator
+// deploys (NATS configuration, systemd unit, Kubernetes manifests,
+// dashboard and alert rules) against the service they deploy.
+package deploy
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/footdata/footballd/internal/webhook"
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/footdata/footballd/pkg/push"
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/crypto/bcrypt"
+)
+
+// natsCluster is the production configuration of deploy/nats, running: three
+// nodes on loopback, with certificates from gencerts.sh and fresh passwords.
+type natsCluster struct {
+	servers   []*server.Server
+	urls      []string // nats://127.0.0.1:port of each node, no user
+	passwords map[string]string
+}
+
+// url is node 0's URL with user's password.
+func (c *natsCluster) url(user string) string {
+	return strings.Replace(c.urls[0], "nats://", "nats://"+user+":"+c.passwords[user]+"@", 1)
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// replaceAll replaces each old string of pairs in s and fails when one is
+// missing, so that a changed configuration breaks the test instead of going
+// untested.
+func replaceAll(t *testing.T, name, s string, pairs ...string) string {
+	t.Helper()
+	for i := 0; i < len(pairs); i += 2 {
+		if !strings.Contains(s, pairs[i]) {
+			t.Fatalf("%s: no %q to rewrite for the test", name, pairs[i])
+		}
+		s = strings.ReplaceAll(s, pairs[i], pairs[i+1])
+	}
+	return s
+}
+
+// startNATSCluster starts nats/nats-{1,2,3}.conf (with cluster.conf and
+// auth.conf) in-process. Only what
+// cannot work on a test machine is rewritten: certificate and storage
+// paths, addresses (loopback, free ports) and the password hashes.
+func startNATSCluster(t *testing.T) *natsCluster {
+	t.Helper()
+	if _, err := exec.LookPath("openssl"); err != nil {
+		t.Fatal("openssl not found: gencerts.sh needs it (.ci/run installs it)")
+	}
+	dir := t.TempDir()
+	certs := filepath.Join(dir, "certs")
+	nodes := []string{"fd-nats-1", "fd-nats-2", "fd-nats-3"}
+	if out, err := exec.Command("bash", append([]string{"nats/gencerts.sh", certs}, nodes...)...).CombinedOutput(); err != nil {
+		t.Fatalf("gencerts.sh: %v\n%s", err, out)
+	}
+	// Clients trust the CA the way deploy/README.md tells operators to:
+	// SSL_CERT_DIR adds it to the system's roots.
+	trust := filepath.Join(dir, "trust")
+	ca, err := os.ReadFile(filepath.Join(certs, "ca.pem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(trust, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(trust, "footballd-ca.pem"), ca, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SSL_CERT_DIR", trust)
+
+	c := &natsCluster{passwords: map[string]string{}}
+	var secrets strings.Builder
+	for _, user := range []string{"api", "ingest", "admin", "sys"} {
+		b := make([]byte, 12)
+		if _, err := rand.Read(b); err != nil {
+			t.Fatal(err)
+		}
+		c.passwords[user] = hex.EncodeToString(b)
+		hash, err := bcrypt.GenerateFromPassword([]byte(c.passwords[user]), bcrypt.MinCost)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&secrets, "%s_PASSWORD: %q\n", strings.ToUpper(user), hash)
+	}
+	clientAddr := make([]string, len(nodes))
+	routeAddr := make([]string, len(nodes))
+	for i := range nodes {
+		clientAddr[i], routeAddr[i] = freePort(t), freePort(t)
+		c.urls = append(c.urls, "nats://"+clientAddr[i])
+	}
+	clusterConf, err := os.ReadFile("nats/cluster.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, node := range nodes {
+		nodeDir := filepath.Join(dir, node)
+		if err := os.MkdirAll(nodeDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		pairs := []string{
+			"/etc/nats/tls/", filepath.Join(certs, node) + "/",
+			"/var/lib/nats", filepath.Join(nodeDir, "jetstream"),
+			"0.0.0.0:4222", clientAddr[i],
+			"0.0.0.0:6222", routeAddr[i],
+			"http: 127.0.0.1:8222", "",
+		}
+		for j, other := range nodes {
+			pairs = append(pairs, other+":6222", routeAddr[j])
+		}
+		conf := replaceAll(t, "cluster.conf", string(clusterConf), pairs...)
+		main := "nats-" + node[len("fd-nats-"):] + ".conf"
+		for name, body := range map[string]string{"cluster.conf": conf, "secrets.conf": secrets.String()} {
+			if err := os.WriteFile(filepath.Join(nodeDir, name), []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, name := range []string{main, "auth.conf"} {
+			b, err := os.ReadFile(filepath.Join("nats", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(nodeDir, name), b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		opts, err := server.ProcessConfigFile(filepath.Join(nodeDir, main))
+		if err != nil {
+			t.Fatalf("%s: %v", main, err)
+		}
+		opts.NoSigs, opts.NoLog = true, true
+		s, err := server.NewServer(opts)
+		if err != nil {
+			t.Fatalf("%s: %v", main, err)
+		}
+		s.Start()
+		t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
+		if !s.ReadyForConnections(10 * time.Second) {
+			t.Fatalf("%s: not ready", main)
+		}
+		c.servers = append(c.servers, s)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !c.formed() {
+		if time.Now().After(deadline) {
+			t.Fatal("the cluster did not form in 30s (routes over TLS, JetStream leader)")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return c
+}
+
+// formed reports whether every node has its two routes and JetStream has
+// a meta leader every node follows.
+func (c *natsCluster) formed() bool {
+	leader := false
+	for _, s := range c.servers {
+		if s.NumRoutes() < len(c.servers)-1 || !s.JetStreamIsCurrent() {
+			return false
+		}
+		leader = leader || s.JetStreamIsLeader()
+	}
+	return leader
+}
+
+// oneWebhook is a read model that holds one webhook and its client.
+type oneWebhook struct {
+	hook   model.Webhook
+	client model.Client
+}
+
+func (o oneWebhook) Webhooks() []model.Webhook { return []model.Webhook{o.hook} }
+
+func (o oneWebhook) ClientNamed(name string) (model.Client, bool) {
+	return o.client, name == o.client.Name
+}
+
+// connect connects as user (no user: anonymously), collecting the
+// permission violations the server reports.
+func (c *natsCluster) connect(t *testing.T, user string) (*nats.Conn, chan error, error) {
+	t.Helper()
+	url := c.urls[0]
+	if user != "" {
+		url = c.url(user)
+	}
+	violations := make(chan error, 16)
+	nc, err := nats.Connect(url, nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+		if errors.Is(err, nats.ErrPermissionViolation) {
+			violations <- err
+		}
+	}))
+	if err == nil {
+		t.Cleanup(nc.Close)
+	}
+	return nc, violations, err
+}
+
+// TestNATSConfiguration runs the cluster of deploy/nats and checks what it
+// promises: TLS for clients and routes, no anonymous access, and each user
+// allowed what its role needs and nothing that changes the data of another.
+func TestNATSConfiguration(t *testing.T) {
+	c := startNATSCluster(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	t.Run("clients must use TLS", func(t *testing.T) {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(c.urls[0], "nats://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		line, err := bufio.NewReader(conn).ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		var info struct {
+			TLSRequired  bool `json:"tls_required"`
+			AuthRequired bool `json:"auth_required"`
+		}
+		if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "INFO ")), &info); err != nil {
+			t.Fatalf("INFO %q: %v", line, err)
+		}
+		if !info.TLSRequired || !info.AuthRequired {
+			t.Errorf("server INFO: tls_required %v, auth_required %v; want both", info.TLSRequired, info.AuthRequired)
+		}
+	})
+
+	t.Run("no anonymous or unknown users", func(t *testing.T) {
+		for _, url := range []string{c.urls[0], strings.Replace(c.url("api"), c.passwords["api"], "wrong", 1),
+			strings.Replace(c.urls[0], "nats://", "nats://nobody:x@", 1)} {
+			nc, err := nats.Connect(url)
+			if err == nil {
+				nc.Close()
+				t.Errorf("%s: connected, want an authorization violation", events.Redacted(url))
+				continue
+			}
+			if !errors.Is(err, nats.ErrAuthorization) {
+				t.Errorf("%s: %v, want an authorization violation (not a TLS error)", events.Redacted(url), err)
+			}
+		}
+	})
+
+	// The service's own code paths, as each role runs them.
+	editor, err := events.Connect(ctx, c.url("ingest"), "ingest", events.StreamConfig{Replicas: 3})
+	if err != nil {
+		t.Fatalf("editor opens the stream at R3: %v", err)
+	}
+	defer editor.Close()
+	seq, err := editor.Publish(ctx, events.Msg{Subject: "football.league.XX", Body: []byte(`{"code":"XX"}`), Meta: events.Meta{Editor: "test"}})
+	if err != nil {
+		t.Fatalf("editor publishes an edit: %v", err)
+	}
+
+	t.Run("a replica reads the stream and shares budgets", func(t *testing.T) {
+		replica, err := events.Connect(ctx, c.url("api"), "api", events.StreamConfig{Replicas: 3})
+		if err != nil {
+			t.Fatalf("replica opens the stream: %v", err)
+		}
+		defer replica.Close()
+		budgets, err := replica.Budgets(ctx)
+		if err != nil {
+			t.Fatalf("replica opens %s: %v", events.BudgetsBucket, err)
+		}
+		if got, _, err := budgets.Take(ctx, "test.key", 10, 4); err != nil || got != 4 {
+			t.Errorf("Take: got %d, %v; want 4", got, err)
+		}
+		cctx, stop := context.WithCancel(ctx)
+		var seen uint64
+		err = replica.Consume(cctx, "", func(ev events.Event, _ events.Progress) error {
+			seen = ev.Seq
+			return nil
+		}, stop, nil)
+		if !errors.Is(err, context.Canceled) || seen != seq {
+			t.Errorf("Consume: %v, last sequence %d; want canceled after %d", err, seen, seq)
+		}
+	})
+
+	t.Run("a replica delivers webhooks through its work queue", func(t *testing.T) {
+		got := make(chan string, 16)
+		recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodGet {
+				io.WriteString(w, r.URL.Query().Get("fd_challenge"))
+				return
+			}
+			got <- r.Header.Get("webhook-id")
+		}))
+		defer recv.Close()
+		nc, violations, err := c.connect(t, "api")
+		if err != nil {
+			t.Fatal(err)
+		}
+		secret, err := model.NewWebhookSecret()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hooks := oneWebhook{hook: model.Webhook{Name: "live", Client: "acme", URL: recv.URL + "/live", Secret: secret},
+			client: model.Client{Name: "acme", Tier: model.TierRegistered}}
+		allow, err := webhook.ParseAllow("127.0.0.1/32")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := webhook.New(webhook.Config{Conn: nc, Hooks: func() webhook.Hooks { return hooks }, PublicURL: "https://api.test",
+			Allow: allow, Replicas: 3, Registerer: prometheus.NewRegistry()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dctx, stop := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { defer close(done); d.Run(dctx) }()
+		defer func() { stop(); <-done }()
+		ev := push.Event{Seq: seq, Kind: push.FixtureUpdate, ID: 9, Competition: 1, League: "PL", Tier: model.TierAnonymous,
+			Time: time.Now(), Updates: map[string][2]any{"status": {"TIMED", "IN_PLAY"}}}
+		d.Publish([]push.Event{ev})
+		select {
+		case id := <-got:
+			if id != ev.Key() {
+				t.Errorf("webhook-id %q, want %q", id, ev.Key())
+			}
+		case err := <-violations:
+			t.Fatalf("the replica was refused: %v", err)
+		case <-time.After(60 * time.Second):
+			t.Fatal("no delivery within 60s as the api user")
+		}
+		select {
+		case err := <-violations:
+			t.Errorf("the replica was refused: %v", err)
+		default:
+		}
+	})
+
+	cases := []struct {
+		user, subject string
+		allowed       bool
+	}{
+		{"ingest", "football.league.YY", true},
+		{"api", "football.league.YY", false},
+		{"api", "football.league.XX", false},
+		{"api", "$JS.API.STREAM.UPDATE.FOOTBALL", false},
+		{"api", "$JS.API.STREAM.PURGE.FOOTBALL", false},
+		{"api", "$JS.API.STREAM.DELETE.FOOTBALL", false},
+		{"api", "$JS.API.STREAM.DELETE.KV_FD_LIMITS", false},
+		{"ingest", "$JS.API.STREAM.PURGE.FOOTBALL", false},
+		{"ingest", "$JS.API.STREAM.DELETE.FOOTBALL", false},
+		{"ingest", "$KV.FD_LIMITS.somebody", false},
+		{"admin", "$JS.API.STREAM.INFO.FOOTBALL", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.user+" "+tc.subject, func(t *testing.T) {
+			nc, violations, err := c.connect(t, tc.user)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A refused publish gets no reply, only an error on the
+			// connection; an allowed one is answered (a JetStream ack or
+			// API response).
+			replied := make(chan error, 1)
+			go func() {
+				_, err := nc.Request(tc.subject, []byte(`{}`), 10*time.Second)
+				replied <- err
+			}()
+			select {
+			case v := <-violations:
+				if tc.allowed {
+					t.Errorf("refused: %v", v)
+				}
+			case err := <-replied:
+				if !tc.allowed || err != nil {
+					t.Errorf("answered (%v); want allowed %v", err, tc.allowed)
+				}
+			}
+		})
+	}
+	var subjects []string
+	if err := editor.Scan(ctx, "", func(ev events.Event) error {
+		subjects = append(subjects, ev.Subject)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"football.league.XX", "football.league.YY"}; !slices.Equal(subjects, want) {
+		t.Errorf("stream holds %v, want %v: the editor's two edits and none of the replica's", subjects, want)
+	}
+}
