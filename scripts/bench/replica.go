@@ -43,11 +43,17 @@ func spawn(logPath, bin string, args ...string) (*process, error) {
 	if err != nil {
 		return nil, err
 	}
+	return startProcess(logPath, addr, append(append([]string{bin}, args...), "--listen", addr)...)
+}
+
+// startProcess runs argv, which serves HTTP on addr, with its output in
+// logPath.
+func startProcess(logPath, addr string, argv ...string) (*process, error) {
 	logf, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, append(args, "--listen", addr)...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	p := &process{cmd: cmd, addr: addr, logPath: logPath, client: &fasthttp.HostClient{Addr: addr, MaxConns: 4, ReadBufferSize: 64 << 10}}
 	p.started = time.Now()
