@@ -338,9 +338,18 @@ func waitServing(p *process, path string) error {
 }
 
 // missLoad measures cache-miss throughput alone (no baseline): the small
-// world's figure for the scale comparison.
+// world's figure for the scale comparison, on the same split of cores as
+// the big world's.
 func missLoad(env *benchEnv, p *process, ps paths, token string) (loadResult, error) {
 	t := targets(ps)[4]
+	cs := splitCores()
+	if err := pinReplica(p, cs); err != nil {
+		return loadResult{}, err
+	}
+	if err := pin(os.Getpid(), cs.load); err != nil {
+		return loadResult{}, err
+	}
+	defer func() { _ = pin(os.Getpid(), cpuList(0, runtime.NumCPU())) }()
 	var total loadResult
 	for range env.Rounds {
 		r, err := closedLoop(p.addr, env.Conns, env.ReadFor, t.request(p.addr, token, ps.matchdays))
