@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"hash/fnv"
+	"strconv"
 	"sync"
 
 	"github.com/dgraph-io/ristretto/v2"
@@ -15,9 +16,9 @@ import (
 type entry struct {
 	status int
 	body   []byte
-	etag   string
-	// maxAge is the Cache-Control max-age in seconds.
-	maxAge int
+	etag   []byte
+	// cacheControl is the Cache-Control value, max-age=N.
+	cacheControl []byte
 
 	gzOnce sync.Once
 	gz     []byte // nil when the body is too small to be worth it
@@ -29,7 +30,8 @@ const gzipMin = 512
 func newEntry(status int, body []byte, maxAge int) *entry {
 	h := fnv.New64a()
 	h.Write(body)
-	return &entry{status: status, body: body, etag: fmt.Sprintf(`"%016x"`, h.Sum64()), maxAge: maxAge}
+	return &entry{status: status, body: body, etag: fmt.Appendf(nil, `"%016x"`, h.Sum64()),
+		cacheControl: strconv.AppendInt([]byte("max-age="), int64(maxAge), 10)}
 }
 
 // gzipped returns the compressed body, compressing it once, or nil when
@@ -50,7 +52,7 @@ func (e *entry) gzipped() []byte {
 
 // cost counts the body twice: room for its compressed form, which may be
 // added after the entry is cached.
-func (e *entry) cost() int64 { return int64(2*len(e.body)+len(e.etag)) + 128 }
+func (e *entry) cost() int64 { return int64(2*len(e.body)+len(e.etag)+len(e.cacheControl)) + 128 }
 
 // renderCache keeps rendered responses. Keys carry the version of the data
 // a response depends on, so a change makes new keys and nothing is ever

@@ -84,7 +84,7 @@ func representationOf(c *fiber.Ctx, fixtures bool) (representation, error) {
 	default:
 		return "", badRequest("X-Response-Control must be full, minified or compressed, got '%s'", v)
 	}
-	c.Set("X-Response-Control", string(rep))
+	c.Response().Header.SetCanonical(hResponseControl, []byte(rep))
 	return rep, nil
 }
 
@@ -92,7 +92,7 @@ func representationOf(c *fiber.Ctx, fixtures bool) (representation, error) {
 func pathID(c *fiber.Ctx, what string) (int, error) {
 	raw := c.Params("id")
 	id, err := strconv.Atoi(raw)
-	if err != nil || id < 0 || !digitsRE.MatchString(raw) {
+	if err != nil || id < 0 || !digits(raw) {
 		return 0, badRequest("%s id must be an integer such as 42, got '%s'", what, raw)
 	}
 	return id, nil
@@ -120,15 +120,15 @@ func (s *Server) respond(c *fiber.Ctx, key string, render func() (any, int)) err
 		return err
 	}
 	if hit {
-		s.metrics.cache.WithLabelValues("hit").Inc()
+		s.metrics.cacheHit.Inc()
 	} else {
-		s.metrics.cache.WithLabelValues("miss").Inc()
+		s.metrics.cacheMiss.Inc()
 	}
 	h := &c.Response().Header
-	h.Set(fiber.HeaderContentType, contentTypeJSON)
-	h.Set(fiber.HeaderETag, e.etag)
-	h.Set(fiber.HeaderCacheControl, "max-age="+strconv.Itoa(e.maxAge))
-	h.Set(fiber.HeaderVary, "Accept-Encoding, X-Response-Control, X-Auth-Token")
+	h.SetContentTypeBytes(vContentType)
+	h.SetCanonical(hETag, e.etag)
+	h.SetCanonical(hCacheControl, e.cacheControl)
+	h.SetCanonical(hVary, vVary)
 	if matchesETag(c.Request().Header.Peek(fiber.HeaderIfNoneMatch), e.etag) {
 		c.Status(fiber.StatusNotModified)
 		return nil
@@ -136,7 +136,7 @@ func (s *Server) respond(c *fiber.Ctx, key string, render func() (any, int)) err
 	c.Status(e.status)
 	if acceptsGzip(c.Request().Header.Peek(fiber.HeaderAcceptEncoding)) {
 		if gz := e.gzipped(); gz != nil {
-			h.Set(fiber.HeaderContentEncoding, "gzip")
+			h.SetCanonical(hContentEncoding, vGzip)
 			c.Response().SetBodyRaw(gz)
 			return nil
 		}
@@ -145,14 +145,12 @@ func (s *Server) respond(c *fiber.Ctx, key string, render func() (any, int)) err
 	return nil
 }
 
-func matchesETag(header []byte, etag string) bool {
-	if len(header) == 0 {
-		return false
-	}
-	for _, part := range bytes.Split(header, []byte(",")) {
-		part = bytes.TrimSpace(part)
-		part = bytes.TrimPrefix(part, []byte("W/"))
-		if string(part) == etag || string(part) == "*" {
+func matchesETag(header, etag []byte) bool {
+	for len(header) > 0 {
+		var part []byte
+		part, header, _ = bytes.Cut(header, []byte(","))
+		part = bytes.TrimPrefix(bytes.TrimSpace(part), []byte("W/"))
+		if bytes.Equal(part, etag) || string(part) == "*" {
 			return true
 		}
 	}
