@@ -225,10 +225,12 @@ func readRows(env *benchEnv, p *process, ps paths, token string) error {
 				j := (k + round) % len(servers)
 				s := servers[j]
 				before, _ := p.metric(missMetric)
+				cpu0 := s.cpu()
 				r, err := closedLoop(s.addr, env.Conns, env.ReadFor, t.request(s.addr, token, ps.matchdays))
 				if err != nil {
 					return fmt.Errorf("%s on %s: %w", t.name, s.addr, err)
 				}
+				r.CPU = s.cpu() - cpu0
 				if s == p {
 					after, _ := p.metric(missMetric)
 					misses[i] += after - before
@@ -243,16 +245,19 @@ func readRows(env *benchEnv, p *process, ps paths, token string) error {
 			Ours:     fmt.Sprintf("%s, p50 %s p99 %s", rate(o.rps(), "req/s"), ms(o.pct(0.5)), ms(o.pct(0.99))),
 			Baseline: fmt.Sprintf("bare %s, p50 %s p99 %s", rate(b.rps(), "req/s"), ms(b.pct(0.5)), ms(b.pct(0.99))),
 			Ratio:    o.rps() / b.rps(),
-			Note: fmt.Sprintf("%d connections, %d × %s interleaved; %.0f of %d requests missed the cache; %s",
-				env.Conns, env.Rounds, env.ReadFor, misses[i], o.Requests, cs),
+			Note: fmt.Sprintf("%d connections, %d × %s interleaved; %.0f of %d requests missed the cache; %s; server CPU per request: ours %.1f µs, bare %.1f µs",
+				env.Conns, env.Rounds, env.ReadFor, misses[i], o.Requests, cs, o.cpuPerRequest(), b.cpuPerRequest()),
 			Values: map[string]float64{"ours_rps": o.rps(), "bare_rps": b.rps(), "ours_p50_ms": msf(o.pct(0.5)),
-				"ours_p99_ms": msf(o.pct(0.99)), "bare_p50_ms": msf(b.pct(0.5)), "bare_p99_ms": msf(b.pct(0.99))}}
+				"ours_p99_ms": msf(o.pct(0.99)), "bare_p50_ms": msf(b.pct(0.5)), "bare_p99_ms": msf(b.pct(0.99)),
+				"ours_cpu_us": o.cpuPerRequest(), "bare_cpu_us": b.cpuPerRequest()}}
 		nginxOK := true
 		if len(servers) == 3 {
 			n := res[2][i]
 			r.Nginx = fmt.Sprintf("%s, p50 %s p99 %s", rate(n.rps(), "req/s"), ms(n.pct(0.5)), ms(n.pct(0.99)))
 			r.NginxRatio = o.rps() / n.rps()
 			r.Values["nginx_rps"], r.Values["nginx_p50_ms"], r.Values["nginx_p99_ms"] = n.rps(), msf(n.pct(0.5)), msf(n.pct(0.99))
+			r.Values["nginx_cpu_us"] = n.cpuPerRequest()
+			r.Note += fmt.Sprintf(", nginx %.1f µs", n.cpuPerRequest())
 			nginxOK = r.NginxRatio >= 0.9
 		}
 		if t.miss {

@@ -160,6 +160,39 @@ func (p *process) rss() (float64, error) {
 	return 0, fmt.Errorf("no VmRSS for pid %d", p.cmd.Process.Pid)
 }
 
+// cpu is the CPU time, user and system, the process and its children
+// (nginx's workers) have used so far, from /proc. Per request it is a
+// steadier figure than throughput on a machine shared with other work:
+// time the server waits for a core does not count.
+func (p *process) cpu() time.Duration {
+	pid := p.cmd.Process.Pid
+	total := procCPU(pid)
+	raw, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	for _, c := range strings.Fields(string(raw)) {
+		if n, err := strconv.Atoi(c); err == nil {
+			total += procCPU(n)
+		}
+	}
+	return total
+}
+
+// procCPU is utime + stime of one process (fields 14 and 15 of
+// /proc/PID/stat, in clock ticks of 10 ms), 0 if it is gone.
+func procCPU(pid int) time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name, in parentheses, may hold spaces.
+	f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+s) * 10 * time.Millisecond
+}
+
 // stop ends the process with SIGTERM (a replica drains, with --drain 0s
 // at once) and kills it if it is still there after five seconds.
 func (p *process) stop() {
