@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/footdata/footballd/pkg/readmodel"
@@ -110,7 +111,7 @@ func today(snap readmodel.Snapshot) time.Time {
 func (s *Server) respond(c *fiber.Ctx, key string, render func() (any, int)) error {
 	e, hit, err := s.cache.get(key, func() (*entry, error) {
 		v, maxAge := render()
-		body, err := jsonMarshal(v)
+		body, err := encodeJSON(v)
 		if err != nil {
 			return nil, err
 		}
@@ -144,6 +145,22 @@ func (s *Server) respond(c *fiber.Ctx, key string, render func() (any, int)) err
 	c.Response().SetBodyRaw(e.body)
 	return nil
 }
+
+// encodeJSON writes a rendered value as JSON, without reflection where the
+// value knows how.
+func encodeJSON(v any) ([]byte, error) {
+	if a, ok := v.(jsonAppender); ok {
+		buf := jsonBuffers.Get().(*[]byte)
+		defer jsonBuffers.Put(buf)
+		b, err := a.appendJSON((*buf)[:0])
+		*buf = b
+		// The cache keeps the body: exactly its size, not the buffer's.
+		return bytes.Clone(b), err
+	}
+	return jsonMarshal(v)
+}
+
+var jsonBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
 func matchesETag(header, etag []byte) bool {
 	for len(header) > 0 {
