@@ -3,9 +3,11 @@ package httpapi
 import (
 	"bytes"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/footdata/footballd/pkg/readmodel"
@@ -139,6 +141,16 @@ func (s *Server) respond(c *fiber.Ctx, key string, render func() (any, int)) err
 		if gz := e.gzipped(); gz != nil {
 			h.SetCanonical(hContentEncoding, vGzip)
 			c.Response().SetBodyRaw(gz)
+			return nil
+		}
+	}
+	if path := e.bodyFile(); path != "" {
+		// A plain blocking descriptor: os.Open would also try the poller
+		// and switch modes, four more system calls a response.
+		if fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err == nil {
+			// fasthttp sends a body stream of a file with sendfile(2) and
+			// closes it after the response.
+			c.Response().SetBodyStream(os.NewFile(uintptr(fd), path), len(e.body))
 			return nil
 		}
 	}
