@@ -94,9 +94,16 @@ func (e *entry) bodyFile() string {
 	return e.filePath
 }
 
-// cost counts the body twice: room for its compressed form, which may be
-// added after the entry is cached.
-func (e *entry) cost() int64 { return int64(2*len(e.body)+len(e.etag)+len(e.cacheControl)) + 128 }
+// cost counts the body twice, room for its compressed form, which may be
+// added after the entry is cached, and three times from sendfileMin on:
+// its memory file holds a copy too.
+func (e *entry) cost() int64 {
+	n := 2 * len(e.body)
+	if len(e.body) >= sendfileMin {
+		n += len(e.body)
+	}
+	return int64(n+len(e.etag)+len(e.cacheControl)) + 128
+}
 
 // renderCache keeps rendered responses. Keys carry the version of the data
 // a response depends on, so a change makes new keys and nothing is ever
