@@ -3,11 +3,16 @@ package httpapi
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
-	"hash/fnv"
+	"os"
+	"strconv"
 	"sync"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/dgraph-io/ristretto/v2"
+	"golang.org/x/sys/unix"
 )
 
 // entry is a rendered response: the body, its ETag and, made on the first
@@ -15,21 +20,32 @@ import (
 type entry struct {
 	status int
 	body   []byte
-	etag   string
-	// maxAge is the Cache-Control max-age in seconds.
-	maxAge int
+	etag   []byte
+	// cacheControl is the Cache-Control value, max-age=N.
+	cacheControl []byte
 
 	gzOnce sync.Once
 	gz     []byte // nil when the body is too small to be worth it
+
+	fileOnce sync.Once
+	file     *os.File // the body in a memory file, nil when too small or unavailable
+	filePath string   // /proc/self/fd/N, to open it with an offset of one's own
 }
 
 // gzipMin is the body size below which compression does not pay.
 const gzipMin = 512
 
+// newEntry hashes the body for its ETag with xxhash, ten times the speed of
+// FNV-1a byte by byte (which was a tenth of a cache miss's cost); the ETag
+// depends only on the bytes, so every replica gives the same one.
 func newEntry(status int, body []byte, maxAge int) *entry {
-	h := fnv.New64a()
-	h.Write(body)
-	return &entry{status: status, body: body, etag: fmt.Sprintf(`"%016x"`, h.Sum64()), maxAge: maxAge}
+	var sum [8]byte
+	binary.BigEndian.PutUint64(sum[:], xxhash.Sum64(body))
+	etag := make([]byte, 18) // "%016x", quoted
+	etag[0], etag[17] = '"', '"'
+	hex.Encode(etag[1:17], sum[:])
+	return &entry{status: status, body: body, etag: etag,
+		cacheControl: strconv.AppendInt([]byte("max-age="), int64(maxAge), 10)}
 }
 
 // gzipped returns the compressed body, compressing it once, or nil when
@@ -48,9 +64,46 @@ func (e *entry) gzipped() []byte {
 	return e.gz
 }
 
-// cost counts the body twice: room for its compressed form, which may be
-// added after the entry is cached.
-func (e *entry) cost() int64 { return int64(2*len(e.body)+len(e.etag)) + 128 }
+// sendfileMin is the body size from which a response is sent with
+// sendfile(2) from a memory file rather than copied from the heap into the
+// socket: the copy was most of the CPU of a 345 KB season of fixtures.
+const sendfileMin = 64 << 10
+
+// bodyFile returns a path to open for the body in a memory file (memfd),
+// written once, or "" when the body is small or no memory file could be
+// made. Each response opens its own descriptor on the path, so that its
+// offset is its own, as nginx opens a file per request; the entry holds
+// the memory file, so the path stays valid while a response may use it,
+// and the file is closed when the entry is collected.
+func (e *entry) bodyFile() string {
+	e.fileOnce.Do(func() {
+		if len(e.body) < sendfileMin {
+			return
+		}
+		fd, err := unix.MemfdCreate("footballd-body", unix.MFD_CLOEXEC)
+		if err != nil {
+			return
+		}
+		f := os.NewFile(uintptr(fd), "footballd-body")
+		if _, err := f.Write(e.body); err != nil {
+			f.Close()
+			return
+		}
+		e.file, e.filePath = f, "/proc/self/fd/"+strconv.Itoa(fd)
+	})
+	return e.filePath
+}
+
+// cost counts the body twice, room for its compressed form, which may be
+// added after the entry is cached, and three times from sendfileMin on:
+// its memory file holds a copy too.
+func (e *entry) cost() int64 {
+	n := 2 * len(e.body)
+	if len(e.body) >= sendfileMin {
+		n += len(e.body)
+	}
+	return int64(n+len(e.etag)+len(e.cacheControl)) + 128
+}
 
 // renderCache keeps rendered responses. Keys carry the version of the data
 // a response depends on, so a change makes new keys and nothing is ever

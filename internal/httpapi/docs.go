@@ -31,11 +31,11 @@ const docsPolicy = "default-src 'none'; script-src 'self'; worker-src blob:; con
 
 func (s *Server) docsPage(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentSecurityPolicy, docsPolicy)
-	return send(c, docsEntry, fiber.MIMETextHTMLCharsetUTF8, fiber.HeaderAcceptEncoding)
+	return send(c, docsEntry, vHTML, vVaryEncoding)
 }
 
 func (s *Server) docsScript(c *fiber.Ctx) error {
-	return send(c, redocEntry, "text/javascript; charset=utf-8", fiber.HeaderAcceptEncoding)
+	return send(c, redocEntry, vJavaScript, vVaryEncoding)
 }
 
 // indexJSON is the API root: where the reference, the document and the

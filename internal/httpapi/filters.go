@@ -32,9 +32,19 @@ var (
 	timeFrameRE = regexp.MustCompile(`^([pn])([1-9][0-9]?)$`)
 	leaguesRE   = regexp.MustCompile(`^[A-Za-z0-9]{2,4}(,[A-Za-z0-9]{2,4})*$`)
 	seasonRE    = regexp.MustCompile(`^\d{4}$`)
-	digitsRE    = regexp.MustCompile(`^\d+$`)
 	idsRE       = regexp.MustCompile(`^[1-9]\d{0,8}(,[1-9]\d{0,8}){0,99}$`)
 )
+
+// digits reports whether s is one or more ASCII digits (what `^\d+$`
+// matches), without a regexp: every request with an id asks.
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // allowed lists, per endpoint, the filters it reads; others are ignored.
 type allowed uint16
@@ -71,7 +81,7 @@ func parseFilters(c *fiber.Ctx, accept allowed, today time.Time) (filters, error
 	if accept&fMatchday != 0 {
 		if v, ok := q("matchday"); ok {
 			n, err := strconv.Atoi(v)
-			if !digitsRE.MatchString(v) || err != nil || n < 1 || n > 99 {
+			if !digits(v) || err != nil || n < 1 || n > 99 {
 				return f, badRequest("matchday must be an integer from 1 to 99, got '%s'", v)
 			}
 			f.matchday = n
@@ -80,7 +90,7 @@ func parseFilters(c *fiber.Ctx, accept allowed, today time.Time) (filters, error
 	if accept&fHead2Head != 0 {
 		if v, ok := q("head2head"); ok {
 			n, err := strconv.Atoi(v)
-			if !digitsRE.MatchString(v) || err != nil || n > 1000 {
+			if !digits(v) || err != nil || n > 1000 {
 				return f, badRequest("head2head must be an integer from 0 to 1000 (number of former games), got '%s'", v)
 			}
 			f.head2head = n

@@ -1,6 +1,10 @@
 package httpapi
 
 import (
+	"strconv"
+	"sync"
+	"time"
+
 	"github.com/footdata/footballd/internal/buildinfo"
 	"github.com/footdata/footballd/pkg/readmodel"
 	"github.com/prometheus/client_golang/prometheus"
@@ -17,6 +21,34 @@ type metrics struct {
 	streamsOpen    prometheus.Gauge
 	streamsDropped prometheus.Counter
 	eventsSent     prometheus.Counter
+
+	// The series every request touches, resolved once rather than by
+	// hashing label values per request: cache hits and misses, and per
+	// route and status (a fixed set) the request counter and latency.
+	cacheHit, cacheMiss prometheus.Counter
+	series              sync.Map // routeStatus → routeSeries
+}
+
+type routeStatus struct {
+	route  string
+	status int
+}
+
+type routeSeries struct {
+	requests prometheus.Counter
+	latency  prometheus.Observer
+}
+
+// request counts one answered request of route with status and its time.
+func (m *metrics) request(route string, status int, took time.Duration) {
+	k := routeStatus{route, status}
+	v, ok := m.series.Load(k)
+	if !ok {
+		v, _ = m.series.LoadOrStore(k, routeSeries{m.requests.WithLabelValues(route, strconv.Itoa(status)), m.latency.WithLabelValues(route)})
+	}
+	rs := v.(routeSeries)
+	rs.requests.Inc()
+	rs.latency.Observe(took.Seconds())
 }
 
 func newMetrics(reg prometheus.Registerer, model *readmodel.Model, limits *limiter, ready func() bool) *metrics {
@@ -40,6 +72,7 @@ func newMetrics(reg prometheus.Registerer, model *readmodel.Model, limits *limit
 			Help: "Event streams closed with a reset because their client fell behind the events held."}),
 		eventsSent: prometheus.NewCounter(prometheus.CounterOpts{Name: "fd_event_stream_events_sent_total", Help: "Events written to event streams."}),
 	}
+	m.cacheHit, m.cacheMiss = m.cache.WithLabelValues("hit"), m.cache.WithLabelValues("miss")
 	build := buildinfo.Read()
 	stats := func(f func(readmodel.Stats) float64) func() float64 {
 		return func() float64 { return f(model.Stats()) }

@@ -3,8 +3,11 @@ package httpapi
 import (
 	"bytes"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/footdata/footballd/pkg/readmodel"
@@ -86,7 +89,7 @@ func representationOf(c *fiber.Ctx, fixtures bool) (representation, error) {
 	default:
 		return "", badRequest("X-Response-Control must be full, minified or compressed, got '%s'", v)
 	}
-	c.Set("X-Response-Control", string(rep))
+	c.Response().Header.SetCanonical(hResponseControl, []byte(rep))
 	return rep, nil
 }
 
@@ -94,7 +97,7 @@ func representationOf(c *fiber.Ctx, fixtures bool) (representation, error) {
 func pathID(c *fiber.Ctx, what string) (int, error) {
 	raw := c.Params("id")
 	id, err := strconv.Atoi(raw)
-	if err != nil || id < 0 || !digitsRE.MatchString(raw) {
+	if err != nil || id < 0 || !digits(raw) {
 		return 0, badRequest("%s id must be an integer such as 42, got '%s'", what, raw)
 	}
 	return id, nil
@@ -112,7 +115,7 @@ func today(snap readmodel.Snapshot) time.Time {
 func (s *Server) respond(c *fiber.Ctx, key string, render func() (any, int)) error {
 	e, hit, err := s.cache.get(key, func() (*entry, error) {
 		v, maxAge := render()
-		body, err := jsonMarshal(v)
+		body, err := encodeJSON(v)
 		if err != nil {
 			return nil, err
 		}
@@ -122,22 +125,22 @@ func (s *Server) respond(c *fiber.Ctx, key string, render func() (any, int)) err
 		return err
 	}
 	if hit {
-		s.metrics.cache.WithLabelValues("hit").Inc()
+		s.metrics.cacheHit.Inc()
 	} else {
-		s.metrics.cache.WithLabelValues("miss").Inc()
+		s.metrics.cacheMiss.Inc()
 	}
-	return send(c, e, contentTypeJSON, "Accept-Encoding, X-Response-Control, X-Auth-Token")
+	return send(c, e, vContentType, vVary)
 }
 
 // send writes a rendered response with its ETag and Cache-Control: 304
 // when If-None-Match has the ETag, the gzip form for clients that accept
 // it. vary names the request headers the response depends on.
-func send(c *fiber.Ctx, e *entry, contentType, vary string) error {
+func send(c *fiber.Ctx, e *entry, contentType, vary []byte) error {
 	h := &c.Response().Header
-	h.Set(fiber.HeaderContentType, contentType)
-	h.Set(fiber.HeaderETag, e.etag)
-	h.Set(fiber.HeaderCacheControl, "max-age="+strconv.Itoa(e.maxAge))
-	h.Set(fiber.HeaderVary, vary)
+	h.SetContentTypeBytes(contentType)
+	h.SetCanonical(hETag, e.etag)
+	h.SetCanonical(hCacheControl, e.cacheControl)
+	h.SetCanonical(hVary, vary)
 	if matchesETag(c.Request().Header.Peek(fiber.HeaderIfNoneMatch), e.etag) {
 		c.Status(fiber.StatusNotModified)
 		return nil
@@ -145,8 +148,18 @@ func send(c *fiber.Ctx, e *entry, contentType, vary string) error {
 	c.Status(e.status)
 	if acceptsGzip(c.Request().Header.Peek(fiber.HeaderAcceptEncoding)) {
 		if gz := e.gzipped(); gz != nil {
-			h.Set(fiber.HeaderContentEncoding, "gzip")
+			h.SetCanonical(hContentEncoding, vGzip)
 			c.Response().SetBodyRaw(gz)
+			return nil
+		}
+	}
+	if path := e.bodyFile(); path != "" {
+		// A plain blocking descriptor: os.Open would also try the poller
+		// and switch modes, four more system calls a response.
+		if fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err == nil {
+			// fasthttp sends a body stream of a file with sendfile(2) and
+			// closes it after the response.
+			c.Response().SetBodyStream(os.NewFile(uintptr(fd), path), len(e.body))
 			return nil
 		}
 	}
@@ -154,14 +167,28 @@ func send(c *fiber.Ctx, e *entry, contentType, vary string) error {
 	return nil
 }
 
-func matchesETag(header []byte, etag string) bool {
-	if len(header) == 0 {
-		return false
+// encodeJSON writes a rendered value as JSON, without reflection where the
+// value knows how.
+func encodeJSON(v any) ([]byte, error) {
+	if a, ok := v.(jsonAppender); ok {
+		buf := jsonBuffers.Get().(*[]byte)
+		defer jsonBuffers.Put(buf)
+		b, err := a.appendJSON((*buf)[:0])
+		*buf = b
+		// The cache keeps the body: exactly its size, not the buffer's.
+		return bytes.Clone(b), err
 	}
-	for _, part := range bytes.Split(header, []byte(",")) {
-		part = bytes.TrimSpace(part)
-		part = bytes.TrimPrefix(part, []byte("W/"))
-		if string(part) == etag || string(part) == "*" {
+	return jsonMarshal(v)
+}
+
+var jsonBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+func matchesETag(header, etag []byte) bool {
+	for len(header) > 0 {
+		var part []byte
+		part, header, _ = bytes.Cut(header, []byte(","))
+		part = bytes.TrimPrefix(bytes.TrimSpace(part), []byte("W/"))
+		if bytes.Equal(part, etag) || string(part) == "*" {
 			return true
 		}
 	}

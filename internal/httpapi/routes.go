@@ -91,7 +91,7 @@ func (s *Server) v1Only(c *fiber.Ctx) error {
 }
 
 func (s *Server) openAPI(c *fiber.Ctx) error {
-	return send(c, openAPIEntry, contentTypeJSON, "Accept-Encoding, X-Auth-Token")
+	return send(c, openAPIEntry, vContentType, vVaryToken)
 }
 
 func (s *Server) healthz(c *fiber.Ctx) error {

@@ -154,13 +154,14 @@ func New(opts Options) (*Server, error) {
 		ErrorHandler:          s.errorHandler,
 		// Real clients send trailing slashes; paths are case-sensitive
 		// (leagueTable).
-		StrictRouting:  false,
-		CaseSensitive:  true,
-		ReadBufferSize: readBuffer,
-		ReadTimeout:    30 * time.Second,
-		WriteTimeout:   writeTimeout,
-		IdleTimeout:    120 * time.Second,
-		JSONEncoder:    json.Marshal,
+		StrictRouting:   false,
+		CaseSensitive:   true,
+		ReadBufferSize:  readBuffer,
+		WriteBufferSize: writeBuffer,
+		ReadTimeout:     30 * time.Second,
+		WriteTimeout:    writeTimeout,
+		IdleTimeout:     120 * time.Second,
+		JSONEncoder:     json.Marshal,
 	})
 	s.routes()
 	s.app.Server().Handler = s.methods(s.app.Server().Handler)

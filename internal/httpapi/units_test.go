@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"sync"
@@ -119,7 +120,7 @@ func TestRenderCacheRendersOnceForConcurrentMisses(t *testing.T) {
 func TestEntryCompressesLargeBodies(t *testing.T) {
 	small := newEntry(200, []byte(`{"a":1}`), 10)
 	large := newEntry(200, make([]byte, 4096), 10)
-	if small.gzipped() != nil || large.gzipped() == nil || len(large.gzipped()) >= 4096 || small.etag == large.etag {
+	if small.gzipped() != nil || large.gzipped() == nil || len(large.gzipped()) >= 4096 || bytes.Equal(small.etag, large.etag) {
 		t.Errorf("small gz %v, large gz %d bytes, etags %s %s", small.gzipped() != nil, len(large.gzipped()), small.etag, large.etag)
 	}
 }
@@ -138,7 +139,7 @@ func TestConditionalHeaders(t *testing.T) {
 		{``, `"abc"`, false},
 	}
 	for _, tt := range tests {
-		if got := matchesETag([]byte(tt.header), tt.etag); got != tt.match {
+		if got := matchesETag([]byte(tt.header), []byte(tt.etag)); got != tt.match {
 			t.Errorf("If-None-Match %q vs %s: %v", tt.header, tt.etag, got)
 		}
 	}

@@ -18,6 +18,8 @@ type loadResult struct {
 	Requests int
 	Elapsed  time.Duration
 	lat      []time.Duration
+	// CPU is the server's CPU time during the run, when measured.
+	CPU time.Duration
 }
 
 func (r loadResult) rps() float64 { return float64(r.Requests) / r.Elapsed.Seconds() }
@@ -25,7 +27,12 @@ func (r loadResult) rps() float64 { return float64(r.Requests) / r.Elapsed.Secon
 // merge pools the samples of several rounds, so that the percentiles are
 // over every request of every round.
 func (r loadResult) merge(o loadResult) loadResult {
-	return loadResult{Requests: r.Requests + o.Requests, Elapsed: r.Elapsed + o.Elapsed, lat: append(r.lat, o.lat...)}
+	return loadResult{Requests: r.Requests + o.Requests, Elapsed: r.Elapsed + o.Elapsed, lat: append(r.lat, o.lat...), CPU: r.CPU + o.CPU}
+}
+
+// cpuPerRequest is the server's CPU time per request in microseconds.
+func (r loadResult) cpuPerRequest() float64 {
+	return float64(r.CPU.Microseconds()) / float64(max(r.Requests, 1))
 }
 
 func (r loadResult) pct(p float64) time.Duration {
@@ -148,8 +155,10 @@ func serveBare(file, listen string) error {
 		return err
 	}
 	// No default Server or Content-Type header: the captured headers are
-	// the whole set, as in our replica's responses.
-	srv := &fasthttp.Server{NoDefaultServerHeader: true, NoDefaultContentType: true, Handler: func(ctx *fasthttp.RequestCtx) {
+	// the whole set, as in our replica's responses. The same write buffer
+	// as the replica's (internal/httpapi), so that the column measures the
+	// work per response, not a buffer setting either could change.
+	srv := &fasthttp.Server{NoDefaultServerHeader: true, NoDefaultContentType: true, WriteBufferSize: 32 << 10, Handler: func(ctx *fasthttp.RequestCtx) {
 		r, ok := byPath[string(ctx.Path())]
 		if !ok {
 			ctx.SetStatusCode(fasthttp.StatusNotFound)

@@ -63,7 +63,11 @@ func (e *benchEnv) logPath(name string) string { return filepath.Join(e.tmp, nam
 
 func (e *benchEnv) add(r row) {
 	e.rep.Rows = append(e.rep.Rows, r)
-	fmt.Printf("  %-9s %-52s %-26s | %-26s %6s %s\n", r.Section, r.What, r.Ours, r.Baseline, ratioText(r.Ratio), r.Status)
+	fmt.Printf("  %-9s %-52s %-26s | %-26s %6s", r.Section, r.What, r.Ours, r.Baseline, ratioText(r.Ratio))
+	if r.Nginx != "" {
+		fmt.Printf(" | nginx %s %s", r.Nginx, ratioText(r.NginxRatio))
+	}
+	fmt.Printf(" %s\n", r.Status)
 }
 
 func (e *benchEnv) fail(step string, err error) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -140,13 +141,17 @@ func targets(ps paths) []readTarget {
 	}
 }
 
-// readRows measures every read target on our replica and on a bare
-// fasthttp server serving the bytes and headers our replica sent, in
-// interleaved rounds (the order flips every round), then the latency of
-// the cached table under open-loop load at half of its peak.
+// readRows measures every read target on our replica, on a bare fasthttp
+// server serving the bytes and headers our replica sent, and on nginx
+// serving the same bytes as static files with the same Content-Type, in
+// interleaved rounds (the order rotates every round), then the latency of
+// the cached table under open-loop load at half of its peak. Each server
+// runs on the cores the split gives the server, the load generator on the
+// others.
 func readRows(env *benchEnv, p *process, ps paths, token string) error {
 	ts := targets(ps)
 	captured := map[string]bareResponse{}
+	var static []staticFile
 	sizes := map[string]int{}
 	for _, t := range ts {
 		code, hdr, body, err := p.get(t.path, map[string]string{"X-Auth-Token": token})
@@ -159,8 +164,11 @@ func readRows(env *benchEnv, p *process, ps paths, token string) error {
 		// The server sets these itself.
 		delete(hdr, "Content-Length")
 		delete(hdr, "Date")
-		// The bare server looks responses up by path alone.
+		// The bare server and nginx look responses up by path alone.
 		path, _, _ := strings.Cut(t.path, "?")
+		if _, dup := captured[path]; !dup {
+			static = append(static, staticFile{path: path, contentType: hdr["Content-Type"], body: body})
+		}
 		captured[path] = bareResponse{Headers: hdr, Body: body}
 		sizes[t.path] = len(body)
 	}
@@ -172,7 +180,9 @@ func readRows(env *benchEnv, p *process, ps paths, token string) error {
 	if err := os.WriteFile(file, raw, 0o644); err != nil {
 		return err
 	}
-	bare, err := spawn(env.logPath("bare"), env.self, "--bare-serve", file)
+	cs := splitCores()
+	argv := pinned(cs.server, env.self, "--bare-serve", file)
+	bare, err := spawn(env.logPath("bare"), argv[0], argv[1:]...)
 	if err != nil {
 		return err
 	}
@@ -180,73 +190,120 @@ func readRows(env *benchEnv, p *process, ps paths, token string) error {
 	if err := waitServing(bare, ps.table); err != nil {
 		return err
 	}
-	// Warm both servers and the load generator's connections.
-	for _, s := range []*process{p, bare} {
+	servers := []*process{p, bare}
+	ngx, err := startNginx(env, static, cs)
+	if err != nil {
+		env.fail("nginx baseline (rows without it)", err)
+	} else {
+		defer ngx.stop()
+		servers = append(servers, ngx)
+	}
+	if err := pinReplica(p, cs); err != nil {
+		return err
+	}
+	if err := pin(os.Getpid(), cs.load); err != nil {
+		return err
+	}
+	defer func() { _ = pin(os.Getpid(), cpuList(0, runtime.NumCPU())) }()
+	// Warm every server and the load generator's connections.
+	for _, s := range servers {
 		if _, err := closedLoop(s.addr, env.Conns, 300*time.Millisecond, ts[0].request(s.addr, token, ps.matchdays)); err != nil {
 			return err
 		}
 	}
-	ours := make([]loadResult, len(ts))
-	base := make([]loadResult, len(ts))
+	res := make([][]loadResult, len(servers)) // by server, then target
+	for i := range res {
+		res[i] = make([]loadResult, len(ts))
+	}
 	// Cache misses our replica counted during each row: proof that the
 	// cached rows hit and the miss row misses.
 	misses := make([]float64, len(ts))
 	const missMetric = `fd_render_cache_total{result="miss"}`
 	for round := range env.Rounds {
 		for i, t := range ts {
-			order := []*process{p, bare}
-			if round%2 == 1 {
-				order = []*process{bare, p}
-			}
-			for _, s := range order {
+			for k := range servers {
+				j := (k + round) % len(servers)
+				s := servers[j]
 				before, _ := p.metric(missMetric)
+				cpu0 := s.cpu()
 				r, err := closedLoop(s.addr, env.Conns, env.ReadFor, t.request(s.addr, token, ps.matchdays))
 				if err != nil {
 					return fmt.Errorf("%s on %s: %w", t.name, s.addr, err)
 				}
+				r.CPU = s.cpu() - cpu0
 				if s == p {
 					after, _ := p.metric(missMetric)
 					misses[i] += after - before
-					ours[i] = ours[i].merge(r)
-				} else {
-					base[i] = base[i].merge(r)
 				}
+				res[j][i] = res[j][i].merge(r)
 			}
 		}
 	}
 	for i, t := range ts {
-		o, b := ours[i], base[i]
+		o, b := res[0][i], res[1][i]
 		r := row{Section: "read", What: fmt.Sprintf("%s (%s, %d B)", t.name, t.path, sizes[t.path]),
 			Ours:     fmt.Sprintf("%s, p50 %s p99 %s", rate(o.rps(), "req/s"), ms(o.pct(0.5)), ms(o.pct(0.99))),
 			Baseline: fmt.Sprintf("bare %s, p50 %s p99 %s", rate(b.rps(), "req/s"), ms(b.pct(0.5)), ms(b.pct(0.99))),
 			Ratio:    o.rps() / b.rps(),
-			Note: fmt.Sprintf("%d connections, %d × %s interleaved; %.0f of %d requests missed the cache",
-				env.Conns, env.Rounds, env.ReadFor, misses[i], o.Requests),
+			Note: fmt.Sprintf("%d connections, %d × %s interleaved; %.0f of %d requests missed the cache; %s; server CPU per request: ours %.1f µs, bare %.1f µs",
+				env.Conns, env.Rounds, env.ReadFor, misses[i], o.Requests, cs, o.cpuPerRequest(), b.cpuPerRequest()),
 			Values: map[string]float64{"ours_rps": o.rps(), "bare_rps": b.rps(), "ours_p50_ms": msf(o.pct(0.5)),
-				"ours_p99_ms": msf(o.pct(0.99)), "bare_p50_ms": msf(b.pct(0.5)), "bare_p99_ms": msf(b.pct(0.99))}}
+				"ours_p99_ms": msf(o.pct(0.99)), "bare_p50_ms": msf(b.pct(0.5)), "bare_p99_ms": msf(b.pct(0.99)),
+				"ours_cpu_us": o.cpuPerRequest(), "bare_cpu_us": b.cpuPerRequest()}}
+		nginxOK := true
+		if len(servers) == 3 {
+			n := res[2][i]
+			r.Nginx = fmt.Sprintf("%s, p50 %s p99 %s", rate(n.rps(), "req/s"), ms(n.pct(0.5)), ms(n.pct(0.99)))
+			r.NginxRatio = o.rps() / n.rps()
+			r.Values["nginx_rps"], r.Values["nginx_p50_ms"], r.Values["nginx_p99_ms"] = n.rps(), msf(n.pct(0.5)), msf(n.pct(0.99))
+			r.Values["nginx_cpu_us"] = n.cpuPerRequest()
+			r.Note += fmt.Sprintf(", nginx %.1f µs", n.cpuPerRequest())
+			nginxOK = r.NginxRatio >= 0.9
+		}
 		if t.miss {
-			r.Note += "; bare serves one table's bytes"
+			r.Note += "; bare and nginx serve one table's bytes"
+			r.Target, r.Status = "≥ 0.5 of bare", metIf(r.Ratio >= 0.5)
 		} else {
-			r.Target, r.Status = "≥ 0.9", metIf(r.Ratio >= 0.9)
+			r.Target, r.Status = "≥ 0.95 of bare, ≥ 0.9 of nginx", metIf(r.Ratio >= 0.95 && nginxOK)
 		}
 		env.add(r)
 	}
 	if smallMiss.Requests > 0 {
-		m := ours[len(ts)-1]
+		m := res[0][len(ts)-1]
 		ratio := m.rps() / smallMiss.rps()
 		env.add(row{Section: "read", What: "cache miss on the big world vs the small world (same kind of table)",
 			Ours: rate(m.rps(), "req/s"), Baseline: "small world " + rate(smallMiss.rps(), "req/s"), Ratio: ratio,
 			Target: "grows with the answer, not the data set (≥ 0.8 counted as met)", Status: metIf(ratio >= 0.8),
 			Note: "the small world's figure was taken while only its replica ran"})
 	}
-	return latencyRow(env, p, bare, ts[0], ours[0].rps()/2, token, ps.matchdays)
+	return latencyRow(env, servers, ts[0], res[0][0].rps()/2, token, ps.matchdays, cs)
+}
+
+// pinReplica moves a running replica onto the server's cores and waits
+// until its Go runtime has followed with GOMAXPROCS, so that it runs with
+// as many threads as the bare server and nginx have workers.
+func pinReplica(p *process, cs cores) error {
+	if err := pin(p.cmd.Process.Pid, cs.server); err != nil || cs.server == "" {
+		return err
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		n, err := p.metric("go_sched_gomaxprocs_threads")
+		if err == nil && int(n) == cs.serverCores {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("replica's GOMAXPROCS still %.0f (%v) 5 s after pinning it to %d cores", n, err, cs.serverCores)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // latencyRow runs the cached table open-loop at half of our measured peak,
-// on our replica and on the bare server at the same rate.
-func latencyRow(env *benchEnv, p, bare *process, t readTarget, rateHz float64, token string, matchdays int) error {
-	var res [2]loadResult
-	for i, s := range []*process{p, bare} {
+// on every server at the same rate.
+func latencyRow(env *benchEnv, servers []*process, t readTarget, rateHz float64, token string, matchdays int, cs cores) error {
+	res := make([]loadResult, len(servers))
+	for i, s := range servers {
 		r, err := openLoop(s.addr, rateHz, env.OpenLoopWorker, env.LatencyFor, t.request(s.addr, token, matchdays))
 		if err != nil {
 			return err
@@ -254,12 +311,22 @@ func latencyRow(env *benchEnv, p, bare *process, t readTarget, rateHz float64, t
 		res[i] = r
 	}
 	o, b := res[0], res[1]
-	env.add(row{Section: "latency", What: fmt.Sprintf("cached league table, open loop at %s (half of peak)", rate(rateHz, "req/s")),
+	r := row{Section: "latency", What: fmt.Sprintf("cached league table, open loop at %s (half of peak)", rate(rateHz, "req/s")),
 		Ours:     fmt.Sprintf("p99 %s (p50 %s, p99.9 %s)", ms(o.pct(0.99)), ms(o.pct(0.5)), ms(o.pct(0.999))),
 		Baseline: fmt.Sprintf("bare p99 %s (p50 %s)", ms(b.pct(0.99)), ms(b.pct(0.5))),
 		Ratio:    float64(o.pct(0.99)) / float64(b.pct(0.99)), Target: "p99 < 1 ms", Status: metIf(o.pct(0.99) < time.Millisecond),
-		Note:   fmt.Sprintf("%s each, %d workers, latency from each request's scheduled time; achieved %s", env.LatencyFor, env.OpenLoopWorker, rate(o.rps(), "req/s")),
-		Values: map[string]float64{"rate": rateHz, "ours_p99_ms": msf(o.pct(0.99)), "bare_p99_ms": msf(b.pct(0.99))}})
+		Note: fmt.Sprintf("%s each, %d workers, latency from each request's scheduled time; achieved %s; %s",
+			env.LatencyFor, env.OpenLoopWorker, rate(o.rps(), "req/s"), cs),
+		Values: map[string]float64{"rate": rateHz, "ours_p99_ms": msf(o.pct(0.99)), "bare_p99_ms": msf(b.pct(0.99))}}
+	if len(res) == 3 {
+		n := res[2]
+		r.Nginx = fmt.Sprintf("p99 %s (p50 %s)", ms(n.pct(0.99)), ms(n.pct(0.5)))
+		r.NginxRatio = float64(o.pct(0.99)) / float64(n.pct(0.99))
+		r.Values["nginx_p99_ms"] = msf(n.pct(0.99))
+		r.Target = "p99 ≤ 1.2 × nginx's, < 1 ms where nginx's is"
+		r.Status = metIf(r.NginxRatio <= 1.2 && (o.pct(0.99) < time.Millisecond || n.pct(0.99) >= time.Millisecond))
+	}
+	env.add(r)
 	return nil
 }
 
@@ -276,9 +343,18 @@ func waitServing(p *process, path string) error {
 }
 
 // missLoad measures cache-miss throughput alone (no baseline): the small
-// world's figure for the scale comparison.
+// world's figure for the scale comparison, on the same split of cores as
+// the big world's.
 func missLoad(env *benchEnv, p *process, ps paths, token string) (loadResult, error) {
 	t := targets(ps)[4]
+	cs := splitCores()
+	if err := pinReplica(p, cs); err != nil {
+		return loadResult{}, err
+	}
+	if err := pin(os.Getpid(), cs.load); err != nil {
+		return loadResult{}, err
+	}
+	defer func() { _ = pin(os.Getpid(), cpuList(0, runtime.NumCPU())) }()
 	var total loadResult
 	for range env.Rounds {
 		r, err := closedLoop(p.addr, env.Conns, env.ReadFor, t.request(p.addr, token, ps.matchdays))

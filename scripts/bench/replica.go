@@ -43,11 +43,17 @@ func spawn(logPath, bin string, args ...string) (*process, error) {
 	if err != nil {
 		return nil, err
 	}
+	return startProcess(logPath, addr, append(append([]string{bin}, args...), "--listen", addr)...)
+}
+
+// startProcess runs argv, which serves HTTP on addr, with its output in
+// logPath.
+func startProcess(logPath, addr string, argv ...string) (*process, error) {
 	logf, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, append(args, "--listen", addr)...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	p := &process{cmd: cmd, addr: addr, logPath: logPath, client: &fasthttp.HostClient{Addr: addr, MaxConns: 4, ReadBufferSize: 64 << 10}}
 	p.started = time.Now()
@@ -152,6 +158,39 @@ func (p *process) rss() (float64, error) {
 		}
 	}
 	return 0, fmt.Errorf("no VmRSS for pid %d", p.cmd.Process.Pid)
+}
+
+// cpu is the CPU time, user and system, the process and its children
+// (nginx's workers) have used so far, from /proc. Per request it is a
+// steadier figure than throughput on a machine shared with other work:
+// time the server waits for a core does not count.
+func (p *process) cpu() time.Duration {
+	pid := p.cmd.Process.Pid
+	total := procCPU(pid)
+	raw, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	for _, c := range strings.Fields(string(raw)) {
+		if n, err := strconv.Atoi(c); err == nil {
+			total += procCPU(n)
+		}
+	}
+	return total
+}
+
+// procCPU is utime + stime of one process (fields 14 and 15 of
+// /proc/PID/stat, in clock ticks of 10 ms), 0 if it is gone.
+func procCPU(pid int) time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name, in parentheses, may hold spaces.
+	f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+s) * 10 * time.Millisecond
 }
 
 // stop ends the process with SIGTERM (a replica drains, with --drain 0s

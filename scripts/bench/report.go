@@ -18,7 +18,11 @@ type row struct {
 	Ours     string  `json:"ours"`
 	Baseline string  `json:"baseline"`
 	Ratio    float64 `json:"ratio,omitempty"`
-	Target   string  `json:"target,omitempty"`
+	// Nginx is nginx serving the same bytes as a static file, where the
+	// row has it, and NginxRatio ours against it.
+	Nginx      string  `json:"nginx,omitempty"`
+	NginxRatio float64 `json:"nginxRatio,omitempty"`
+	Target     string  `json:"target,omitempty"`
 	// Status is "met", "missed" or "" for a figure without a target.
 	Status string `json:"status,omitempty"`
 	Note   string `json:"note,omitempty"`
@@ -69,12 +73,12 @@ func ratioText(r float64) string {
 func (r *report) markdown(w io.Writer) {
 	fmt.Fprintf(w, "Run %s (%s mode, %s) on %d × %s, %.0f GiB, %s, %s.\n\n", r.Started.UTC().Format(time.RFC3339),
 		r.Mode, r.Elapsed, r.Machine.Cores, r.Machine.CPU, r.Machine.MemGiB, r.Machine.Go, r.Machine.OS)
-	fmt.Fprintln(w, "| section | what | ours | baseline | ratio | target | status | note |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| section | what | ours | baseline | ratio | nginx, same bytes | ours/nginx | target | status | note |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	esc := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 	for _, x := range r.Rows {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", x.Section, esc(x.What), x.Ours, esc(x.Baseline),
-			ratioText(x.Ratio), esc(x.Target), x.Status, esc(x.Note))
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", x.Section, esc(x.What), x.Ours, esc(x.Baseline),
+			ratioText(x.Ratio), x.Nginx, ratioText(x.NginxRatio), esc(x.Target), x.Status, esc(x.Note))
 	}
 	for _, f := range r.Failures {
 		fmt.Fprintf(w, "\nFAILED: %s\n", f)

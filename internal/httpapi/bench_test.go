@@ -1,0 +1,93 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/internal/generate"
+	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/footdata/footballd/pkg/readmodel"
+	"github.com/valyala/fasthttp"
+)
+
+// BenchmarkHandler measures the replica's own work per request, in
+// process: the handler chain (Fiber, auth, limits, metrics, cache lookup or
+// render) on a request context, without the network or the load generator,
+// so that ns/op and allocs/op are steady on a busy machine. The world is a
+// generated one of about 5,000 fixtures replayed from a real stream.
+func BenchmarkHandler(b *testing.B) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	store := natstest.MustOpen(b, natstest.MustStart(b))
+	if _, err := generate.Run(ctx, store, generate.Config{Seed: 1, Fixtures: 5000, Meta: events.Meta{Editor: "bench", Source: "bench"}}, nil); err != nil {
+		b.Fatal(err)
+	}
+	ed := &editor.Editor{Store: store, Meta: events.Meta{Editor: "bench", Source: "bench"}}
+	token, _, err := ed.AddClient(ctx, model.Client{Name: "bench", Tier: model.TierDonating, PerMinute: 1_000_000_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := readmodel.New(readmodel.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	go func() { _ = m.Run(ctx, store) }()
+	if err := m.WaitReady(ctx); err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(Options{Model: m})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	snap := m.Snapshot()
+	var comp, fixture int
+	for id := 1; comp == 0 && id < 10_000; id++ {
+		c, ok := snap.Competition(id)
+		if !ok || c.Type != model.TypeLeague {
+			continue
+		}
+		if fs, _ := snap.CompetitionFixtures(id, readmodel.FixtureFilter{}); len(fs) > 0 {
+			comp, fixture = id, fs[len(fs)/2].ID
+		}
+	}
+	handler := s.App().Handler()
+	for _, bc := range []struct {
+		name string
+		path string
+		miss bool
+	}{
+		{"table", fmt.Sprintf("/v1/competitions/%d/leagueTable", comp), false},
+		{"fixture", fmt.Sprintf("/v1/fixtures/%d", fixture), false},
+		{"competition", fmt.Sprintf("/v1/competitions/%d", comp), false},
+		{"season-fixtures", fmt.Sprintf("/v1/competitions/%d/fixtures", comp), false},
+		{"table-miss", fmt.Sprintf("/v1/competitions/%d/leagueTable", comp), true},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var rc fasthttp.RequestCtx
+			n := 0
+			for b.Loop() {
+				rc.Request.Reset()
+				rc.Response.Reset()
+				host := "api.test"
+				if bc.miss {
+					n++
+					host = "h" + strconv.Itoa(n) + ".test"
+				}
+				rc.Request.SetRequestURI(bc.path)
+				rc.Request.Header.SetHost(host)
+				rc.Request.Header.Set("X-Auth-Token", token)
+				handler(&rc)
+				if rc.Response.StatusCode() != fasthttp.StatusOK {
+					b.Fatalf("%s: %d %s", bc.path, rc.Response.StatusCode(), rc.Response.Body())
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// cores is how the read rows share the machine: the server under test
+// (ours, bare or nginx) pinned to some cores, the load generator (this
+// process) to the others, so that p99 measures the server rather than the
+// scheduler. On one core nothing is pinned.
+type cores struct {
+	server, load string // taskset lists; "" when not pinned
+	serverCores  int
+}
+
+func splitCores() cores {
+	n := runtime.NumCPU()
+	if n < 2 {
+		return cores{serverCores: n}
+	}
+	k := n / 2
+	return cores{server: cpuList(0, k), load: cpuList(k, n), serverCores: k}
+}
+
+func cpuList(from, to int) string {
+	if to-from == 1 {
+		return strconv.Itoa(from)
+	}
+	return fmt.Sprintf("%d-%d", from, to-1)
+}
+
+func (c cores) String() string {
+	if c.server == "" {
+		return "server and load generator share the only core"
+	}
+	return fmt.Sprintf("server on core %s, load generator on core %s (taskset)", c.server, c.load)
+}
+
+// pin sets the CPU affinity of every thread of pid. A Go process follows
+// its new affinity with GOMAXPROCS within about a second.
+func pin(pid int, cpus string) error {
+	if cpus == "" {
+		return nil
+	}
+	out, err := exec.Command("taskset", "-a", "-p", "-c", cpus, strconv.Itoa(pid)).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("taskset -a -p -c %s %d: %v: %s", cpus, pid, err, out)
+	}
+	return nil
+}
+
+// pinned returns argv run under taskset on cpus, or argv itself when
+// nothing is pinned.
+func pinned(cpus string, argv ...string) []string {
+	if cpus == "" {
+		return argv
+	}
+	return append([]string{"taskset", "-c", cpus}, argv...)
+}
+
+// nginxBinary finds nginx, installing Debian's nginx-light when it is
+// missing and the bench runs as root (the package's service is not
+// started where a policy-rc.d forbids it; the bench starts its own).
+func nginxBinary() (string, error) {
+	find := func() (string, error) {
+		if p, err := exec.LookPath("nginx"); err == nil {
+			return p, nil
+		}
+		if _, err := os.Stat("/usr/sbin/nginx"); err == nil {
+			return "/usr/sbin/nginx", nil
+		}
+		return "", errors.New("nginx not found")
+	}
+	if p, err := find(); err == nil {
+		return p, nil
+	}
+	if os.Geteuid() != 0 {
+		return "", errors.New("nginx not found and not root: install Debian's nginx-light")
+	}
+	fmt.Println("  installing nginx-light (apt-get)")
+	for _, argv := range [][]string{{"apt-get", "update", "-q"}, {"apt-get", "install", "-y", "-q", "--no-install-recommends", "nginx-light"}} {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, out[max(0, len(out)-600):])
+		}
+	}
+	return find()
+}
+
+// staticFile is one captured response nginx serves from disk.
+type staticFile struct {
+	path, contentType string
+	body              []byte
+}
+
+// startNginx serves files on a free loopback port the way a static file
+// server is usually set up for speed: sendfile, no access log, keep-alive
+// connections kept as long as fasthttp keeps them, one worker per core
+// given to the server. Each path is an exact location answering with the
+// file's bytes and our Content-Type.
+func startNginx(env *benchEnv, files []staticFile, c cores) (*process, error) {
+	bin, err := nginxBinary()
+	if err != nil {
+		return nil, err
+	}
+	// A directory of its own: workers run as another user unless told
+	// otherwise, and the bench's temporary directory is private.
+	dir := filepath.Join(env.tmp, "nginx")
+	if err := os.MkdirAll(filepath.Join(dir, "www"), 0o755); err != nil {
+		return nil, err
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	var locs strings.Builder
+	for i, f := range files {
+		name := filepath.Join(dir, "www", strconv.Itoa(i))
+		if err := os.WriteFile(name, f.body, 0o644); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&locs, "    location = %s { default_type %q; alias %s; }\n", f.path, f.contentType, name)
+	}
+	user := ""
+	if os.Geteuid() == 0 {
+		user = "user root;"
+	}
+	conf := fmt.Sprintf(`%s
+daemon off;
+master_process on;
+worker_processes %d;
+pid %s/nginx.pid;
+error_log %s/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  server_tokens off;
+  keepalive_requests 100000000;
+  keepalive_timeout 120s;
+  client_body_temp_path %s/body;
+  types {}
+  server {
+    listen %s;
+%s  }
+}
+`, user, max(1, c.serverCores), dir, dir, dir, addr, locs.String())
+	confPath := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
+		return nil, err
+	}
+	argv := pinned(c.server, bin, "-p", dir, "-e", filepath.Join(dir, "error.log"), "-c", confPath)
+	p, err := startProcess(env.logPath("nginx"), addr, argv...)
+	if err != nil {
+		return nil, err
+	}
+	for range 500 {
+		if code, _, _, err := p.get(files[0].path, nil); err == nil && code == 200 {
+			return p, nil
+		}
+		select {
+		case <-p.exited:
+			return nil, fmt.Errorf("nginx exited: %s", p.logTail())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	p.stop()
+	return nil, fmt.Errorf("nginx on %s does not answer: %s", addr, p.logTail())
+}
