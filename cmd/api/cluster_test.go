@@ -138,6 +138,32 @@ func (c *natsCluster) connect(i int) *events.Store {
 	}
 }
 
+// waitCurrent waits until the stream has a leader and two followers that
+// are current, with nothing left to catch up.
+func (c *natsCluster) waitCurrent(s *events.Store) {
+	c.t.Helper()
+	js, err := jetstream.New(s.Conn())
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		st, err := js.Stream(ctx, "FOOTBALL")
+		var info *jetstream.StreamInfo
+		if err == nil {
+			info, err = st.Info(ctx)
+		}
+		cancel()
+		if err == nil && info.Cluster != nil && info.Cluster.Leader != "" && len(info.Cluster.Replicas) == 2 &&
+			!slices.ContainsFunc(info.Cluster.Replicas, func(p *jetstream.PeerInfo) bool { return !p.Current || p.Lag > 0 }) {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	c.t.Fatal("the stream's replicas never caught up")
+}
+
 // leader is the index of the node leading the stream.
 func (c *natsCluster) leader(s *events.Store) int {
 	c.t.Helper()
@@ -459,7 +485,9 @@ func TestCluster(t *testing.T) {
 
 	// Nothing lost or doubled: the data equals a clean import of the same
 	// files, but for the fixtures edited live, which hold the last score
-	// acknowledged.
+	// acknowledged. Read once every node has caught up: a reader's
+	// consumer may be placed on any of them.
+	nc.waitCurrent(s)
 	clean := natstest.MustOpen(t, natstest.MustStart(t))
 	for _, f := range append(slices.Clone(plan.seed), plan.imported...) {
 		natstest.Import(t, clean, "openfootball", importer.Options{}, natstest.SharedData(t, f))

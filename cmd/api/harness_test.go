@@ -112,6 +112,22 @@ func (r *replica) waitReady() {
 	r.t.Fatalf("api not ready after 60s\n%s", r.logs.String())
 }
 
+// waitStopped waits for a replica told to stop (by a signal the test sent)
+// to end without error within 15 s; what says in which state, for the
+// failure.
+func (r *replica) waitStopped(t testing.TB, what string) {
+	t.Helper()
+	select {
+	case err := <-r.done:
+		if err != nil {
+			t.Errorf("run: %v", err)
+		}
+		r.done <- nil // for the cleanup's stop
+	case <-time.After(15 * time.Second):
+		t.Fatal(strings.TrimSpace("replica did not stop " + what))
+	}
+}
+
 // stop stops the replica as SIGTERM does, once.
 func (r *replica) stop() {
 	r.once.Do(func() {

@@ -102,15 +102,7 @@ func TestGracefulShutdown(t *testing.T) {
 	if !sawDraining {
 		t.Error("/readyz never said draining during the drain period")
 	}
-	select {
-	case err := <-r.done:
-		if err != nil {
-			t.Errorf("run: %v", err)
-		}
-		r.done <- nil // for the cleanup's stop
-	case <-time.After(15 * time.Second):
-		t.Fatal("replica did not stop")
-	}
+	r.waitStopped(t, "")
 }
 
 func TestBadFlagsFailAtStart(t *testing.T) {

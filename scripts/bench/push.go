@@ -11,9 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/pkg/model"
-	"github.com/nats-io/nats.go"
 )
 
 // pushRows measures the live event stream (/v1/events): an edit's
@@ -21,21 +19,11 @@ import (
 // subscriber of the same subject, and the memory an idle open stream costs
 // a replica.
 func pushRows(ctx context.Context, env *benchEnv, w *world, reps []*process, ps paths, token string) error {
-	ed := &editor.Editor{Store: w.store, Meta: benchMeta}
-	f, _, err := ed.Fixture(ctx, ps.fixtureID)
+	ed, f, orig, seen, unsubscribe, err := editTarget(ctx, w, ps)
 	if err != nil {
 		return err
 	}
-	if f.Result.FullTime == nil {
-		return fmt.Errorf("fixture %d has no score", ps.fixtureID)
-	}
-	orig := *f.Result.FullTime
-	seen := make(chan time.Time, 4)
-	sub, err := w.store.Conn().Subscribe(fmt.Sprintf("football.fixture.%d.%d", f.CompetitionID, f.ID), func(*nats.Msg) { seen <- time.Now() })
-	if err != nil {
-		return err
-	}
-	defer sub.Unsubscribe()
+	defer unsubscribe()
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	streams := make([]chan time.Time, len(reps))

@@ -366,27 +366,39 @@ func missLoad(env *benchEnv, p *process, ps paths, token string) (loadResult, er
 	return total, nil
 }
 
+// editTarget is what the edit rows share: the editor, the fixture they
+// edit (one with a score) and its score, and the baseline, a plain NATS
+// subscriber on the fixture's subject that sends the time it saw each
+// message to seen.
+func editTarget(ctx context.Context, w *world, ps paths) (ed *editor.Editor, f *model.Fixture, orig model.Score, seen chan time.Time, unsubscribe func(), err error) {
+	ed = &editor.Editor{Store: w.store, Meta: benchMeta}
+	if f, _, err = ed.Fixture(ctx, ps.fixtureID); err != nil {
+		return
+	}
+	if f.Result.FullTime == nil {
+		err = fmt.Errorf("fixture %d has no score", ps.fixtureID)
+		return
+	}
+	orig = *f.Result.FullTime
+	seen = make(chan time.Time, 4)
+	sub, err := w.store.Conn().Subscribe(fmt.Sprintf("football.fixture.%d.%d", f.CompetitionID, f.ID), func(*nats.Msg) { seen <- time.Now() })
+	if err != nil {
+		return
+	}
+	return ed, f, orig, seen, func() { sub.Unsubscribe() }, nil
+}
+
 // freshnessRows publishes edits of one fixture through the editor (the
 // code path of `ingest result`) and times each until every replica serves
 // the new score, polling each replica tightly from its own goroutine. The
 // baseline is a plain NATS subscriber on the fixture's subject seeing the
 // message, timed from the same instant.
 func freshnessRows(ctx context.Context, env *benchEnv, w *world, reps []*process, ps paths, token string) error {
-	ed := &editor.Editor{Store: w.store, Meta: benchMeta}
-	f, _, err := ed.Fixture(ctx, ps.fixtureID)
+	ed, _, orig, seen, unsubscribe, err := editTarget(ctx, w, ps)
 	if err != nil {
 		return err
 	}
-	if f.Result.FullTime == nil {
-		return fmt.Errorf("fixture %d has no score", ps.fixtureID)
-	}
-	orig := *f.Result.FullTime
-	seen := make(chan time.Time, 4)
-	sub, err := w.store.Conn().Subscribe(fmt.Sprintf("football.fixture.%d.%d", f.CompetitionID, f.ID), func(*nats.Msg) { seen <- time.Now() })
-	if err != nil {
-		return err
-	}
-	defer sub.Unsubscribe()
+	defer unsubscribe()
 	var all, raw []time.Duration
 	for i := range env.Edits {
 		// Alternate between the original score and one more home goal, so
