@@ -47,11 +47,13 @@ type Handler func(Event, Progress) error
 // between them. onReady, if not nil, is called once, after the handler has
 // seen every entity that existed at the start (at once if there were none).
 //
-// A consumer lost to the server (a node restarted, a stream leader
-// elected elsewhere) is replaced by one that resumes after the last event
-// delivered, so a replica rides out a cluster's faults instead of
-// stopping; only the handler's errors and ctx end Consume. Each
-// interruption is reported to onRetry, if not nil.
+// With onRetry set, a consumer lost to the server (a node restarted, a
+// stream leader elected elsewhere) is replaced by one that resumes after
+// the last event delivered, so a replica rides out a cluster's faults
+// instead of stopping: only the handler's errors and ctx end Consume, and
+// each interruption is reported to onRetry. Without it (a one-off read
+// such as Scan, whose caller decides what to do) the first interruption
+// ends Consume with its error.
 func (s *Store) Consume(ctx context.Context, filter string, h Handler, onReady func(), onRetry func(error)) error {
 	if filter == "" {
 		filter = Prefix + ".>"
@@ -65,12 +67,10 @@ func (s *Store) Consume(ctx context.Context, filter string, h Handler, onReady f
 			return ctx.Err()
 		case c.handlerErr != nil:
 			return c.handlerErr
-		case err == nil:
-			return nil
+		case err == nil, onRetry == nil:
+			return err
 		}
-		if onRetry != nil {
-			onRetry(err)
-		}
+		onRetry(err)
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
