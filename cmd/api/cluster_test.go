@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -67,19 +69,27 @@ type natsCluster struct {
 func startNATSCluster(t *testing.T) *natsCluster {
 	t.Helper()
 	c := &natsCluster{t: t}
-	var routes []string
-	ports := make([]int, 3)
-	for i := range ports {
-		var host string
-		fmt.Sscanf(strings.Replace(freePort(t), ":", " ", 1), "%s %d", &host, &ports[i])
-		routes = append(routes, fmt.Sprintf("nats://%s", freePort(t)))
+	port := func() int {
+		_, p, err := net.SplitHostPort(freePort(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
 	}
-	for i := range ports {
-		var port int
-		fmt.Sscanf(routes[i][strings.LastIndex(routes[i], ":")+1:], "%d", &port)
-		c.opts = append(c.opts, natsembed.Options{Dir: t.TempDir(), Port: ports[i], Name: fmt.Sprintf("n%d", i+1),
-			Cluster: &natsembed.Cluster{Name: "football", Port: port, Routes: routes}})
-		c.urls = append(c.urls, fmt.Sprintf("nats://127.0.0.1:%d", ports[i]))
+	var clients, routePorts []int
+	var routes []string
+	for range 3 {
+		clients, routePorts = append(clients, port()), append(routePorts, port())
+		routes = append(routes, fmt.Sprintf("nats://127.0.0.1:%d", routePorts[len(routePorts)-1]))
+	}
+	for i := range clients {
+		c.opts = append(c.opts, natsembed.Options{Dir: t.TempDir(), Port: clients[i], Name: fmt.Sprintf("n%d", i+1),
+			Cluster: &natsembed.Cluster{Name: "football", Port: routePorts[i], Routes: routes}})
+		c.urls = append(c.urls, fmt.Sprintf("nats://127.0.0.1:%d", clients[i]))
 	}
 	c.nodes = make([]*natsembed.Server, 3)
 	for i := range c.opts {
@@ -138,9 +148,9 @@ func (c *natsCluster) connect(i int) *events.Store {
 	}
 }
 
-// waitCurrent waits until the stream has a leader and two followers that
-// are current, with nothing left to catch up.
-func (c *natsCluster) waitCurrent(s *events.Store) {
+// waitStream polls the stream's cluster information for up to a minute
+// until ok accepts it, failing the test with what otherwise.
+func (c *natsCluster) waitStream(s *events.Store, what string, ok func(*jetstream.ClusterInfo) bool) {
 	c.t.Helper()
 	js, err := jetstream.New(s.Conn())
 	if err != nil {
@@ -155,42 +165,33 @@ func (c *natsCluster) waitCurrent(s *events.Store) {
 			info, err = st.Info(ctx)
 		}
 		cancel()
-		if err == nil && info.Cluster != nil && info.Cluster.Leader != "" && len(info.Cluster.Replicas) == 2 &&
-			!slices.ContainsFunc(info.Cluster.Replicas, func(p *jetstream.PeerInfo) bool { return !p.Current || p.Lag > 0 }) {
+		if err == nil && info.Cluster != nil && ok(info.Cluster) {
 			return
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	c.t.Fatal("the stream's replicas never caught up")
+	c.t.Fatal(what)
 }
 
-// leader is the index of the node leading the stream.
+// waitCurrent waits until the stream has a leader and two followers that
+// are current, with nothing left to catch up.
+func (c *natsCluster) waitCurrent(s *events.Store) {
+	c.t.Helper()
+	c.waitStream(s, "the stream's replicas never caught up", func(ci *jetstream.ClusterInfo) bool {
+		return ci.Leader != "" && len(ci.Replicas) == 2 &&
+			!slices.ContainsFunc(ci.Replicas, func(p *jetstream.PeerInfo) bool { return !p.Current || p.Lag > 0 })
+	})
+}
+
+// leader is the index of the running node leading the stream.
 func (c *natsCluster) leader(s *events.Store) int {
 	c.t.Helper()
-	js, err := jetstream.New(s.Conn())
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		st, err := js.Stream(ctx, "FOOTBALL")
-		var info *jetstream.StreamInfo
-		if err == nil {
-			info, err = st.Info(ctx)
-		}
-		cancel()
-		if err == nil && info.Cluster != nil {
-			for i, o := range c.opts {
-				if o.Name == info.Cluster.Leader && c.nodes[i] != nil {
-					return i
-				}
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	c.t.Fatal("the stream has no leader")
-	return -1
+	leader := -1
+	c.waitStream(s, "the stream has no leader", func(ci *jetstream.ClusterInfo) bool {
+		leader = slices.IndexFunc(c.opts, func(o natsembed.Options) bool { return o.Name == ci.Leader })
+		return leader >= 0 && c.nodes[leader] != nil
+	})
+	return leader
 }
 
 // balancer sends requests to the replicas it finds ready, as a load

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/footdata/footballd/pkg/model"
 )
 
 // pushRows measures the live event stream (/v1/events): an edit's
@@ -19,35 +17,27 @@ import (
 // subscriber of the same subject, and the memory an idle open stream costs
 // a replica.
 func pushRows(ctx context.Context, env *benchEnv, w *world, reps []*process, ps paths, token string) error {
-	ed, f, orig, seen, unsubscribe, err := editTarget(ctx, w, ps)
+	et, err := newEditTarget(ctx, w, ps)
 	if err != nil {
 		return err
 	}
-	defer unsubscribe()
+	defer et.close()
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	streams := make([]chan time.Time, len(reps))
 	for i, p := range reps {
-		if streams[i], err = watchEvents(sctx, p, "?fixture="+strconv.Itoa(f.ID), token); err != nil {
+		if streams[i], err = watchEvents(sctx, p, "?fixture="+strconv.Itoa(et.f.ID), token); err != nil {
 			return err
 		}
 	}
 	var all, raw []time.Duration
 	for i := range env.Edits {
-		want := orig.Home + 1 - i%2
 		t0 := time.Now()
-		if _, _, err := ed.PutFixture(ctx, ps.fixtureID, true, func(f *model.Fixture) error {
-			f.Result.FullTime = &model.Score{Home: want, Away: orig.Away}
-			return nil
-		}); err != nil {
+		d, err := et.edit(ctx, i, t0)
+		if err != nil {
 			return err
 		}
-		select {
-		case t := <-seen:
-			raw = append(raw, t.Sub(t0))
-		case <-time.After(5 * time.Second):
-			return fmt.Errorf("edit %d not seen by a plain subscriber", i)
-		}
+		raw = append(raw, d)
 		worst := time.Duration(0)
 		for j, c := range streams {
 			select {

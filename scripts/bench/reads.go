@@ -366,27 +366,56 @@ func missLoad(env *benchEnv, p *process, ps paths, token string) (loadResult, er
 	return total, nil
 }
 
-// editTarget is what the edit rows share: the editor, the fixture they
-// edit (one with a score) and its score, and the baseline, a plain NATS
-// subscriber on the fixture's subject that sends the time it saw each
-// message to seen.
-func editTarget(ctx context.Context, w *world, ps paths) (ed *editor.Editor, f *model.Fixture, orig model.Score, seen chan time.Time, unsubscribe func(), err error) {
-	ed = &editor.Editor{Store: w.store, Meta: benchMeta}
-	if f, _, err = ed.Fixture(ctx, ps.fixtureID); err != nil {
-		return
+// editTarget is what the edit rows share: a fixture with a score, edited
+// through the editor (the code path of `ingest result`), and the baseline,
+// a plain NATS subscriber on the fixture's subject.
+type editTarget struct {
+	ed   *editor.Editor
+	f    *model.Fixture
+	orig model.Score
+	seen chan time.Time
+	sub  *nats.Subscription
+}
+
+func newEditTarget(ctx context.Context, w *world, ps paths) (*editTarget, error) {
+	ed := &editor.Editor{Store: w.store, Meta: benchMeta}
+	f, _, err := ed.Fixture(ctx, ps.fixtureID)
+	if err != nil {
+		return nil, err
 	}
 	if f.Result.FullTime == nil {
-		err = fmt.Errorf("fixture %d has no score", ps.fixtureID)
-		return
+		return nil, fmt.Errorf("fixture %d has no score", ps.fixtureID)
 	}
-	orig = *f.Result.FullTime
-	seen = make(chan time.Time, 4)
-	sub, err := w.store.Conn().Subscribe(fmt.Sprintf("football.fixture.%d.%d", f.CompetitionID, f.ID), func(*nats.Msg) { seen <- time.Now() })
+	et := &editTarget{ed: ed, f: f, orig: *f.Result.FullTime, seen: make(chan time.Time, 4)}
+	et.sub, err = w.store.Conn().Subscribe(fmt.Sprintf("football.fixture.%d.%d", f.CompetitionID, f.ID), func(*nats.Msg) { et.seen <- time.Now() })
 	if err != nil {
-		return
+		return nil, err
 	}
-	return ed, f, orig, seen, func() { sub.Unsubscribe() }, nil
+	return et, nil
 }
+
+// want is the home score of the i-th edit: the original and one more
+// goal in turn, so that every edit changes something.
+func (et *editTarget) want(i int) int { return et.orig.Home + 1 - i%2 }
+
+// edit publishes the i-th edit and returns how long after t0 the plain
+// subscriber saw it.
+func (et *editTarget) edit(ctx context.Context, i int, t0 time.Time) (time.Duration, error) {
+	if _, _, err := et.ed.PutFixture(ctx, et.f.ID, true, func(f *model.Fixture) error {
+		f.Result.FullTime = &model.Score{Home: et.want(i), Away: et.orig.Away}
+		return nil
+	}); err != nil {
+		return 0, err
+	}
+	select {
+	case t := <-et.seen:
+		return t.Sub(t0), nil
+	case <-time.After(5 * time.Second):
+		return 0, fmt.Errorf("edit %d not seen by a plain subscriber", i)
+	}
+}
+
+func (et *editTarget) close() { et.sub.Unsubscribe() }
 
 // freshnessRows publishes edits of one fixture through the editor (the
 // code path of `ingest result`) and times each until every replica serves
@@ -394,16 +423,14 @@ func editTarget(ctx context.Context, w *world, ps paths) (ed *editor.Editor, f *
 // baseline is a plain NATS subscriber on the fixture's subject seeing the
 // message, timed from the same instant.
 func freshnessRows(ctx context.Context, env *benchEnv, w *world, reps []*process, ps paths, token string) error {
-	ed, _, orig, seen, unsubscribe, err := editTarget(ctx, w, ps)
+	et, err := newEditTarget(ctx, w, ps)
 	if err != nil {
 		return err
 	}
-	defer unsubscribe()
+	defer et.close()
 	var all, raw []time.Duration
 	for i := range env.Edits {
-		// Alternate between the original score and one more home goal, so
-		// that every edit changes something.
-		want := orig.Home + 1 - i%2
+		want := et.want(i)
 		var wg sync.WaitGroup
 		lat := make([]time.Duration, len(reps))
 		errs := make([]error, len(reps))
@@ -411,18 +438,11 @@ func freshnessRows(ctx context.Context, env *benchEnv, w *world, reps []*process
 		for j, p := range reps {
 			wg.Go(func() { lat[j], errs[j] = pollGoals(p, ps.fixture, token, want, t0) })
 		}
-		if _, _, err := ed.PutFixture(ctx, ps.fixtureID, true, func(f *model.Fixture) error {
-			f.Result.FullTime = &model.Score{Home: want, Away: orig.Away}
-			return nil
-		}); err != nil {
+		d, err := et.edit(ctx, i, t0)
+		if err != nil {
 			return err
 		}
-		select {
-		case t := <-seen:
-			raw = append(raw, t.Sub(t0))
-		case <-time.After(5 * time.Second):
-			return fmt.Errorf("edit %d not seen by a plain subscriber", i)
-		}
+		raw = append(raw, d)
 		wg.Wait()
 		worst := time.Duration(0)
 		for j := range reps {
