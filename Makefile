@@ -107,7 +107,7 @@ test-cluster:
 	$(GO) test -count=1 -timeout 30m -run TestCluster -v ./cmd/api -args -cluster.full
 
 ## bench: whole-system figures against baselines in the same run (about
-## 5 minutes on 2 cores); results in bench/results/, method in docs/performance.md.
+## 6 minutes on 2 cores); results in bench/results/, method in docs/performance.md.
 bench: build
 	$(GO) run ./scripts/bench --out bench/results
 
