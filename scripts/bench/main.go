@@ -19,6 +19,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 )
@@ -82,6 +83,7 @@ func main() {
 	api := flag.String("api", "bin/api", "the API replica binary")
 	data := flag.String("data", "../shared/data", "directory holding openfootball-football-json and engsoccerdata")
 	noEng := flag.Bool("no-engsoccer", false, "skip the engsoccerdata rows of a full run")
+	only := flag.String("only", "", "run only these steps, comma-separated: ingest, empty, small, edits, big, engsoccer (rows compared with a skipped step's figure are left out or shown without it)")
 	bareFile := flag.String("bare-serve", "", "internal: serve the captured responses in this file as the bare baseline")
 	listen := flag.String("listen", "", "internal: address of the bare baseline server")
 	flag.Parse()
@@ -122,25 +124,32 @@ func main() {
 		"replayRounds": env.ReplayRounds, "engsoccer": env.EngSoccer, "openfootballSeason": env.SeasonDir}}
 	fmt.Printf("footballd bench, %s mode; logs of child processes in %s (removed at the end)\n", mode, env.tmp)
 
-	steps := []struct {
-		name string
-		fn   func(context.Context, *benchEnv) error
-	}{
-		{"ingest openfootball", ingestOpenFootball},
-		{"empty replica", emptyReplica},
-		{"small world", smallWorld},
-		{"edits world", editsWorld},
-		{"big world", bigWorld},
+	steps := []step{
+		{"ingest", "ingest openfootball", ingestOpenFootball},
+		{"empty", "empty replica", emptyReplica},
+		{"small", "small world", smallWorld},
+		{"edits", "edits world", editsWorld},
+		{"big", "big world", bigWorld},
+		{"engsoccer", "engsoccerdata", engSoccerWorld},
 	}
-	if env.EngSoccer {
-		steps = append(steps, struct {
-			name string
-			fn   func(context.Context, *benchEnv) error
-		}{"engsoccerdata", engSoccerWorld})
+	chosen := map[string]bool{}
+	for _, name := range strings.Split(*only, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			chosen[name] = true
+		}
 	}
+	for name := range chosen {
+		if !slices.ContainsFunc(steps, func(s step) bool { return s.short == name }) {
+			log.Fatalf("--only %s: no such step (ingest, empty, small, edits, big, engsoccer)", name)
+		}
+	}
+	env.rep.Params["only"] = *only
 	for _, s := range steps {
 		if ctx.Err() != nil {
 			break
+		}
+		if (len(chosen) > 0 && !chosen[s.short]) || (s.short == "engsoccer" && !env.EngSoccer) {
+			continue
 		}
 		fmt.Printf("== %s (%s)\n", s.name, time.Since(env.rep.Started).Round(time.Second))
 		if err := s.fn(ctx, env); err != nil {
@@ -157,6 +166,12 @@ func main() {
 	if len(env.rep.Failures) > 0 {
 		os.Exit(1)
 	}
+}
+
+// step is one part of the run; short is its name for --only.
+type step struct {
+	short, name string
+	fn          func(context.Context, *benchEnv) error
 }
 
 func describeMachine() machine {
