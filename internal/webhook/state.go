@@ -93,6 +93,9 @@ func ReadStates(ctx context.Context, nc *nats.Conn) (*States, error) {
 	if err != nil {
 		return nil, fmt.Errorf("webhook states bucket %s: %w", StatesBucket, err)
 	}
+	if err := events.WaitAnswering(ctx, kv); err != nil {
+		return nil, err
+	}
 	return &States{kv: kv}, nil
 }
 
@@ -114,6 +117,9 @@ func openStates(ctx context.Context, js jetstream.JetStream, replicas int) (*Sta
 	})
 	if err != nil {
 		return nil, fmt.Errorf("webhook states bucket %s: %w", StatesBucket, err)
+	}
+	if err := events.WaitAnswering(ctx, kv); err != nil {
+		return nil, err
 	}
 	return &States{kv: kv}, nil
 }

@@ -40,6 +40,9 @@ func (s *Store) Budgets(ctx context.Context) (*Budgets, error) {
 	if err != nil {
 		return nil, fmt.Errorf("budgets bucket %s: %w", BudgetsBucket, err)
 	}
+	if err := WaitAnswering(ctx, kv); err != nil {
+		return nil, err
+	}
 	return &Budgets{kv: kv}, nil
 }
 
@@ -84,4 +87,29 @@ func (b *Budgets) Take(ctx context.Context, key string, limit, want int) (got, u
 		return 0, 0, fmt.Errorf("budget %s: %w", key, err)
 	}
 	return 0, 0, fmt.Errorf("budget %s: too much contention", key)
+}
+
+// kvAnswerWait bounds how long a bucket just created or opened may take to
+// answer reads.
+const kvAnswerWait = 30 * time.Second
+
+// WaitAnswering returns once kv answers a read. A bucket kept on several
+// servers is created before its servers serve it: reads in the first
+// moments get "no responders" (its direct-get subscriptions are not up yet)
+// or time out while its leader is elected, and a replica that went on
+// would count every early request against a local lease instead.
+func WaitAnswering(ctx context.Context, kv jetstream.KeyValue) error {
+	ctx, cancel := context.WithTimeout(ctx, kvAnswerWait)
+	defer cancel()
+	for wait := 10 * time.Millisecond; ; wait = min(2*wait, time.Second) {
+		_, err := kv.Get(ctx, "probe")
+		if err == nil || errors.Is(err, jetstream.ErrKeyNotFound) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("bucket %s does not answer: %w", kv.Bucket(), err)
+		case <-time.After(wait):
+		}
+	}
 }
