@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -80,39 +82,125 @@ func closedLoop(addr string, conns int, d time.Duration, next requestFunc) (load
 	return collect(lats, time.Since(start), failed.Load())
 }
 
-// openLoop sends rate requests per second for d whatever the answers do:
-// request i is due at start+i/rate and its latency counts from then, so a
-// slow answer delays the requests behind it and shows in their latency
-// instead of quietly lowering the rate (no coordinated omission).
-func openLoop(addr string, rate float64, workers int, d time.Duration, next requestFunc) (loadResult, error) {
-	client := &fasthttp.HostClient{Addr: addr, MaxConns: workers, ReadBufferSize: 64 << 10}
-	total := int64(rate * d.Seconds())
+// openLoopJob is one open-loop run, done by a child process of its own
+// (the bench binary started again with --open-loop) so that the latency it
+// records is not the bench process's: that process holds the NATS server
+// and the world, and its garbage collector would pause the requests' clock
+// whatever the server under test does.
+type openLoopJob struct {
+	Addr, URI, Token string
+	Rate             float64
+	Workers          int
+	For              time.Duration
+}
+
+// runOpenLoop runs job in a child pinned to cpus and returns what it
+// measured.
+func runOpenLoop(env *benchEnv, cpus string, job openLoopJob) (loadResult, error) {
+	dir, err := os.MkdirTemp(env.tmp, "open-loop-")
+	if err != nil {
+		return loadResult{}, err
+	}
+	defer os.RemoveAll(dir)
+	raw, err := json.Marshal(job)
+	if err != nil {
+		return loadResult{}, err
+	}
+	jobFile, out := filepath.Join(dir, "job.json"), filepath.Join(dir, "latencies")
+	if err := os.WriteFile(jobFile, raw, 0o644); err != nil {
+		return loadResult{}, err
+	}
+	argv := pinned(cpus, env.self, "--open-loop", jobFile, "--open-loop-out", out)
+	if msg, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
+		return loadResult{}, fmt.Errorf("open-loop load generator: %v: %s", err, msg)
+	}
+	raw, err = os.ReadFile(out)
+	if err != nil {
+		return loadResult{}, err
+	}
+	var res struct {
+		Elapsed time.Duration
+		Lat     []time.Duration
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return loadResult{}, fmt.Errorf("open-loop results: %w", err)
+	}
+	return loadResult{Requests: len(res.Lat), Elapsed: res.Elapsed, lat: res.Lat}, nil
+}
+
+// openLoopMain is the child's side of runOpenLoop.
+func openLoopMain(jobFile, out string) error {
+	raw, err := os.ReadFile(jobFile)
+	if err != nil {
+		return err
+	}
+	var job openLoopJob
+	if err := json.Unmarshal(raw, &job); err != nil {
+		return err
+	}
+	r, err := openLoop(job)
+	if err != nil {
+		return err
+	}
+	raw, err = json.Marshal(struct {
+		Elapsed time.Duration
+		Lat     []time.Duration
+	}{r.Elapsed, r.lat})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(out, raw, 0o644)
+}
+
+// openLoop sends job.Rate requests per second for job.For whatever the
+// answers do: request i is due at start+i/rate and its latency counts from
+// then, so a slow answer delays the requests behind it and shows in their
+// latency instead of quietly lowering the rate (no coordinated omission).
+// Every worker opens its connection with one request before the clock
+// starts, so that no connection set-up is counted.
+func openLoop(job openLoopJob) (loadResult, error) {
+	client := &fasthttp.HostClient{Addr: job.Addr, MaxConns: job.Workers, ReadBufferSize: 64 << 10}
+	total := int64(job.Rate * job.For.Seconds())
 	var seq, failed atomic.Int64
-	lats := make([][]time.Duration, workers)
-	var wg sync.WaitGroup
-	start := time.Now().Add(10 * time.Millisecond)
-	for w := range workers {
+	lats := make([][]time.Duration, job.Workers)
+	var wg, warm sync.WaitGroup
+	warm.Add(job.Workers)
+	begin := make(chan time.Time)
+	for w := range job.Workers {
 		wg.Go(func() {
 			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
 			defer fasthttp.ReleaseRequest(req)
 			defer fasthttp.ReleaseResponse(resp)
-			var mine []time.Duration
+			do := func() {
+				req.Reset()
+				req.SetRequestURI(job.URI)
+				req.Header.Set("X-Auth-Token", job.Token)
+				if err := client.Do(req, resp); err != nil || resp.StatusCode() != fasthttp.StatusOK {
+					failed.Add(1)
+				}
+			}
+			do()
+			warm.Done()
+			start := <-begin
+			mine := make([]time.Duration, 0, total/int64(job.Workers)+1024)
 			for {
 				i := seq.Add(1) - 1
 				if i >= total {
 					break
 				}
-				due := start.Add(time.Duration(float64(i) / rate * float64(time.Second)))
+				due := start.Add(time.Duration(float64(i) / job.Rate * float64(time.Second)))
 				time.Sleep(time.Until(due))
-				req.Reset()
-				next(i, req)
-				if err := client.Do(req, resp); err != nil || resp.StatusCode() != fasthttp.StatusOK {
-					failed.Add(1)
-				}
+				do()
 				mine = append(mine, time.Since(due))
 			}
 			lats[w] = mine
 		})
+	}
+	warm.Wait()
+	failed.Store(0)
+	start := time.Now().Add(10 * time.Millisecond)
+	for range job.Workers {
+		begin <- start
 	}
 	wg.Wait()
 	return collect(lats, time.Since(start), failed.Load())

@@ -86,7 +86,15 @@ func main() {
 	only := flag.String("only", "", "run only these steps, comma-separated: ingest, empty, small, edits, big, engsoccer (rows compared with a skipped step's figure are left out or shown without it)")
 	bareFile := flag.String("bare-serve", "", "internal: serve the captured responses in this file as the bare baseline")
 	listen := flag.String("listen", "", "internal: address of the bare baseline server")
+	openLoopFile := flag.String("open-loop", "", "internal: run the open-loop load described in this file")
+	openLoopOut := flag.String("open-loop-out", "", "internal: where --open-loop writes its latencies")
 	flag.Parse()
+	if *openLoopFile != "" {
+		if err := openLoopMain(*openLoopFile, *openLoopOut); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if *bareFile != "" {
 		if err := serveBare(*bareFile, *listen); err != nil {
 			log.Fatal(err)
