@@ -88,7 +88,14 @@ func main() {
 	listen := flag.String("listen", "", "internal: address of the bare baseline server")
 	openLoopFile := flag.String("open-loop", "", "internal: run the open-loop load described in this file")
 	openLoopOut := flag.String("open-loop-out", "", "internal: where --open-loop writes its latencies")
+	rawReplayURL := flag.String("raw-replay", "", "internal: run the raw replay baseline against this NATS URL")
 	flag.Parse()
+	if *rawReplayURL != "" {
+		if err := rawReplayMain(*rawReplayURL); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if *openLoopFile != "" {
 		if err := openLoopMain(*openLoopFile, *openLoopOut); err != nil {
 			log.Fatal(err)

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -64,6 +66,33 @@ func rawPublish(ctx context.Context, env *benchEnv, n int) (time.Duration, error
 	}
 	defer w.close()
 	return natstest.RawPublish(ctx, w.url(), n)
+}
+
+// rawReplayIn runs rawReplay in a child process (the bench binary started
+// again with --raw-replay), as the replica it is compared with runs in one:
+// in the bench process it would share a collector with the NATS server
+// and the world.
+func rawReplayIn(ctx context.Context, env *benchEnv, url string) (time.Duration, int, error) {
+	out, err := exec.CommandContext(ctx, env.self, "--raw-replay", url).CombinedOutput()
+	if err != nil {
+		return 0, 0, fmt.Errorf("raw replay: %v: %s", err, out)
+	}
+	var d time.Duration
+	var n int
+	if _, err := fmt.Sscanf(string(out), "%d %d", &d, &n); err != nil {
+		return 0, 0, fmt.Errorf("raw replay printed %q: %w", out, err)
+	}
+	return d, n, nil
+}
+
+// rawReplayMain is the child's side of rawReplayIn.
+func rawReplayMain(url string) error {
+	d, n, err := rawReplay(context.Background(), url)
+	if err != nil {
+		return err
+	}
+	fmt.Println(int64(d), n)
+	return nil
 }
 
 // rawReplay reads the last message of every subject with an ordered
