@@ -251,8 +251,16 @@ func (d *Dispatcher) pools() []pool {
 func (d *Dispatcher) setup(ctx context.Context) ([]jetstream.Consumer, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if _, err := d.js.CreateOrUpdateStream(ctx, d.streamConfig(ctx)); err != nil {
-		return nil, fmt.Errorf("webhook stream %s: %w", QueueStream, err)
+	// A stream that already has the configuration is left alone: replicas
+	// start together, and nats-server updating a stream while another
+	// replica creates a consumer on it is a data race inside the server
+	// (its file store's UpdateConfig against ConsumerStore, seen under the
+	// race detector).
+	want := d.streamConfig(ctx)
+	if st, err := d.js.Stream(ctx, QueueStream); err != nil || !sameQueue(st.CachedInfo().Config, want) {
+		if _, err := d.js.CreateOrUpdateStream(ctx, want); err != nil {
+			return nil, fmt.Errorf("webhook stream %s: %w", QueueStream, err)
+		}
 	}
 	states, err := openStates(ctx, d.js, d.cfg.Replicas)
 	if err != nil {
@@ -301,6 +309,14 @@ func (d *Dispatcher) streamConfig(ctx context.Context) jetstream.StreamConfig {
 		// nobody consumes keeps.
 		MaxAge: d.cfg.RetryFor + d.cfg.MaxRetryDelay + time.Hour,
 	}
+}
+
+// sameQueue reports whether the stream has every setting streamConfig
+// asks for (the server fills in the ones left at their defaults).
+func sameQueue(have, want jetstream.StreamConfig) bool {
+	return slices.Equal(have.Subjects, want.Subjects) && have.Description == want.Description &&
+		have.Retention == want.Retention && have.Storage == want.Storage && have.Replicas == want.Replicas &&
+		have.Duplicates == want.Duplicates && have.MaxAge == want.MaxAge
 }
 
 // work takes one message at a time, so that a replica holds no more than
