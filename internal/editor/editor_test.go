@@ -182,3 +182,67 @@ func TestCompetitionKeyIsClaimed(t *testing.T) {
 		t.Fatalf("second PL 2025: %v, want a conflict naming competition %d", err, comp)
 	}
 }
+
+// TestRacingSourceClaimsOfManyCompetitions: writers claiming the sources
+// of several competitions in one call at once all get the same id for a
+// source, every source one id of its own, and a source found in the
+// stream keeps its stored id.
+func TestRacingSourceClaimsOfManyCompetitions(t *testing.T) {
+	srv := natstest.MustStart(t)
+	ctx := ctxT(t)
+	const writers = 3
+	comps := []int{11, 12, 13}
+	claims := func(writer int) []editor.SourceClaim {
+		var out []editor.SourceClaim
+		for _, c := range comps {
+			out = append(out, editor.SourceClaim{Competition: c,
+				Sources: []string{"src:a", "src:b", fmt.Sprintf("src:own%d", writer)},
+				Stored:  map[string]int{"src:a": 900000 + c}})
+		}
+		return append(out, editor.SourceClaim{Competition: 14})
+	}
+	results := make([][]map[string]int, writers)
+	errs := make([]error, writers)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range writers {
+		ed := natstest.Editor(t, natstest.MustOpen(t, srv))
+		wg.Go(func() {
+			<-start
+			results[i], errs[i] = ed.ClaimSources(ctx, events.KindFixture, claims(i))
+		})
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("writer %d: %v", i, err)
+		}
+	}
+	for i, r := range results {
+		if len(r) != len(comps)+1 || len(r[len(comps)]) != 0 {
+			t.Fatalf("writer %d got %v: want one map per claim, the last empty", i, r)
+		}
+		for j, c := range comps {
+			if r[j]["src:a"] != 900000+c || r[j]["src:b"] != results[0][j]["src:b"] || r[j]["src:b"] == 0 {
+				t.Errorf("writer %d, competition %d: %v, writer 0 %v", i, c, r[j], results[0][j])
+			}
+		}
+	}
+	keys := natstest.All[model.SourceKeys](t, natstest.MustOpen(t, srv), events.KindSourceKeys)
+	if len(keys) != len(comps) {
+		t.Fatalf("%d fixture key maps, want %d", len(keys), len(comps))
+	}
+	ids := map[int]string{}
+	for _, k := range keys {
+		if len(k.IDs) != 2+writers {
+			t.Errorf("competition %d: keys %v, want %d sources", k.CompetitionID, k.IDs, 2+writers)
+		}
+		for source, id := range k.IDs {
+			if other, taken := ids[id]; taken {
+				t.Errorf("id %d given to %s and to %s", id, other, source)
+			}
+			ids[id] = fmt.Sprintf("%d/%s", k.CompetitionID, source)
+		}
+	}
+}
