@@ -218,6 +218,9 @@ func (im *Importer) check(src *source, opts Options) error {
 // with the name it stands for.
 func applyAliases(src *source, aliases map[string]string) map[string]string {
 	used := map[string]string{}
+	if len(aliases) == 0 {
+		return used
+	}
 	rename := func(name *string) {
 		if to, ok := aliases[model.NormalizeTeamName(*name)]; ok && model.NormalizeTeamName(to) != model.NormalizeTeamName(*name) {
 			used[*name] = to
@@ -573,12 +576,16 @@ func sourceClaim(comp int, ms []parsedMatch, existing map[string]editor.Stored[m
 // nothing unless the file changed).
 func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, path string, pf *parsedFile, ms []parsedMatch,
 	c *model.Competition, existing map[string]editor.Stored[model.Fixture], teamIDs, ids map[string]int, bar *bar) error {
-	reject := func(pm parsedMatch, err error) {
+	reject := func(pm *parsedMatch, err error) {
 		im.Summary.Fixtures.Rejected++
 		im.Summary.reject(Rejection{File: path, Line: pm.line, What: fmt.Sprintf("%s v %s (%s %d, %s)", pm.home, pm.away, c.League, c.Year, pm.round), Err: err})
 		bar.step()
 	}
-	for _, pm := range ms {
+	// The closures below keep a pointer to the match and the stored
+	// state only when there is one: copies would be an allocation per
+	// fixture.
+	for i := range ms {
+		pm := &ms[i]
 		if pm.err != nil {
 			reject(pm, pm.err)
 			continue
@@ -594,7 +601,8 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, path s
 		}
 		var from *editor.Stored[model.Fixture]
 		if st, ok := existing[pm.source]; ok && st.Value.ID == f.ID {
-			from = &st
+			from = new(editor.Stored[model.Fixture])
+			*from = st
 		}
 		want := func(cur *model.Fixture) ([]model.Fixture, error) {
 			w := f
