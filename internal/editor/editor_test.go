@@ -3,6 +3,7 @@ package editor_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -186,7 +187,8 @@ func TestCompetitionKeyIsClaimed(t *testing.T) {
 // TestRacingSourceClaimsOfManyCompetitions: writers claiming the sources
 // of several competitions in one call at once all get the same id for a
 // source, every source one id of its own, and a source found in the
-// stream keeps its stored id.
+// stream keeps its stored id. The one writer whose claim was stored first
+// found none claimed before; the others found the shared sources.
 func TestRacingSourceClaimsOfManyCompetitions(t *testing.T) {
 	srv := natstest.MustStart(t)
 	ctx := ctxT(t)
@@ -201,7 +203,7 @@ func TestRacingSourceClaimsOfManyCompetitions(t *testing.T) {
 		}
 		return append(out, editor.SourceClaim{Competition: 14})
 	}
-	results := make([][]map[string]int, writers)
+	results := make([][]editor.Claimed, writers)
 	errs := make([]error, writers)
 	var wg sync.WaitGroup
 	start := make(chan struct{})
@@ -219,14 +221,27 @@ func TestRacingSourceClaimsOfManyCompetitions(t *testing.T) {
 			t.Fatalf("writer %d: %v", i, err)
 		}
 	}
+	first := make([]int, len(comps)) // writers finding nothing claimed before
 	for i, r := range results {
-		if len(r) != len(comps)+1 || len(r[len(comps)]) != 0 {
+		if len(r) != len(comps)+1 || len(r[len(comps)].IDs) != 0 {
 			t.Fatalf("writer %d got %v: want one map per claim, the last empty", i, r)
 		}
 		for j, c := range comps {
-			if r[j]["src:a"] != 900000+c || r[j]["src:b"] != results[0][j]["src:b"] || r[j]["src:b"] == 0 {
-				t.Errorf("writer %d, competition %d: %v, writer 0 %v", i, c, r[j], results[0][j])
+			ids := r[j].IDs
+			if ids["src:a"] != 900000+c || ids["src:b"] != results[0][j].IDs["src:b"] || ids["src:b"] == 0 {
+				t.Errorf("writer %d, competition %d: %v, writer 0 %v", i, c, ids, results[0][j].IDs)
 			}
+			switch before := r[j].Before; {
+			case len(before) == 0:
+				first[j]++
+			case !slices.Contains(before, "src:a") || !slices.Contains(before, "src:b") || slices.Contains(before, fmt.Sprintf("src:own%d", i)):
+				t.Errorf("writer %d, competition %d: claimed before %v, want the shared sources", i, c, before)
+			}
+		}
+	}
+	for j, n := range first {
+		if n != 1 {
+			t.Errorf("competition %d: %d writers found nothing claimed before, want 1", comps[j], n)
 		}
 	}
 	keys := natstest.All[model.SourceKeys](t, natstest.MustOpen(t, srv), events.KindSourceKeys)

@@ -185,11 +185,11 @@ func (b *Batch) Create(ctx context.Context, v any, done func(Change, error)) err
 // source, which keep their ids (a stream written before sources were
 // claimed).
 func (e *Editor) SourceIDs(ctx context.Context, kind events.Kind, competition int, sources []string, stored map[string]int) (map[string]int, error) {
-	ids, err := e.ClaimSources(ctx, kind, []SourceClaim{{Competition: competition, Sources: sources, Stored: stored}})
+	claimed, err := e.ClaimSources(ctx, kind, []SourceClaim{{Competition: competition, Sources: sources, Stored: stored}})
 	if err != nil {
 		return nil, err
 	}
-	return ids[0], nil
+	return claimed[0].IDs, nil
 }
 
 // SourceClaim asks for the ids of a competition's imported entities by
@@ -200,26 +200,35 @@ type SourceClaim struct {
 	Stored      map[string]int
 }
 
-// loadConcurrency bounds the reads ClaimSources has in flight at once.
+// Claimed is what ClaimSources gives for a claim: the ids of its
+// sources, and the sources that were claimed before (by an earlier file
+// or import, or one running at once), whose entities may exist.
+type Claimed struct {
+	IDs    map[string]int
+	Before []string
+}
+
+// loadConcurrency bounds the reads in flight at once of a writer that
+// reads many states.
 const loadConcurrency = 16
 
 // ClaimSources is SourceIDs for many competitions at once, with the
 // round trips of all of them overlapping: their claims are read
 // together, the new ids reserved with one counter update, and the
 // claims written as one batch, each decided again after a lost race. It
-// returns the ids of each claim's sources, in the order of claims.
-func (e *Editor) ClaimSources(ctx context.Context, kind events.Kind, claims []SourceClaim) ([]map[string]int, error) {
-	out := make([]map[string]int, len(claims))
+// returns what each claim got, in the order of claims.
+func (e *Editor) ClaimSources(ctx context.Context, kind events.Kind, claims []SourceClaim) ([]Claimed, error) {
+	out := make([]Claimed, len(claims))
 	var todo []int // the claims with sources
 	var subjects []string
 	for i, c := range claims {
-		out[i] = map[string]int{}
+		out[i].IDs = map[string]int{}
 		if len(c.Sources) > 0 {
 			todo = append(todo, i)
 			subjects = append(subjects, events.Subject(events.KindSourceKeys, string(kind), strconv.Itoa(c.Competition)))
 		}
 	}
-	revs, err := e.loadSourceKeys(ctx, subjects)
+	revs, err := loadAll[model.SourceKeys](ctx, e.Store, subjects)
 	if err != nil {
 		return nil, err
 	}
@@ -232,8 +241,10 @@ func (e *Editor) ClaimSources(ctx context.Context, kind events.Kind, claims []So
 			maps.Copy(next.IDs, cur.IDs)
 		}
 		added := false
+		out[i].Before = nil
 		for _, s := range c.Sources {
 			if _, ok := next.IDs[s]; ok {
+				out[i].Before = append(out[i].Before, s)
 				continue
 			}
 			added = true
@@ -243,7 +254,7 @@ func (e *Editor) ClaimSources(ctx context.Context, kind events.Kind, claims []So
 			}
 			missing = append(missing, s)
 		}
-		out[i] = next.IDs
+		out[i].IDs = next.IDs
 		if !added {
 			return nil, nil
 		}
@@ -319,9 +330,32 @@ type loaded[T any] struct {
 	rev   *events.Revision
 }
 
-// loadSourceKeys reads the claims of subjects, many at once.
-func (e *Editor) loadSourceKeys(ctx context.Context, subjects []string) ([]loaded[model.SourceKeys], error) {
-	out := make([]loaded[model.SourceKeys], len(subjects))
+// FixtureKey names a fixture by its competition and id.
+type FixtureKey struct{ Competition, ID int }
+
+// FixturesOf reads the current states of fixtures, many at once; those
+// that do not exist are left out.
+func (e *Editor) FixturesOf(ctx context.Context, keys []FixtureKey) ([]Stored[model.Fixture], error) {
+	subjects := make([]string, len(keys))
+	for i, k := range keys {
+		subjects[i] = events.Subject(events.KindFixture, strconv.Itoa(k.Competition), strconv.Itoa(k.ID))
+	}
+	got, err := loadAll[model.Fixture](ctx, e.Store, subjects)
+	if err != nil {
+		return nil, err
+	}
+	var out []Stored[model.Fixture]
+	for _, l := range got {
+		if l.rev != nil {
+			out = append(out, Stored[model.Fixture]{Value: *l.value, Rev: *l.rev})
+		}
+	}
+	return out, nil
+}
+
+// loadAll reads the states of subjects, many at once.
+func loadAll[T any](ctx context.Context, s *events.Store, subjects []string) ([]loaded[T], error) {
+	out := make([]loaded[T], len(subjects))
 	errs := make([]error, len(subjects))
 	sem := make(chan struct{}, loadConcurrency)
 	var wg sync.WaitGroup
@@ -329,7 +363,7 @@ func (e *Editor) loadSourceKeys(ctx context.Context, subjects []string) ([]loade
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			out[i].value, out[i].rev, errs[i] = load[model.SourceKeys](ctx, e.Store, subject)
+			out[i].value, out[i].rev, errs[i] = load[T](ctx, s, subject)
 		})
 	}
 	wg.Wait()

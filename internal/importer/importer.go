@@ -296,12 +296,15 @@ func (im *Importer) write(ctx context.Context, batch *editor.Batch, src *source,
 		}
 		claims[i] = sourceClaim(comps[i].ID, kept[i], known.bySource)
 	}
-	ids, err := im.ed.ClaimSources(ctx, events.KindFixture, claims)
+	claimed, err := im.ed.ClaimSources(ctx, events.KindFixture, claims)
 	if err != nil {
 		return fmt.Errorf("claim the fixtures of %d competitions: %w", len(claims), err)
 	}
+	if err := im.claimedBefore(ctx, comps, existed, claimed, known.bySource); err != nil {
+		return err
+	}
 	for i, pf := range src.seasons {
-		if err := im.putFixtures(ctx, batch, src.path, pf, kept[i], comps[i], known.bySource, teamIDs, ids[i], bar); err != nil {
+		if err := im.putFixtures(ctx, batch, src.path, pf, kept[i], comps[i], known.bySource, teamIDs, claimed[i].IDs, bar); err != nil {
 			return err
 		}
 	}
@@ -534,6 +537,35 @@ func (im *Importer) fixtures(ctx context.Context, format string, existed map[int
 		return k, fmt.Errorf("load fixtures of %d competitions: %w", len(ids), err)
 	}
 	return k, nil
+}
+
+// claimedBefore reads into bySource the fixtures whose sources were
+// claimed before in the competitions this import created (an earlier file
+// of it has the same matches, or an import running at once): they were
+// not scanned for, and without their states each would be decided again
+// after losing its compare-and-set, a round trip per fixture.
+func (im *Importer) claimedBefore(ctx context.Context, comps []*model.Competition, existed map[int]bool, claimed []editor.Claimed,
+	bySource map[string]editor.Stored[model.Fixture]) error {
+	var keys []editor.FixtureKey
+	for i, c := range comps {
+		if existed[c.ID] {
+			continue
+		}
+		for _, s := range claimed[i].Before {
+			keys = append(keys, editor.FixtureKey{Competition: c.ID, ID: claimed[i].IDs[s]})
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	got, err := im.ed.FixturesOf(ctx, keys)
+	if err != nil {
+		return fmt.Errorf("load %d fixtures claimed before: %w", len(keys), err)
+	}
+	for _, st := range got {
+		bySource[st.Value.Source] = st
+	}
+	return nil
 }
 
 // skipForeign drops the matches that another source already put into the
