@@ -3,6 +3,7 @@ package editor_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -180,5 +181,83 @@ func TestCompetitionKeyIsClaimed(t *testing.T) {
 	})
 	if model.ErrorCode(err) != model.Conflict || !strings.Contains(err.Error(), fmt.Sprintf("--id %d", comp)) {
 		t.Fatalf("second PL 2025: %v, want a conflict naming competition %d", err, comp)
+	}
+}
+
+// TestRacingSourceClaimsOfManyCompetitions: writers claiming the sources
+// of several competitions in one call at once all get the same id for a
+// source, every source one id of its own, and a source found in the
+// stream keeps its stored id. The one writer whose claim was stored first
+// found none claimed before; the others found the shared sources.
+func TestRacingSourceClaimsOfManyCompetitions(t *testing.T) {
+	srv := natstest.MustStart(t)
+	ctx := ctxT(t)
+	const writers = 3
+	comps := []int{11, 12, 13}
+	claims := func(writer int) []editor.SourceClaim {
+		var out []editor.SourceClaim
+		for _, c := range comps {
+			out = append(out, editor.SourceClaim{Competition: c,
+				Sources: []string{"src:a", "src:b", fmt.Sprintf("src:own%d", writer)},
+				Stored:  map[string]int{"src:a": 900000 + c}})
+		}
+		return append(out, editor.SourceClaim{Competition: 14})
+	}
+	results := make([][]editor.Claimed, writers)
+	errs := make([]error, writers)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range writers {
+		ed := natstest.Editor(t, natstest.MustOpen(t, srv))
+		wg.Go(func() {
+			<-start
+			results[i], errs[i] = ed.ClaimSources(ctx, events.KindFixture, claims(i))
+		})
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("writer %d: %v", i, err)
+		}
+	}
+	first := make([]int, len(comps)) // writers finding nothing claimed before
+	for i, r := range results {
+		if len(r) != len(comps)+1 || len(r[len(comps)].IDs) != 0 {
+			t.Fatalf("writer %d got %v: want one map per claim, the last empty", i, r)
+		}
+		for j, c := range comps {
+			ids := r[j].IDs
+			if ids["src:a"] != 900000+c || ids["src:b"] != results[0][j].IDs["src:b"] || ids["src:b"] == 0 {
+				t.Errorf("writer %d, competition %d: %v, writer 0 %v", i, c, ids, results[0][j].IDs)
+			}
+			switch before := r[j].Before; {
+			case len(before) == 0:
+				first[j]++
+			case !slices.Contains(before, "src:a") || !slices.Contains(before, "src:b") || slices.Contains(before, fmt.Sprintf("src:own%d", i)):
+				t.Errorf("writer %d, competition %d: claimed before %v, want the shared sources", i, c, before)
+			}
+		}
+	}
+	for j, n := range first {
+		if n != 1 {
+			t.Errorf("competition %d: %d writers found nothing claimed before, want 1", comps[j], n)
+		}
+	}
+	keys := natstest.All[model.SourceKeys](t, natstest.MustOpen(t, srv), events.KindSourceKeys)
+	if len(keys) != len(comps) {
+		t.Fatalf("%d fixture key maps, want %d", len(keys), len(comps))
+	}
+	ids := map[int]string{}
+	for _, k := range keys {
+		if len(k.IDs) != 2+writers {
+			t.Errorf("competition %d: keys %v, want %d sources", k.CompetitionID, k.IDs, 2+writers)
+		}
+		for source, id := range k.IDs {
+			if other, taken := ids[id]; taken {
+				t.Errorf("id %d given to %s and to %s", id, other, source)
+			}
+			ids[id] = fmt.Sprintf("%d/%s", k.CompetitionID, source)
+		}
 	}
 }

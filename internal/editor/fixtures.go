@@ -3,8 +3,10 @@ package editor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"strconv"
+	"sync"
 
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -183,51 +185,187 @@ func (b *Batch) Create(ctx context.Context, v any, done func(Change, error)) err
 // source, which keep their ids (a stream written before sources were
 // claimed).
 func (e *Editor) SourceIDs(ctx context.Context, kind events.Kind, competition int, sources []string, stored map[string]int) (map[string]int, error) {
-	if len(sources) == 0 {
-		return map[string]int{}, nil
+	claimed, err := e.ClaimSources(ctx, kind, []SourceClaim{{Competition: competition, Sources: sources, Stored: stored}})
+	if err != nil {
+		return nil, err
 	}
-	subject := events.Subject(events.KindSourceKeys, string(kind), strconv.Itoa(competition))
-	var ids map[string]int
-	// pool holds the ids reserved for the sources missing in the first
-	// round: a round that loses a race only finds fewer missing.
-	var pool []int
-	_, err := e.run(ctx, func(ctx context.Context) (plan, error) {
-		cur, rev, err := load[model.SourceKeys](ctx, e.Store, subject)
-		if err != nil {
-			return plan{}, err
+	return claimed[0].IDs, nil
+}
+
+// SourceClaim asks for the ids of a competition's imported entities by
+// their sources; Stored are those found in the stream (see SourceIDs).
+type SourceClaim struct {
+	Competition int
+	Sources     []string
+	Stored      map[string]int
+}
+
+// Claimed is what ClaimSources gives for a claim: the ids of its
+// sources, and the sources that were claimed before (by an earlier file
+// or import, or one running at once), whose entities may exist.
+type Claimed struct {
+	IDs    map[string]int
+	Before []string
+}
+
+// loadConcurrency bounds the reads in flight at once of a writer that
+// reads many states.
+const loadConcurrency = 16
+
+// ClaimSources is SourceIDs for many competitions at once, with the
+// round trips of all of them overlapping: their claims are read
+// together, the new ids reserved with one counter update, and the
+// claims written as one batch, each decided again after a lost race. It
+// returns what each claim got, in the order of claims.
+func (e *Editor) ClaimSources(ctx context.Context, kind events.Kind, claims []SourceClaim) ([]Claimed, error) {
+	out := make([]Claimed, len(claims))
+	var todo []int // the claims with sources
+	var subjects []string
+	for i, c := range claims {
+		out[i].IDs = map[string]int{}
+		if len(c.Sources) > 0 {
+			todo = append(todo, i)
+			subjects = append(subjects, events.Subject(events.KindSourceKeys, string(kind), strconv.Itoa(c.Competition)))
 		}
-		next := model.SourceKeys{Kind: string(kind), CompetitionID: competition, IDs: map[string]int{}}
+	}
+	revs, err := loadAll[model.SourceKeys](ctx, e.Store, subjects)
+	if err != nil {
+		return nil, err
+	}
+	// decide merges the sources of claim i into its current state;
+	// missing are those that need new ids, nil next that none is new.
+	decide := func(i int, cur *model.SourceKeys) (next *model.SourceKeys, missing []string) {
+		c := claims[i]
+		next = &model.SourceKeys{Kind: string(kind), CompetitionID: c.Competition, IDs: map[string]int{}}
 		if cur != nil {
 			maps.Copy(next.IDs, cur.IDs)
 		}
-		var missing []string
 		added := false
-		for _, s := range sources {
+		out[i].Before = nil
+		for _, s := range c.Sources {
 			if _, ok := next.IDs[s]; ok {
+				out[i].Before = append(out[i].Before, s)
 				continue
 			}
 			added = true
-			if id, ok := stored[s]; ok {
+			if id, ok := c.Stored[s]; ok {
 				next.IDs[s] = id
 				continue
 			}
 			missing = append(missing, s)
 		}
-		ids = next.IDs
+		out[i].IDs = next.IDs
 		if !added {
+			return nil, nil
+		}
+		return next, missing
+	}
+	// pools hold the ids reserved for each claim's missing sources: a
+	// round that loses a race only finds fewer missing.
+	pools := make([][]int, len(claims))
+	build := func(ctx context.Context, i int, subject string, rev *events.Revision, next *model.SourceKeys, missing []string) (plan, error) {
+		if next == nil {
 			return keep(subject, rev), nil
 		}
-		if len(pool) < len(missing) {
-			more, err := e.newIDs(ctx, kind, len(missing)-len(pool))
+		if short := len(missing) - len(pools[i]); short > 0 {
+			more, err := e.newIDs(ctx, kind, short)
 			if err != nil {
 				return plan{}, err
 			}
-			pool = append(pool, more...)
+			pools[i] = append(pools[i], more...)
 		}
-		for i, s := range missing {
-			next.IDs[s] = pool[i]
+		for j, s := range missing {
+			next.IDs[s] = pools[i][j]
 		}
-		return e.newPlan(ctx, rev, &next)
-	}, true)
-	return ids, err
+		return e.newPlan(ctx, rev, next)
+	}
+	nexts := make([]*model.SourceKeys, len(todo))
+	missing := make([][]string, len(todo))
+	total := 0
+	for k, i := range todo {
+		nexts[k], missing[k] = decide(i, revs[k].value)
+		total += len(missing[k])
+	}
+	fresh, err := e.newIDs(ctx, kind, total)
+	if err != nil {
+		return nil, err
+	}
+	for k, i := range todo {
+		pools[i], fresh = fresh[:len(missing[k])], fresh[len(missing[k]):]
+	}
+	var failed error
+	b := e.Batch()
+	for k, i := range todo {
+		subject := subjects[k]
+		p, err := build(ctx, i, subject, revs[k].rev, nexts[k], missing[k])
+		if err != nil {
+			return nil, err
+		}
+		redo := func(ctx context.Context) (plan, error) {
+			cur, rev, err := load[model.SourceKeys](ctx, e.Store, subject)
+			if err != nil {
+				return plan{}, err
+			}
+			next, missing := decide(i, cur)
+			return build(ctx, i, subject, rev, next, missing)
+		}
+		err = b.add(ctx, &op{plan: p, redo: redo, done: func(_ Change, err error) {
+			if err != nil && failed == nil {
+				failed = fmt.Errorf("claim sources %s: %w", subject, err)
+			}
+		}})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := b.Flush(ctx); err != nil {
+		return nil, err
+	}
+	return out, failed
+}
+
+// loaded is a state read with its revision (nil ones: it does not exist).
+type loaded[T any] struct {
+	value *T
+	rev   *events.Revision
+}
+
+// FixtureKey names a fixture by its competition and id.
+type FixtureKey struct{ Competition, ID int }
+
+// FixturesOf reads the current states of fixtures, many at once; those
+// that do not exist are left out.
+func (e *Editor) FixturesOf(ctx context.Context, keys []FixtureKey) ([]Stored[model.Fixture], error) {
+	subjects := make([]string, len(keys))
+	for i, k := range keys {
+		subjects[i] = events.Subject(events.KindFixture, strconv.Itoa(k.Competition), strconv.Itoa(k.ID))
+	}
+	got, err := loadAll[model.Fixture](ctx, e.Store, subjects)
+	if err != nil {
+		return nil, err
+	}
+	var out []Stored[model.Fixture]
+	for _, l := range got {
+		if l.rev != nil {
+			out = append(out, Stored[model.Fixture]{Value: *l.value, Rev: *l.rev})
+		}
+	}
+	return out, nil
+}
+
+// loadAll reads the states of subjects, many at once.
+func loadAll[T any](ctx context.Context, s *events.Store, subjects []string) ([]loaded[T], error) {
+	out := make([]loaded[T], len(subjects))
+	errs := make([]error, len(subjects))
+	sem := make(chan struct{}, loadConcurrency)
+	var wg sync.WaitGroup
+	for i, subject := range subjects {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			out[i].value, out[i].rev, errs[i] = load[T](ctx, s, subject)
+		})
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
 }

@@ -42,10 +42,11 @@ func checkSeason(pf *parsedFile, now time.Time) []Warning {
 		warn(warnIdentical, "line %d repeats %s v %s (%s, %s)", pm.line, pm.home, pm.away, pm.round, pm.kickoff.Format(time.DateOnly))
 	})
 	// Spellings that normalise alike are one team already.
+	norm := normalizer{}
 	counts, spelling := map[string]int{}, map[string]string{}
 	for _, pm := range pf.matches {
 		for _, name := range []string{pm.home, pm.away} {
-			key := model.NormalizeTeamName(name)
+			key := norm.of(name)
 			counts[key]++
 			if _, ok := spelling[key]; !ok {
 				spelling[key] = name
@@ -67,18 +68,26 @@ func checkSeason(pf *parsedFile, now time.Time) []Warning {
 			outside[0].kickoff.Format(time.DateOnly), outside[len(outside)-1].kickoff.Format(time.DateOnly),
 			first.Format(time.DateOnly), last.AddDate(0, 0, -1).Format(time.DateOnly), roundsOf(outside))
 	}
-	days := map[string]parsedMatch{}
-	for _, pm := range pf.matches {
+	// A team's days, each with the match it last played on it (an index:
+	// this runs over every match of every file).
+	type teamDay struct {
+		team              string
+		year, month, date int
+	}
+	days := make(map[teamDay]int, 2*len(pf.matches))
+	for i, pm := range pf.matches {
 		if pm.status == model.Postponed || pm.status == model.Canceled {
 			continue
 		}
+		y, m, d := pm.kickoff.Date()
 		for _, team := range []string{pm.home, pm.away} {
-			key := team + "|" + pm.kickoff.Format(time.DateOnly)
-			if other, ok := days[key]; ok && !placeholderRE.MatchString(team) {
+			key := teamDay{team, y, int(m), d}
+			if j, ok := days[key]; ok && !placeholderRE.MatchString(team) {
+				other := &pf.matches[j]
 				warn(warnTwiceADay, "%s on %s: line %d (%s v %s) and line %d (%s v %s)", team, pm.kickoff.Format(time.DateOnly),
 					other.line, other.home, other.away, pm.line, pm.home, pm.away)
 			}
-			days[key] = pm
+			days[key] = i
 		}
 	}
 	due := now.AddDate(0, 0, -resultGraceDays)
@@ -92,7 +101,7 @@ func checkSeason(pf *parsedFile, now time.Time) []Warning {
 		warn(warnNoResult, "%d matches before %s have none: %s", len(missing), due.Format(time.DateOnly), examplesOf(missing))
 	}
 	if pf.kind == model.TypeLeague {
-		if lo, hi := regularRange(pf.matches); lo != hi {
+		if lo, hi := regularRange(pf.matches, norm); lo != hi {
 			warn(warnRoundCount, "between %d and %d regular matches per team over %d matchdays", lo, hi, pf.matchdays)
 		}
 	}
@@ -173,12 +182,12 @@ func seasonWindow(year int, calendar bool) (first, end time.Time) {
 }
 
 // regularRange is the fewest and most regular matches a team plays.
-func regularRange(ms []parsedMatch) (lo, hi int) {
+func regularRange(ms []parsedMatch, norm normalizer) (lo, hi int) {
 	n := map[string]int{}
 	for _, pm := range ms {
 		if pm.stage == model.Regular {
-			n[model.NormalizeTeamName(pm.home)]++
-			n[model.NormalizeTeamName(pm.away)]++
+			n[norm.of(pm.home)]++
+			n[norm.of(pm.away)]++
 		}
 	}
 	first := true
@@ -216,4 +225,17 @@ func examplesOf(ms []parsedMatch) string {
 		ex = append(ex, "…")
 	}
 	return strings.Join(ex, "; ")
+}
+
+// normalizer remembers the normalised spellings of team names: a season
+// names each team in dozens of matches, and normalising allocates.
+type normalizer map[string]string
+
+func (n normalizer) of(name string) string {
+	key, ok := n[name]
+	if !ok {
+		key = model.NormalizeTeamName(name)
+		n[name] = key
+	}
+	return key
 }

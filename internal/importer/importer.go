@@ -104,7 +104,13 @@ type Importer struct {
 	progress io.Writer
 	names    map[string]int // normalised team name → team id
 	comps    map[string]int // "PL/2015" → competition id
-	Summary  Summary
+	// created are the competitions this import created, each with the
+	// format of all the fixtures written into it so far: those are the
+	// fixtures it holds, whose ids their sources' claims give and whose
+	// states compare-and-set meets, so a file of that format does not
+	// scan for them (a scan reads every fixture of the stream).
+	created map[int]string
+	Summary Summary
 }
 
 // New returns an importer writing through ed. progress, if not nil,
@@ -114,9 +120,11 @@ func New(ed *editor.Editor, progress io.Writer) *Importer {
 }
 
 // Import imports files of format f, parsing the next file while the
-// current one is written. A file that cannot be read is listed as rejected
-// and the import goes on with the next; an error that is not the files'
-// (the stream gone) stops it and is returned.
+// current one is written, and claiming the next file's teams,
+// competitions and sources while the current one's fixtures are on their
+// way: one batch carries the fixtures of every file. A file that cannot
+// be read is listed as rejected and the import goes on with the next; an
+// error that is not the files' (the stream gone) stops it and is returned.
 func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -142,6 +150,7 @@ func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts O
 			}
 		}
 	})
+	batch := im.ed.Batch()
 	for p := range next {
 		im.Summary.Files++
 		err := p.err
@@ -151,7 +160,7 @@ func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts O
 			err = im.check(p.src, opts)
 		}
 		if err == nil {
-			err = im.write(ctx, p.src, aliased)
+			err = im.write(ctx, batch, p.src, aliased)
 		}
 		switch {
 		case model.ErrorCode(err) == model.Invalid:
@@ -160,6 +169,9 @@ func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts O
 			return fmt.Errorf("%s: %w", p.path, err)
 		}
 	}
+	if err := batch.Flush(ctx); err != nil {
+		return fmt.Errorf("write the fixtures: %w", err)
+	}
 	return ctx.Err()
 }
 
@@ -167,7 +179,7 @@ func (im *Importer) load(ctx context.Context) error {
 	if im.names != nil {
 		return nil
 	}
-	im.names, im.comps = map[string]int{}, map[string]int{}
+	im.names, im.comps, im.created = map[string]int{}, map[string]int{}, map[int]string{}
 	err := im.ed.Store.Scan(ctx, events.All(events.KindTeamName), func(ev events.Event) error {
 		tn, err := events.Decode[model.TeamName](ev.Data)
 		im.names[model.NormalizeTeamName(tn.Name)] = tn.TeamID
@@ -206,6 +218,9 @@ func (im *Importer) check(src *source, opts Options) error {
 // with the name it stands for.
 func applyAliases(src *source, aliases map[string]string) map[string]string {
 	used := map[string]string{}
+	if len(aliases) == 0 {
+		return used
+	}
 	rename := func(name *string) {
 		if to, ok := aliases[model.NormalizeTeamName(*name)]; ok && model.NormalizeTeamName(to) != model.NormalizeTeamName(*name) {
 			used[*name] = to
@@ -229,9 +244,10 @@ func applyAliases(src *source, aliases map[string]string) map[string]string {
 	return used
 }
 
-// write writes what a parser read; aliased are the spellings an alias
-// renamed, each with the name it stands for, to be recorded.
-func (im *Importer) write(ctx context.Context, src *source, aliased map[string]string) error {
+// write writes what a parser read, queueing its fixtures on batch;
+// aliased are the spellings an alias renamed, each with the name it stands
+// for, to be recorded.
+func (im *Importer) write(ctx context.Context, batch *editor.Batch, src *source, aliased map[string]string) error {
 	for _, r := range src.rejected {
 		im.Summary.Fixtures.Rejected++
 		im.Summary.reject(r)
@@ -256,7 +272,7 @@ func (im *Importer) write(ctx context.Context, src *source, aliased map[string]s
 	comps := make([]*model.Competition, len(src.seasons))
 	existed := map[int]bool{}
 	for i, pf := range src.seasons {
-		c, found, err := im.competition(ctx, pf, teamIDs)
+		c, found, err := im.competition(ctx, src.format, pf, teamIDs)
 		if err != nil {
 			return err
 		}
@@ -271,19 +287,26 @@ func (im *Importer) write(ctx context.Context, src *source, aliased map[string]s
 		matches += len(pf.matches)
 	}
 	bar := newBar(im.progress, src.path, matches)
-	defer bar.finish()
-	batch := im.ed.Batch()
+	kept := make([][]parsedMatch, len(src.seasons))
+	claims := make([]editor.SourceClaim, len(src.seasons))
 	for i, pf := range src.seasons {
-		ms := pf.matches
+		kept[i] = pf.matches
 		if foreign := known.foreign[comps[i].ID]; len(foreign) > 0 {
-			ms = im.skipForeign(ms, foreign, teamIDs, bar)
+			kept[i] = im.skipForeign(kept[i], foreign, teamIDs, bar)
 		}
-		if err := im.putFixtures(ctx, batch, src.path, pf, ms, comps[i], known.bySource, teamIDs, bar); err != nil {
+		claims[i] = sourceClaim(comps[i].ID, kept[i], known.bySource)
+	}
+	claimed, err := im.ed.ClaimSources(ctx, events.KindFixture, claims)
+	if err != nil {
+		return fmt.Errorf("claim the fixtures of %d competitions: %w", len(claims), err)
+	}
+	if err := im.claimedBefore(ctx, comps, existed, claimed, known.bySource); err != nil {
+		return err
+	}
+	for i, pf := range src.seasons {
+		if err := im.putFixtures(ctx, batch, src.path, pf, kept[i], comps[i], known.bySource, teamIDs, claimed[i].IDs, bar); err != nil {
 			return err
 		}
-	}
-	if err := batch.Flush(ctx); err != nil {
-		return err
 	}
 	return im.putDeductions(ctx, src.path, src.deductions)
 }
@@ -392,8 +415,9 @@ func ReadAliases(path string) (map[string]string, error) {
 // season's teams and matchdays to it. Everything else of an existing
 // competition (caption, access tier, table rules) is the editors' decision,
 // or that of the source that created it: an import never changes it.
-// existed tells whether its fixtures may be in the stream already.
-func (im *Importer) competition(ctx context.Context, pf *parsedFile, teamIDs map[string]int) (*model.Competition, bool, error) {
+// existed tells whether it may hold fixtures this import did not write
+// from files of format.
+func (im *Importer) competition(ctx context.Context, format string, pf *parsedFile, teamIDs map[string]int) (*model.Competition, bool, error) {
 	var teams []model.CompetitionTeam
 	seen := map[int]bool{}
 	for _, pm := range pf.matches {
@@ -425,6 +449,7 @@ func (im *Importer) competition(ctx context.Context, pf *parsedFile, teamIDs map
 		}
 		im.comps[draft.Key()] = id
 		if created {
+			im.created[id] = format
 			im.Summary.Competitions.Created++
 			draft.ID = id
 			draft.SetDefaults()
@@ -449,7 +474,12 @@ func (im *Importer) competition(ctx context.Context, pf *parsedFile, teamIDs map
 		return fail(err)
 	}
 	im.Summary.Competitions.add(ch.Action)
-	return c, true, nil
+	own := im.created[id] == format
+	if !own {
+		// Its fixtures are no longer of one format.
+		delete(im.created, id)
+	}
+	return c, !own, nil
 }
 
 // known is what the stream holds of a file's competitions.
@@ -509,6 +539,35 @@ func (im *Importer) fixtures(ctx context.Context, format string, existed map[int
 	return k, nil
 }
 
+// claimedBefore reads into bySource the fixtures whose sources were
+// claimed before in the competitions this import created (an earlier file
+// of it has the same matches, or an import running at once): they were
+// not scanned for, and without their states each would be decided again
+// after losing its compare-and-set, a round trip per fixture.
+func (im *Importer) claimedBefore(ctx context.Context, comps []*model.Competition, existed map[int]bool, claimed []editor.Claimed,
+	bySource map[string]editor.Stored[model.Fixture]) error {
+	var keys []editor.FixtureKey
+	for i, c := range comps {
+		if existed[c.ID] {
+			continue
+		}
+		for _, s := range claimed[i].Before {
+			keys = append(keys, editor.FixtureKey{Competition: c.ID, ID: claimed[i].IDs[s]})
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	got, err := im.ed.FixturesOf(ctx, keys)
+	if err != nil {
+		return fmt.Errorf("load %d fixtures claimed before: %w", len(keys), err)
+	}
+	for _, st := range got {
+		bySource[st.Value.Source] = st
+	}
+	return nil
+}
+
 // skipForeign drops the matches that another source already put into the
 // competition, so that a season imported from two sources is not counted
 // twice: as many of a pairing's matches as the other source holds are
@@ -528,32 +587,37 @@ func (im *Importer) skipForeign(ms []parsedMatch, foreign map[[2]int]int, teamID
 	return kept
 }
 
-// putFixtures queues a season's fixtures on batch: new ones under the ids
-// their sources claim, imported ones again (which publishes nothing unless
-// the file changed).
-func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, path string, pf *parsedFile, ms []parsedMatch,
-	c *model.Competition, existing map[string]editor.Stored[model.Fixture], teamIDs map[string]int, bar *bar) error {
-	reject := func(pm parsedMatch, err error) {
-		im.Summary.Fixtures.Rejected++
-		im.Summary.reject(Rejection{File: path, Line: pm.line, What: fmt.Sprintf("%s v %s (%s %d, %s)", pm.home, pm.away, c.League, c.Year, pm.round), Err: err})
-		bar.step()
-	}
-	var sources []string
-	stored := map[string]int{}
+// sourceClaim is the claim of the sources of a competition's matches ms
+// (those that parsed), existing the fixtures found in the stream.
+func sourceClaim(comp int, ms []parsedMatch, existing map[string]editor.Stored[model.Fixture]) editor.SourceClaim {
+	c := editor.SourceClaim{Competition: comp, Stored: map[string]int{}}
 	for _, pm := range ms {
 		if pm.err != nil {
 			continue
 		}
-		sources = append(sources, pm.source)
+		c.Sources = append(c.Sources, pm.source)
 		if st, ok := existing[pm.source]; ok {
-			stored[pm.source] = st.Value.ID
+			c.Stored[pm.source] = st.Value.ID
 		}
 	}
-	ids, err := im.ed.SourceIDs(ctx, events.KindFixture, c.ID, sources, stored)
-	if err != nil {
-		return fmt.Errorf("competition %s: %w", c.Key(), err)
+	return c
+}
+
+// putFixtures queues a season's fixtures on batch: new ones under the ids
+// their sources claimed (ids), imported ones again (which publishes
+// nothing unless the file changed).
+func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, path string, pf *parsedFile, ms []parsedMatch,
+	c *model.Competition, existing map[string]editor.Stored[model.Fixture], teamIDs, ids map[string]int, bar *bar) error {
+	reject := func(pm *parsedMatch, err error) {
+		im.Summary.Fixtures.Rejected++
+		im.Summary.reject(Rejection{File: path, Line: pm.line, What: fmt.Sprintf("%s v %s (%s %d, %s)", pm.home, pm.away, c.League, c.Year, pm.round), Err: err})
+		bar.step()
 	}
-	for _, pm := range ms {
+	// The closures below keep a pointer to the match and the stored
+	// state only when there is one: copies would be an allocation per
+	// fixture.
+	for i := range ms {
+		pm := &ms[i]
 		if pm.err != nil {
 			reject(pm, pm.err)
 			continue
@@ -569,7 +633,8 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, path s
 		}
 		var from *editor.Stored[model.Fixture]
 		if st, ok := existing[pm.source]; ok && st.Value.ID == f.ID {
-			from = &st
+			from = new(editor.Stored[model.Fixture])
+			*from = st
 		}
 		want := func(cur *model.Fixture) ([]model.Fixture, error) {
 			w := f
@@ -702,7 +767,10 @@ func deductionSource(a model.Adjustment) string {
 	return fmt.Sprintf("deduction|%d|%s", a.TeamID, a.Reason)
 }
 
-// bar draws a progress bar on a terminal; it is silent without one.
+// bar draws a progress bar on a terminal; it is silent without one. A
+// file's bar ends with its last fixture, which may be after the next
+// file's writing began: the acknowledgements come in the order the
+// fixtures went.
 type bar struct {
 	w           io.Writer
 	label       string
@@ -728,10 +796,7 @@ func (b *bar) step() {
 	const width = 30
 	n := width * b.done / max(b.total, 1)
 	fmt.Fprintf(b.w, "\r%-24s [%s%s] %d/%d", b.label, strings.Repeat("=", n), strings.Repeat(" ", width-n), b.done, b.total)
-}
-
-func (b *bar) finish() {
-	if b.w != nil && b.total > 0 {
+	if b.done == b.total {
 		fmt.Fprintln(b.w)
 	}
 }

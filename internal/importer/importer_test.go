@@ -109,6 +109,21 @@ func TestReimportOfARealSeasonPublishesNothing(t *testing.T) {
 	}
 }
 
+// TestFileTwiceInOneImport: a file listed twice is written once; the
+// second time finds every fixture the first wrote, even while they are
+// still on their way.
+func TestFileTwiceInOneImport(t *testing.T) {
+	s := natstest.MustOpen(t, natstest.MustStart(t))
+	file := ofFile(t, "openfootball-football-json/2015-16/en.1.json")
+	sum := importAll(t, s, file, file)
+	if sum.Fixtures.Created != 380 || sum.Fixtures.Unchanged != 380 || sum.Fixtures.Updated != 0 || len(sum.Rejected) > 0 {
+		t.Errorf("fixtures %+v, rejected %v: want 380 created, 380 unchanged", sum.Fixtures, sum.Rejected)
+	}
+	if n := len(load(t, s).fixtures); n != 380 {
+		t.Errorf("%d fixtures stored, want 380", n)
+	}
+}
+
 func TestImportedFacts(t *testing.T) {
 	s := natstest.MustOpen(t, natstest.MustStart(t))
 	importAll(t, s,

@@ -299,7 +299,14 @@ func groupOf(m ofMatch) string {
 }
 
 // cleanName drops the country suffix of European cup files ("Arsenal (ENG)").
-func cleanName(s string) string { return strings.TrimSpace(countryRE.ReplaceAllString(s, "")) }
+// Most names have none: the regular expression runs only on those that end
+// as it does.
+func cleanName(s string) string {
+	if !strings.HasSuffix(s, ")") {
+		return strings.TrimSpace(s)
+	}
+	return strings.TrimSpace(countryRE.ReplaceAllString(s, ""))
+}
 
 // kickoff converts a local date and time (optionally "18:00 UTC+3") to UTC.
 // A missing time means the date alone is fixed: the fixture is on that

@@ -13,11 +13,11 @@ import (
 // a large part of its cost: encodeFixture writes exactly what
 // encoding/json writes for a fixture's envelope, several times faster.
 // Anything it would have to escape (a string with a quote, a backslash, a
-// control character, HTML characters or non-ASCII text), a float outside
-// the range encoding/json writes plainly, or a time that is not plain UTC
-// makes it give up, and Encode uses encoding/json: it is a shortcut, never
-// a second definition of the format. A test compares both on random
-// fixtures.
+// control character, HTML characters, invalid UTF-8 or U+2028 and U+2029),
+// a float outside the range encoding/json writes plainly, or a time that
+// is not plain UTC makes it give up, and Encode uses encoding/json: it is
+// a shortcut, never a second definition of the format. Tests compare both
+// on random fixtures and on text.
 
 // encodeFixture appends the envelope of f to b; ok is false when it gave up.
 func encodeFixture(b []byte, f *model.Fixture) ([]byte, bool) {
@@ -26,7 +26,7 @@ func encodeFixture(b []byte, f *model.Fixture) ([]byte, bool) {
 		if omitEmpty && v == "" {
 			return
 		}
-		if !plainASCII(v) {
+		if !plainText(v) {
 			ok = false
 			return
 		}
@@ -103,14 +103,26 @@ func encodeFixture(b []byte, f *model.Fixture) ([]byte, bool) {
 	return b, ok
 }
 
-// plainASCII reports whether encoding/json writes s as it is: printable
-// ASCII without a quote, a backslash or an HTML character.
-func plainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c < 0x20 || c >= utf8.RuneSelf, c == '"', c == '\\', c == '<', c == '>', c == '&':
+// plainText reports whether encoding/json writes s as it is: printable
+// text without a quote, a backslash or an HTML character, valid UTF-8 (it
+// writes an invalid byte as \ufffd) without the line and paragraph
+// separators U+2028 and U+2029 (which it escapes). Team names in sources
+// are often not ASCII ("1. FC Köln").
+func plainText(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || r == '\u2028' || r == '\u2029' {
 			return false
 		}
+		i += size
 	}
 	return true
 }
