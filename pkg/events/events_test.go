@@ -66,6 +66,45 @@ func TestPublishCreateUpdateConflict(t *testing.T) {
 	}
 }
 
+// Two writers making the very same write from the same revision (same
+// subject, base and body, so the same message id) must not both be told
+// they wrote it. The server checks the expected revision before it looks
+// for duplicates, so the second gets a conflict, not a duplicate's ack; id
+// counters depend on it: two writers reserving as many ids from one
+// counter state publish identical messages, and must not both hand out
+// the same ids.
+func TestIdenticalWriteFromTheSameRevisionLoses(t *testing.T) {
+	srv := natstest.MustStart(t)
+	a, b := natstest.MustOpen(t, srv), natstest.MustOpen(t, srv)
+	ctx := ctxT(t)
+	for _, tc := range []struct {
+		name   string
+		id     int
+		update bool // the write updates a revision rather than creating
+	}{
+		{"create", 8, false},
+		{"update", 9, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var base uint64
+			if tc.update {
+				var err error
+				if base, err = a.Publish(ctx, msg(t, team(tc.id, "Base"), 0)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m := msg(t, team(tc.id, "Same"), base)
+			seq, err := a.Publish(ctx, m)
+			if err != nil || seq == 0 {
+				t.Fatalf("first writer: %d %v", seq, err)
+			}
+			if got, err := b.Publish(ctx, m); model.ErrorCode(err) != model.Conflict {
+				t.Fatalf("second writer, same message: got seq %d, %v; want a conflict", got, err)
+			}
+		})
+	}
+}
+
 func TestConcurrentWritersOneWins(t *testing.T) {
 	srv := natstest.MustStart(t)
 	a, b := natstest.MustOpen(t, srv), natstest.MustOpen(t, srv)
