@@ -3,75 +3,69 @@ package httpapi
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/footdata/footballd/pkg/readmodel"
 )
 
 // jsonAppender is a rendered value that writes its own JSON, the same
-// bytes encoding/json would write (TestTableJSONMatchesEncodingJSON checks
-// it), without reflection. A league table is the response most often
-// rendered afresh (every result changes it), and reflection was half of
-// the cost of rendering one.
+// bytes encoding/json would write for the shape the API documents
+// (TestTableJSONMatchesEncodingJSON checks it), without reflection. A
+// league table is the response most often rendered afresh (every result
+// changes it), and reflection was half of the cost of rendering one.
 type jsonAppender interface {
-	appendJSON(b []byte) ([]byte, error)
+	appendJSON(b []byte) []byte
 }
 
-func (t leagueTableJSON) appendJSON(b []byte) ([]byte, error) {
+func (t leagueTable) appendJSON(b []byte) []byte {
 	b = append(b, '{')
-	if t.Links != nil {
+	if t.links != nil {
 		b = append(b, `"_links":{"self":{"href":`...)
-		b = appendString(b, t.Links.Self.Href)
+		b = appendString(b, t.links.Self.Href)
 		b = append(b, `},"competition":{"href":`...)
-		b = appendString(b, t.Links.Competition.Href)
+		b = appendString(b, t.links.Competition.Href)
 		b = append(b, `}},`...)
 	}
 	b = append(b, `"leagueCaption":`...)
-	b = appendString(b, t.LeagueCaption)
+	b = appendString(b, t.caption)
 	b = append(b, `,"matchday":`...)
-	if t.Matchday == nil {
+	if t.matchday == 0 {
 		b = append(b, "null"...)
 	} else {
-		b = strconv.AppendInt(b, int64(*t.Matchday), 10)
+		b = strconv.AppendInt(b, int64(t.matchday), 10)
 	}
-	b = append(b, `,"standing":`...)
-	if t.Standing == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, r := range t.Standing {
-			if i > 0 {
+	b = append(b, `,"standing":[`...)
+	first := true
+	for i := range t.rows.Standings() {
+		for k := range t.rows.Len(i) {
+			if !first {
 				b = append(b, ',')
 			}
-			var err error
-			switch r := r.(type) {
-			case rowFull:
-				b = r.appendJSON(b)
-			case rowMinified:
-				b = r.appendJSON(b)
-			default:
-				var raw []byte
-				raw, err = json.Marshal(r)
-				b = append(b, raw...)
-			}
-			if err != nil {
-				return nil, err
+			first = false
+			r := t.rows.Row(i, k)
+			if t.teams != nil {
+				b = appendFullRow(b, &r, t.teams)
+			} else {
+				b = appendMinifiedRow(b, &r)
 			}
 		}
-		b = append(b, ']')
 	}
-	return append(b, '}'), nil
+	return append(b, "]}"...)
 }
 
-func (r rowFull) appendJSON(b []byte) []byte {
+// appendFullRow writes the full form of a row (renderFullRow's shape);
+// team starts its team link.
+func appendFullRow(b []byte, r *readmodel.TableRow, team []byte) []byte {
 	b = append(b, `{"_links":{"team":{"href":`...)
-	b = appendString(b, r.Links.Team.Href)
+	b = append(strconv.AppendInt(append(b, team...), int64(r.TeamID), 10), '"')
 	b = appendInt(b, `}},"position":`, r.Position)
 	b = appendInt(b, `,"rank":`, r.Rank)
 	b = append(b, `,"team":`...)
-	b = appendString(b, r.Team)
+	b = appendString(b, shortName(*r))
 	b = appendInt(b, `,"teamId":`, r.TeamID)
 	b = append(b, `,"teamName":`...)
 	b = appendString(b, r.TeamName)
 	b = append(b, `,"crestURI":`...)
-	b = appendString(b, r.CrestURI)
+	b = appendString(b, r.CrestURL)
 	b = appendInt(b, `,"playedGames":`, r.PlayedGames)
 	b = appendInt(b, `,"points":`, r.Points)
 	b = appendInt(b, `,"goals":`, r.Goals)
@@ -80,12 +74,12 @@ func (r rowFull) appendJSON(b []byte) []byte {
 	b = appendInt(b, `,"wins":`, r.Wins)
 	b = appendInt(b, `,"draws":`, r.Draws)
 	b = appendInt(b, `,"losses":`, r.Losses)
-	b = r.Home.appendJSON(append(b, `,"home":`...))
-	b = r.Away.appendJSON(append(b, `,"away":`...))
+	b = appendSplit(append(b, `,"home":`...), &r.Home)
+	b = appendSplit(append(b, `,"away":`...), &r.Away)
 	return append(b, '}')
 }
 
-func (s splitJSON) appendJSON(b []byte) []byte {
+func appendSplit(b []byte, s *readmodel.Split) []byte {
 	b = appendInt(b, `{"goals":`, s.Goals)
 	b = appendInt(b, `,"goalsAgainst":`, s.GoalsAgainst)
 	b = appendInt(b, `,"wins":`, s.Wins)
@@ -94,14 +88,15 @@ func (s splitJSON) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-func (r rowMinified) appendJSON(b []byte) []byte {
+// appendMinifiedRow writes the minified form of a row.
+func appendMinifiedRow(b []byte, r *readmodel.TableRow) []byte {
 	b = appendInt(b, `{"rank":`, r.Rank)
 	b = append(b, `,"team":`...)
-	b = appendString(b, r.Team)
+	b = appendString(b, shortName(*r))
 	b = appendInt(b, `,"teamId":`, r.TeamID)
 	b = appendInt(b, `,"playedGames":`, r.PlayedGames)
 	b = append(b, `,"crestURI":`...)
-	b = appendString(b, r.CrestURI)
+	b = appendString(b, r.CrestURL)
 	b = appendInt(b, `,"points":`, r.Points)
 	b = appendInt(b, `,"goals":`, r.Goals)
 	b = appendInt(b, `,"goalsAgainst":`, r.GoalsAgainst)
