@@ -375,25 +375,28 @@ type tableRows interface {
 // (tablejson.go) straight from the read model's rows: it is the response
 // most often rendered afresh, as every result changes it.
 type leagueTable struct {
-	links    *tableLinks // nil unless full
+	id       int
 	caption  string
 	matchday int // 0 is null: beyond the competition's last matchday
 	rows     tableRows
-	// teams starts each row's team link, JSON-encoded and without its
-	// closing quote ("http://host/v1/teams/), in the full form; nil in
-	// the minified one.
-	teams []byte
+	// full is the representation; the minified one has no links. The
+	// links are appended piece by piece to base, links.base JSON-encoded
+	// without its quotes, and comp, links.comp, which needs no escaping.
+	full bool
+	base []byte
+	comp string
 }
 
 func newLeagueTable(id int, caption string, matchday int, rows tableRows, rep representation, l links) leagueTable {
-	t := leagueTable{links: tableLinksOf(id, matchday, rep, l), caption: caption, matchday: matchday, rows: rows}
-	if rep == full {
-		team := appendString(nil, l.base+"/teams/")
-		t.teams = team[:len(team)-1]
+	t := leagueTable{id: id, caption: caption, matchday: matchday, rows: rows, full: rep == full}
+	if t.full {
+		base := appendString(nil, l.base)
+		t.base, t.comp = base[1:len(base)-1], l.comp
 	}
 	return t
 }
 
+// tableLinksOf is the links of a table in the form of rep.
 func tableLinksOf(id, matchday int, rep representation, l links) *tableLinks {
 	if rep != full {
 		return nil

@@ -18,12 +18,14 @@ type jsonAppender interface {
 
 func (t leagueTable) appendJSON(b []byte) []byte {
 	b = append(b, '{')
-	if t.links != nil {
+	if t.full {
 		b = append(b, `"_links":{"self":{"href":`...)
-		b = appendString(b, t.links.Self.Href)
-		b = append(b, `},"competition":{"href":`...)
-		b = appendString(b, t.links.Competition.Href)
-		b = append(b, `}},`...)
+		b = append(t.appendCompetition(b), "/leagueTable/"...)
+		if t.matchday > 0 {
+			b = strconv.AppendInt(append(b, "?matchday="...), int64(t.matchday), 10)
+		}
+		b = append(b, `"},"competition":{"href":`...)
+		b = append(t.appendCompetition(b), `"}},`...)
 	}
 	b = append(b, `"leagueCaption":`...)
 	b = appendString(b, t.caption)
@@ -42,8 +44,8 @@ func (t leagueTable) appendJSON(b []byte) []byte {
 			}
 			first = false
 			r := t.rows.Row(i, k)
-			if t.teams != nil {
-				b = appendFullRow(b, &r, t.teams)
+			if t.full {
+				b = t.appendFullRow(b, &r)
 			} else {
 				b = appendMinifiedRow(b, &r)
 			}
@@ -52,12 +54,20 @@ func (t leagueTable) appendJSON(b []byte) []byte {
 	return append(b, "]}"...)
 }
 
-// appendFullRow writes the full form of a row (renderFullRow's shape);
-// team starts its team link.
-func appendFullRow(b []byte, r *readmodel.TableRow, team []byte) []byte {
-	b = append(b, `{"_links":{"team":{"href":`...)
-	b = append(strconv.AppendInt(append(b, team...), int64(r.TeamID), 10), '"')
-	b = appendInt(b, `}},"position":`, r.Position)
+// appendCompetition opens the competition's link (links.competition)
+// without closing its quote: the pieces need no escaping but the base,
+// which is escaped once, and escaping a string piece by piece gives what
+// escaping it whole does when the pieces are cut at ASCII characters.
+func (t leagueTable) appendCompetition(b []byte) []byte {
+	b = append(append(append(append(b, '"'), t.base...), '/'), t.comp...)
+	return strconv.AppendInt(append(b, '/'), int64(t.id), 10)
+}
+
+// appendFullRow writes the full form of a row, renderFullRow's shape.
+func (t leagueTable) appendFullRow(b []byte, r *readmodel.TableRow) []byte {
+	b = append(append(b, `{"_links":{"team":{"href":"`...), t.base...)
+	b = appendInt(b, "/teams/", r.TeamID)
+	b = appendInt(b, `"}},"position":`, r.Position)
 	b = appendInt(b, `,"rank":`, r.Rank)
 	b = append(b, `,"team":`...)
 	b = appendString(b, shortName(*r))
@@ -104,8 +114,23 @@ func appendMinifiedRow(b []byte, r *readmodel.TableRow) []byte {
 	return append(b, '}')
 }
 
+// appendInt writes key, then v. A table's figures are nearly all below
+// 1000 and are written here digit by digit: strconv's general path was
+// a sixth of the cost of encoding a table.
 func appendInt(b []byte, key string, v int) []byte {
-	return strconv.AppendInt(append(b, key...), int64(v), 10)
+	b = append(b, key...)
+	if v < 0 && v > -1000 {
+		b, v = append(b, '-'), -v
+	}
+	switch {
+	case v < 0 || v >= 1000:
+		return strconv.AppendInt(b, int64(v), 10)
+	case v < 10:
+		return append(b, byte('0'+v))
+	case v < 100:
+		return append(b, byte('0'+v/10), byte('0'+v%10))
+	}
+	return append(b, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
 }
 
 // appendString writes s as encoding/json does: printable ASCII other than

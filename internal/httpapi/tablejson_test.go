@@ -67,7 +67,7 @@ func referenceTable(id int, caption string, matchday int, rows standings, rep re
 func TestTableJSONMatchesEncodingJSON(t *testing.T) {
 	strs := []string{"", "Arsenal FC", `Quote "Q" \ back`, "<b>&amp;</b>", "Bayern München", "Ñandú\u2028\u2029",
 		"tab\tnew\nline\rcr\x00\x1f\x7f", "bad \xff\xfe utf-8", "http://h.test/v1/teams/5", "😀", "trailing \xe2\x82", "1 < 2", "a>b", "R&D"}
-	bases := []string{"http://api.test", "https://h1.test:8443", "http://[::1]:80", "http://b<a>d&\"\\", "http://\xff\u2028"}
+	bases := []string{"http://api.test", "https://h1.test:8443", "http://[::1]:80", "http://b<a>d&\"\\", "http://\xff\u2028", "http://h\xe2\x82", ""}
 	rng := rand.New(rand.NewPCG(1, 2))
 	pick := func() string { return strs[rng.IntN(len(strs))] }
 	num := func() int { return rng.IntN(2500) - 1000 }
