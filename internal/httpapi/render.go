@@ -368,7 +368,7 @@ type tableRows interface {
 	Standings() int
 	Group(i int) string
 	Len(i int) int
-	Row(i, k int) readmodel.TableRow
+	Row(i, k int, r *readmodel.TableRow)
 }
 
 // leagueTable is a league's one standing. It writes its own JSON
@@ -469,8 +469,9 @@ func renderTable(c readmodel.CompetitionKey, t readmodel.TableView, rep represen
 	out := groupTableJSON{Links: tableLinksOf(c.ID, t.Matchday, rep, l), LeagueCaption: t.Caption, Matchday: md, Standings: standingsJSON{}}
 	for i := range t.Standings() {
 		rows := make([]any, t.Len(i))
+		var r readmodel.TableRow
 		for k := range rows {
-			r := t.Row(i, k)
+			t.Row(i, k, &r)
 			switch {
 			case c.Type == model.TypeTournament || rep != full:
 				rows[k] = renderGroupRow(r)

@@ -37,13 +37,14 @@ func (t leagueTable) appendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"standing":[`...)
 	first := true
+	var r readmodel.TableRow
 	for i := range t.rows.Standings() {
 		for k := range t.rows.Len(i) {
 			if !first {
 				b = append(b, ',')
 			}
 			first = false
-			r := t.rows.Row(i, k)
+			t.rows.Row(i, k, &r)
 			if t.full {
 				b = t.appendFullRow(b, &r)
 			} else {
