@@ -161,9 +161,8 @@ func (s *Server) leagueTable(kind linkKind) fiber.Handler {
 		}
 		k := s.newKey(c, "table", kind, rep).int(id).int(f.matchday).u64(comp.Version)
 		return s.respond(c, k.String(), func() (any, int) {
-			t, _ := who.snap.Table(id, f.matchday)
-			whole, _ := who.snap.Competition(id)
-			return renderTable(whole, t, rep, newLinks(s.baseURL(c), kind)), maxAgeOf(who, comp)
+			t, _ := who.snap.TableView(id, f.matchday)
+			return renderTable(comp, t, rep, newLinks(s.baseURL(c), kind)), maxAgeOf(who, comp)
 		})
 	}
 }

@@ -327,18 +327,6 @@ type rowFull struct {
 	Away           splitJSON `json:"away"`
 }
 
-type rowMinified struct {
-	Rank           int    `json:"rank"`
-	Team           string `json:"team"`
-	TeamID         int    `json:"teamId"`
-	PlayedGames    int    `json:"playedGames"`
-	CrestURI       string `json:"crestURI"`
-	Points         int    `json:"points"`
-	Goals          int    `json:"goals"`
-	GoalsAgainst   int    `json:"goalsAgainst"`
-	GoalDifference int    `json:"goalDifference"`
-}
-
 type rowGroup struct {
 	Group          string `json:"group"`
 	Rank           int    `json:"rank"`
@@ -360,14 +348,6 @@ func shortName(r readmodel.TableRow) string {
 	return r.TeamName
 }
 
-func renderRow(r readmodel.TableRow, rep representation, l links) any {
-	if rep != full {
-		return rowMinified{Rank: r.Rank, Team: shortName(r), TeamID: r.TeamID, PlayedGames: r.PlayedGames, CrestURI: r.CrestURL,
-			Points: r.Points, Goals: r.Goals, GoalsAgainst: r.GoalsAgainst, GoalDifference: r.GoalDifference}
-	}
-	return renderFullRow(r, l)
-}
-
 func renderFullRow(r readmodel.TableRow, l links) rowFull {
 	out := rowFull{Position: r.Position, Rank: r.Rank, Team: shortName(r), TeamID: r.TeamID, TeamName: r.TeamName,
 		CrestURI: r.CrestURL, PlayedGames: r.PlayedGames, Points: r.Points, Goals: r.Goals, GoalsAgainst: r.GoalsAgainst,
@@ -382,11 +362,50 @@ type tableLinks struct {
 	Competition href `json:"competition"`
 }
 
-type leagueTableJSON struct {
-	Links         *tableLinks `json:"_links,omitempty"`
-	LeagueCaption string      `json:"leagueCaption"`
-	Matchday      *int        `json:"matchday"`
-	Standing      []any       `json:"standing"`
+// tableRows is a table's rows where the read model holds them
+// (readmodel.TableView), read one at a time.
+type tableRows interface {
+	Standings() int
+	Group(i int) string
+	Len(i int) int
+	Row(i, k int, r *readmodel.TableRow)
+}
+
+// leagueTable is a league's one standing. It writes its own JSON
+// (tablejson.go) straight from the read model's rows: it is the response
+// most often rendered afresh, as every result changes it.
+type leagueTable struct {
+	id       int
+	caption  string
+	matchday int // 0 is null: beyond the competition's last matchday
+	rows     tableRows
+	// full is the representation; the minified one has no links. The
+	// links are appended piece by piece to base, links.base JSON-encoded
+	// without its quotes, and comp, links.comp, which needs no escaping.
+	full bool
+	base []byte
+	comp string
+}
+
+func newLeagueTable(id int, caption string, matchday int, rows tableRows, rep representation, l links) leagueTable {
+	t := leagueTable{id: id, caption: caption, matchday: matchday, rows: rows, full: rep == full}
+	if t.full {
+		base := appendString(nil, l.base)
+		t.base, t.comp = base[1:len(base)-1], l.comp
+	}
+	return t
+}
+
+// tableLinksOf is the links of a table in the form of rep.
+func tableLinksOf(id, matchday int, rep representation, l links) *tableLinks {
+	if rep != full {
+		return nil
+	}
+	self := l.competition(id).Href + "/leagueTable/"
+	if matchday > 0 {
+		self += "?matchday=" + strconv.Itoa(matchday)
+	}
+	return &tableLinks{Self: href{self}, Competition: l.competition(id)}
 }
 
 type groupTableJSON struct {
@@ -439,40 +458,28 @@ func renderGroupRow(r readmodel.TableRow) rowGroup {
 
 // renderTable renders a league's one standing as "standing", and a
 // tournament's groups or a league's play-off phases as "standings".
-func renderTable(c readmodel.Competition, t readmodel.Table, rep representation, l links) any {
-	var tl *tableLinks
+func renderTable(c readmodel.CompetitionKey, t readmodel.TableView, rep representation, l links) any {
+	if c.Type != model.TypeTournament && (t.Standings() == 0 || t.Group(0) == "") {
+		return newLeagueTable(c.ID, t.Caption, t.Matchday, t, rep, l)
+	}
 	var md *int
 	if t.Matchday > 0 {
 		md = &t.Matchday
 	}
-	if rep == full {
-		self := l.competition(c.ID).Href + "/leagueTable/"
-		if md != nil {
-			self += "?matchday=" + strconv.Itoa(t.Matchday)
-		}
-		tl = &tableLinks{Self: href{self}, Competition: l.competition(c.ID)}
-	}
-	if c.Type == model.TypeTournament || (len(t.Standings) > 0 && t.Standings[0].Group != "") {
-		out := groupTableJSON{Links: tl, LeagueCaption: c.Caption, Matchday: md, Standings: standingsJSON{}}
-		for _, st := range t.Standings {
-			rows := make([]any, len(st.Rows))
-			for i, r := range st.Rows {
-				switch {
-				case c.Type == model.TypeTournament || rep != full:
-					rows[i] = renderGroupRow(r)
-				default:
-					rows[i] = rowPhase{Group: r.Group, rowFull: renderFullRow(r, l), CarriedPoints: r.CarriedPoints}
-				}
+	out := groupTableJSON{Links: tableLinksOf(c.ID, t.Matchday, rep, l), LeagueCaption: t.Caption, Matchday: md, Standings: standingsJSON{}}
+	for i := range t.Standings() {
+		rows := make([]any, t.Len(i))
+		var r readmodel.TableRow
+		for k := range rows {
+			t.Row(i, k, &r)
+			switch {
+			case c.Type == model.TypeTournament || rep != full:
+				rows[k] = renderGroupRow(r)
+			default:
+				rows[k] = rowPhase{Group: r.Group, rowFull: renderFullRow(r, l), CarriedPoints: r.CarriedPoints}
 			}
-			out.Standings = append(out.Standings, namedStanding{st.Group, rows})
 		}
-		return out
-	}
-	out := leagueTableJSON{Links: tl, LeagueCaption: c.Caption, Matchday: md, Standing: []any{}}
-	for _, st := range t.Standings {
-		for _, r := range st.Rows {
-			out.Standing = append(out.Standing, renderRow(r, rep, l))
-		}
+		out.Standings = append(out.Standings, namedStanding{t.Group(i), rows})
 	}
 	return out
 }

@@ -173,10 +173,10 @@ func encodeJSON(v any) ([]byte, error) {
 	if a, ok := v.(jsonAppender); ok {
 		buf := jsonBuffers.Get().(*[]byte)
 		defer jsonBuffers.Put(buf)
-		b, err := a.appendJSON((*buf)[:0])
+		b := a.appendJSON((*buf)[:0])
 		*buf = b
 		// The cache keeps the body: exactly its size, not the buffer's.
-		return bytes.Clone(b), err
+		return bytes.Clone(b), nil
 	}
 	return jsonMarshal(v)
 }

@@ -3,114 +3,135 @@ package httpapi
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/footdata/footballd/pkg/readmodel"
 )
 
 // jsonAppender is a rendered value that writes its own JSON, the same
-// bytes encoding/json would write (TestTableJSONMatchesEncodingJSON checks
-// it), without reflection. A league table is the response most often
-// rendered afresh (every result changes it), and reflection was half of
-// the cost of rendering one.
+// bytes encoding/json would write for the shape the API documents
+// (TestTableJSONMatchesEncodingJSON checks it), without reflection. A
+// league table is the response most often rendered afresh (every result
+// changes it), and reflection was half of the cost of rendering one.
 type jsonAppender interface {
-	appendJSON(b []byte) ([]byte, error)
+	appendJSON(b []byte) []byte
 }
 
-func (t leagueTableJSON) appendJSON(b []byte) ([]byte, error) {
+func (t leagueTable) appendJSON(b []byte) []byte {
 	b = append(b, '{')
-	if t.Links != nil {
+	if t.full {
 		b = append(b, `"_links":{"self":{"href":`...)
-		b = appendString(b, t.Links.Self.Href)
-		b = append(b, `},"competition":{"href":`...)
-		b = appendString(b, t.Links.Competition.Href)
-		b = append(b, `}},`...)
+		b = append(t.appendCompetition(b), "/leagueTable/"...)
+		if t.matchday > 0 {
+			b = strconv.AppendInt(append(b, "?matchday="...), int64(t.matchday), 10)
+		}
+		b = append(b, `"},"competition":{"href":`...)
+		b = append(t.appendCompetition(b), `"}},`...)
 	}
 	b = append(b, `"leagueCaption":`...)
-	b = appendString(b, t.LeagueCaption)
+	b = appendString(b, t.caption)
 	b = append(b, `,"matchday":`...)
-	if t.Matchday == nil {
+	if t.matchday == 0 {
 		b = append(b, "null"...)
 	} else {
-		b = strconv.AppendInt(b, int64(*t.Matchday), 10)
+		b = strconv.AppendInt(b, int64(t.matchday), 10)
 	}
-	b = append(b, `,"standing":`...)
-	if t.Standing == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, r := range t.Standing {
-			if i > 0 {
+	b = append(b, `,"standing":[`...)
+	first := true
+	var r readmodel.TableRow
+	for i := range t.rows.Standings() {
+		for k := range t.rows.Len(i) {
+			if !first {
 				b = append(b, ',')
 			}
-			var err error
-			switch r := r.(type) {
-			case rowFull:
-				b = r.appendJSON(b)
-			case rowMinified:
-				b = r.appendJSON(b)
-			default:
-				var raw []byte
-				raw, err = json.Marshal(r)
-				b = append(b, raw...)
-			}
-			if err != nil {
-				return nil, err
+			first = false
+			t.rows.Row(i, k, &r)
+			if t.full {
+				b = t.appendFullRow(b, &r)
+			} else {
+				b = appendMinifiedRow(b, &r)
 			}
 		}
-		b = append(b, ']')
 	}
-	return append(b, '}'), nil
+	return append(b, "]}"...)
 }
 
-func (r rowFull) appendJSON(b []byte) []byte {
-	b = append(b, `{"_links":{"team":{"href":`...)
-	b = appendString(b, r.Links.Team.Href)
-	b = appendInt(b, `}},"position":`, r.Position)
-	b = appendInt(b, `,"rank":`, r.Rank)
+// appendCompetition opens the competition's link (links.competition)
+// without closing its quote: the pieces need no escaping but the base,
+// which is escaped once, and escaping a string piece by piece gives what
+// escaping it whole does when the pieces are cut at ASCII characters.
+func (t leagueTable) appendCompetition(b []byte) []byte {
+	b = append(append(append(append(b, '"'), t.base...), '/'), t.comp...)
+	return strconv.AppendInt(append(b, '/'), int64(t.id), 10)
+}
+
+// appendFullRow writes the full form of a row, renderFullRow's shape.
+func (t leagueTable) appendFullRow(b []byte, r *readmodel.TableRow) []byte {
+	b = append(append(b, `{"_links":{"team":{"href":"`...), t.base...)
+	b = appendDigits(append(b, "/teams/"...), r.TeamID)
+	b = appendDigits(append(b, `"}},"position":`...), r.Position)
+	b = appendDigits(append(b, `,"rank":`...), r.Rank)
 	b = append(b, `,"team":`...)
-	b = appendString(b, r.Team)
-	b = appendInt(b, `,"teamId":`, r.TeamID)
+	b = appendString(b, shortName(*r))
+	b = appendDigits(append(b, `,"teamId":`...), r.TeamID)
 	b = append(b, `,"teamName":`...)
 	b = appendString(b, r.TeamName)
 	b = append(b, `,"crestURI":`...)
-	b = appendString(b, r.CrestURI)
-	b = appendInt(b, `,"playedGames":`, r.PlayedGames)
-	b = appendInt(b, `,"points":`, r.Points)
-	b = appendInt(b, `,"goals":`, r.Goals)
-	b = appendInt(b, `,"goalsAgainst":`, r.GoalsAgainst)
-	b = appendInt(b, `,"goalDifference":`, r.GoalDifference)
-	b = appendInt(b, `,"wins":`, r.Wins)
-	b = appendInt(b, `,"draws":`, r.Draws)
-	b = appendInt(b, `,"losses":`, r.Losses)
-	b = r.Home.appendJSON(append(b, `,"home":`...))
-	b = r.Away.appendJSON(append(b, `,"away":`...))
+	b = appendString(b, r.CrestURL)
+	b = appendDigits(append(b, `,"playedGames":`...), r.PlayedGames)
+	b = appendDigits(append(b, `,"points":`...), r.Points)
+	b = appendDigits(append(b, `,"goals":`...), r.Goals)
+	b = appendDigits(append(b, `,"goalsAgainst":`...), r.GoalsAgainst)
+	b = appendDigits(append(b, `,"goalDifference":`...), r.GoalDifference)
+	b = appendDigits(append(b, `,"wins":`...), r.Wins)
+	b = appendDigits(append(b, `,"draws":`...), r.Draws)
+	b = appendDigits(append(b, `,"losses":`...), r.Losses)
+	b = appendSplit(append(b, `,"home":`...), &r.Home)
+	b = appendSplit(append(b, `,"away":`...), &r.Away)
 	return append(b, '}')
 }
 
-func (s splitJSON) appendJSON(b []byte) []byte {
-	b = appendInt(b, `{"goals":`, s.Goals)
-	b = appendInt(b, `,"goalsAgainst":`, s.GoalsAgainst)
-	b = appendInt(b, `,"wins":`, s.Wins)
-	b = appendInt(b, `,"draws":`, s.Draws)
-	b = appendInt(b, `,"losses":`, s.Losses)
+func appendSplit(b []byte, s *readmodel.Split) []byte {
+	b = appendDigits(append(b, `{"goals":`...), s.Goals)
+	b = appendDigits(append(b, `,"goalsAgainst":`...), s.GoalsAgainst)
+	b = appendDigits(append(b, `,"wins":`...), s.Wins)
+	b = appendDigits(append(b, `,"draws":`...), s.Draws)
+	b = appendDigits(append(b, `,"losses":`...), s.Losses)
 	return append(b, '}')
 }
 
-func (r rowMinified) appendJSON(b []byte) []byte {
-	b = appendInt(b, `{"rank":`, r.Rank)
+// appendMinifiedRow writes the minified form of a row.
+func appendMinifiedRow(b []byte, r *readmodel.TableRow) []byte {
+	b = appendDigits(append(b, `{"rank":`...), r.Rank)
 	b = append(b, `,"team":`...)
-	b = appendString(b, r.Team)
-	b = appendInt(b, `,"teamId":`, r.TeamID)
-	b = appendInt(b, `,"playedGames":`, r.PlayedGames)
+	b = appendString(b, shortName(*r))
+	b = appendDigits(append(b, `,"teamId":`...), r.TeamID)
+	b = appendDigits(append(b, `,"playedGames":`...), r.PlayedGames)
 	b = append(b, `,"crestURI":`...)
-	b = appendString(b, r.CrestURI)
-	b = appendInt(b, `,"points":`, r.Points)
-	b = appendInt(b, `,"goals":`, r.Goals)
-	b = appendInt(b, `,"goalsAgainst":`, r.GoalsAgainst)
-	b = appendInt(b, `,"goalDifference":`, r.GoalDifference)
+	b = appendString(b, r.CrestURL)
+	b = appendDigits(append(b, `,"points":`...), r.Points)
+	b = appendDigits(append(b, `,"goals":`...), r.Goals)
+	b = appendDigits(append(b, `,"goalsAgainst":`...), r.GoalsAgainst)
+	b = appendDigits(append(b, `,"goalDifference":`...), r.GoalDifference)
 	return append(b, '}')
 }
 
-func appendInt(b []byte, key string, v int) []byte {
-	return strconv.AppendInt(append(b, key...), int64(v), 10)
+// appendDigits writes v. A table's figures are nearly all below 1000
+// and are written here digit by digit: strconv's general path was a sixth
+// of the cost of encoding a table. Callers append the key before it
+// themselves, where it is a constant the compiler copies without a call.
+func appendDigits(b []byte, v int) []byte {
+	if v < 0 && v > -1000 {
+		b, v = append(b, '-'), -v
+	}
+	switch {
+	case v < 0 || v >= 1000:
+		return strconv.AppendInt(b, int64(v), 10)
+	case v < 10:
+		return append(b, byte('0'+v))
+	case v < 100:
+		return append(b, byte('0'+v/10), byte('0'+v%10))
+	}
+	return append(b, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
 }
 
 // appendString writes s as encoding/json does: printable ASCII other than

@@ -46,7 +46,9 @@
 // builder of its own whose teams start from the points they carry.
 // Tournaments rank their thirds when their rules say so. A change at
 // matchday k rebuilds from k on (the split included, as it depends only on
-// earlier results); tables before k are reused.
+// earlier results); tables before k are reused. A table once built is
+// never changed, so a query reads it in place (Snapshot.TableView) and
+// copies a row only to hand it out.
 //
 // # Push events
 //

@@ -72,17 +72,22 @@ func (s Snapshot) competition(c *compSnap) Competition {
 		Competition:     *c.comp,
 		CurrentMatchday: c.current,
 		LastMatchday:    c.last,
-		DefaultMatchday: c.current,
+		DefaultMatchday: s.defaultMatchday(c),
 		NumberOfGames:   len(c.fixtures),
 		LastUpdated:     c.lastUpdated,
 		Version:         c.version,
 	}
 	v.Teams = slices.Clone(c.comp.Teams)
 	v.Rules = c.comp.Rules.Clone()
-	if c.comp.Year < s.CurrentSeason() {
-		v.DefaultMatchday = c.last
-	}
 	return v
+}
+
+// defaultMatchday is Competition.DefaultMatchday.
+func (s Snapshot) defaultMatchday(c *compSnap) int {
+	if c.comp.Year < s.CurrentSeason() {
+		return c.last
+	}
+	return c.current
 }
 
 // CompetitionKey is what a cached answer about a competition needs to be
