@@ -30,7 +30,7 @@ func (s *Server) guard(c *fiber.Ctx) error {
 		return &apiError{http.StatusRequestURITooLong, "the URL is " + strconv.Itoa(len(c.Request().Header.RequestURI())) +
 			" bytes long; at most " + strconv.Itoa(maxURL)}
 	}
-	if h := c.Request().Header.Host(); len(h) > 0 && !validHost(string(h)) {
+	if h := c.Request().Header.Host(); len(h) > 0 && !validHost(h) {
 		return badRequest("Host %q is not a host name or address with an optional port", truncateText(string(h), 80))
 	}
 	return c.Next()

@@ -85,7 +85,7 @@ func (s *Server) listCompetitions(kind linkKind) fiber.Handler {
 			season = who.snap.CurrentSeason()
 		}
 		k := s.newKey(c, "comps", kind, rep).int(season).str(string(who.tier)).u64(who.snap.SeasonVersion(season))
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			l := newLinks(s.baseURL(c), kind)
 			out := []competitionJSON{}
 			for _, comp := range who.snap.Competitions(season) {
@@ -110,7 +110,7 @@ func (s *Server) showCompetition(kind linkKind) fiber.Handler {
 		}
 		id := comp.ID
 		k := s.newKey(c, "comp", kind, rep).int(id).u64(comp.Version)
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			whole, _ := who.snap.Competition(id)
 			return renderCompetition(whole, rep, newLinks(s.baseURL(c), kind)), maxAgeOf(who, comp)
 		})
@@ -125,7 +125,7 @@ func (s *Server) competitionTeams(kind linkKind) fiber.Handler {
 		}
 		id := comp.ID
 		k := s.newKey(c, "comp-teams", kind, rep).int(id).u64(comp.Version).u64(who.snap.TeamsVersion())
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			l := newLinks(s.baseURL(c), kind)
 			teams, _ := who.snap.CompetitionTeams(id)
 			out := struct {
@@ -160,7 +160,7 @@ func (s *Server) leagueTable(kind linkKind) fiber.Handler {
 			return err
 		}
 		k := s.newKey(c, "table", kind, rep).int(id).int(f.matchday).u64(comp.Version)
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			t, _ := who.snap.Table(id, f.matchday)
 			whole, _ := who.snap.Competition(id)
 			return renderTable(whole, t, rep, newLinks(s.baseURL(c), kind)), maxAgeOf(who, comp)
@@ -190,7 +190,7 @@ func (s *Server) competitionFixtures(kind linkKind) fiber.Handler {
 			return err
 		}
 		k := s.newKey(c, "comp-fixtures", kind, rep).int(id).filters(&f).u64(comp.Version).u64(who.snap.TeamsVersion())
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			l := newLinks(s.baseURL(c), kind)
 			fs, _ := who.snap.CompetitionFixtures(id, readmodel.FixtureFilter{From: f.start, To: f.end, Matchday: f.matchday})
 			out := fixtureList{Count: len(fs), Fixtures: renderFixtures(fs, rep, l)}
@@ -227,7 +227,7 @@ func (s *Server) listFixtures(kind linkKind) fiber.Handler {
 			return badRequest("timeFrameStart to timeFrameEnd spans %d days; /v1/fixtures serves at most %d days at a time", days, maxCalendarDays)
 		}
 		k := s.newKey(c, "fixtures", kind, rep).filters(&f).str(string(who.tier)).u64(who.snap.CalendarVersion())
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			l := newLinks(s.baseURL(c), kind)
 			leagues := make([]model.LeagueCode, len(f.leagues))
 			for i, code := range f.leagues {
@@ -250,11 +250,11 @@ func (s *Server) showFixture(kind linkKind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		fx, ok := who.snap.Fixture(id)
+		compID, ok := who.snap.FixtureCompetition(id)
 		if !ok {
 			return notFound("fixture %d does not exist", id)
 		}
-		comp, err := competitionFor(who, fx.CompetitionID)
+		comp, err := competitionFor(who, compID)
 		if err != nil {
 			return err
 		}
@@ -275,8 +275,9 @@ func (s *Server) showFixture(kind linkKind) fiber.Handler {
 		// head2head lists meetings of competitions the caller may see:
 		// its tier keys the response too.
 		k := s.newKey(c, "fixture", kind, rep).int(id).int(n).str(string(who.tier)).u64(comp.Version).u64(who.snap.PairVersion(id)).u64(who.snap.TeamsVersion())
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			l := newLinks(s.baseURL(c), kind)
+			fx, _ := who.snap.Fixture(id)
 			h, _ := who.snap.HeadToHead(id, n, who.tier)
 			return struct {
 				Fixture    any            `json:"fixture"`
@@ -300,7 +301,7 @@ func (s *Server) searchTeams(c *fiber.Ctx) error {
 		return err
 	}
 	k := s.newKey(c, "search", competitionsPath, full).str(strings.ToLower(q)).str(string(who.tier)).u64(who.snap.SearchVersion())
-	return s.respond(c, k.String(), func() (any, int) {
+	return s.respond(c, k, func() (any, int) {
 		base := s.baseURL(c)
 		type hit struct {
 			ID                 int               `json:"id"`
@@ -348,7 +349,7 @@ func (s *Server) showTeam(kind linkKind) fiber.Handler {
 			return err
 		}
 		k := s.newKey(c, "team", kind, rep).int(t.ID).u64(t.Version)
-		return s.respond(c, k.String(), func() (any, int) { return renderTeam(t, rep, newLinks(s.baseURL(c), kind)), maxAgeTeams })
+		return s.respond(c, k, func() (any, int) { return renderTeam(t, rep, newLinks(s.baseURL(c), kind)), maxAgeTeams })
 	}
 }
 
@@ -367,7 +368,7 @@ func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 			f.season = who.snap.CurrentSeason()
 		}
 		k := s.newKey(c, "team-fixtures", kind, rep).int(t.ID).filters(&f).str(string(who.tier)).u64(t.Version).u64(who.snap.TeamsVersion())
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			l := newLinks(s.baseURL(c), kind)
 			venue := model.Side("")
 			switch f.venue {
@@ -405,7 +406,7 @@ func (s *Server) teamPlayers(kind linkKind) fiber.Handler {
 		}
 		sq, _ := callerOf(c).snap.Squad(t.ID)
 		k := s.newKey(c, "players", kind, rep).int(t.ID).u64(sq.Version)
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			l := newLinks(s.baseURL(c), kind)
 			out := struct {
 				Links   *selfLinks   `json:"_links,omitempty"`
