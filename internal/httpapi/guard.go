@@ -90,7 +90,7 @@ func apiVersionOf(path string) apiVersion {
 // balancer that still routes to a starting replica gets a clear answer,
 // not an unknown token or a missing resource.
 func (s *Server) whenReady(c *fiber.Ctx) error {
-	if !s.model.Stats().Ready {
+	if !s.model.Ready() {
 		c.Set(fiber.HeaderRetryAfter, "1")
 		return &apiError{http.StatusServiceUnavailable, "this replica is starting: it is replaying the stream; retry in a moment"}
 	}

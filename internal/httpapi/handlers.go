@@ -328,35 +328,39 @@ func (s *Server) searchTeams(c *fiber.Ctx) error {
 }
 
 // teamRequest is the common start of every /teams/{id} endpoint: the
-// team and the representation asked for.
-func teamRequest(c *fiber.Ctx, fixtures bool) (readmodel.Team, representation, error) {
+// team's id and version (all a cached response needs; the team itself is
+// read on a miss) and the representation asked for.
+func teamRequest(c *fiber.Ctx, fixtures bool) (int, uint64, representation, error) {
 	id, err := pathID(c, "team")
 	if err != nil {
-		return readmodel.Team{}, "", err
+		return 0, 0, "", err
 	}
-	t, ok := callerOf(c).snap.Team(id)
+	version, ok := callerOf(c).snap.TeamVersion(id)
 	if !ok {
-		return t, "", notFound("team %d does not exist; find teams with /v1/teams?name=…", id)
+		return 0, 0, "", notFound("team %d does not exist; find teams with /v1/teams?name=…", id)
 	}
 	rep, err := representationOf(c, fixtures)
-	return t, rep, err
+	return id, version, rep, err
 }
 
 func (s *Server) showTeam(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		t, rep, err := teamRequest(c, false)
+		id, version, rep, err := teamRequest(c, false)
 		if err != nil {
 			return err
 		}
-		k := s.newKey(c, "team", kind, rep).int(t.ID).u64(t.Version)
-		return s.respond(c, k, func() (any, int) { return renderTeam(t, rep, newLinks(s.baseURL(c), kind)), maxAgeTeams })
+		k := s.newKey(c, "team", kind, rep).int(id).u64(version)
+		return s.respond(c, k, func() (any, int) {
+			t, _ := callerOf(c).snap.Team(id)
+			return renderTeam(t, rep, newLinks(s.baseURL(c), kind)), maxAgeTeams
+		})
 	}
 }
 
 func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		who := callerOf(c)
-		t, rep, err := teamRequest(c, true)
+		id, version, rep, err := teamRequest(c, true)
 		if err != nil {
 			return err
 		}
@@ -367,7 +371,7 @@ func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 		if f.season == 0 && !f.hasRange {
 			f.season = who.snap.CurrentSeason()
 		}
-		k := s.newKey(c, "team-fixtures", kind, rep).int(t.ID).filters(&f).str(string(who.tier)).u64(t.Version).u64(who.snap.TeamsVersion())
+		k := s.newKey(c, "team-fixtures", kind, rep).int(id).filters(&f).str(string(who.tier)).u64(version).u64(who.snap.TeamsVersion())
 		return s.respond(c, k, func() (any, int) {
 			l := newLinks(s.baseURL(c), kind)
 			venue := model.Side("")
@@ -377,7 +381,7 @@ func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 			case "away":
 				venue = model.Away
 			}
-			fs, _ := who.snap.TeamFixtures(t.ID, readmodel.FixtureFilter{From: f.start, To: f.end, Season: f.season, Venue: venue})
+			fs, _ := who.snap.TeamFixtures(id, readmodel.FixtureFilter{From: f.start, To: f.end, Season: f.season, Venue: venue})
 			fs = visible(who, fs)
 			out := fixtureList{Count: len(fs), Fixtures: renderFixtures(fs, rep, l)}
 			switch {
@@ -387,10 +391,13 @@ func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 				out.TimeFrameStart, out.TimeFrameEnd = date(fs[0].Kickoff), date(fs[len(fs)-1].Kickoff)
 			}
 			if f.season != 0 {
-				out.Season = &f.season
+				// A copy: the address of f's own would move f to the heap
+				// on every request, hits too.
+				season := f.season
+				out.Season = &season
 			}
 			if rep == full {
-				teamLink := l.team(t.ID)
+				teamLink := l.team(id)
 				out.Links = &selfLinks{Self: href{teamLink.Href + "/fixtures"}, Team: &teamLink}
 			}
 			return out, maxAgeLive
@@ -400,13 +407,13 @@ func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 
 func (s *Server) teamPlayers(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		t, rep, err := teamRequest(c, false)
+		id, _, rep, err := teamRequest(c, false)
 		if err != nil {
 			return err
 		}
-		sq, _ := callerOf(c).snap.Squad(t.ID)
-		k := s.newKey(c, "players", kind, rep).int(t.ID).u64(sq.Version)
+		k := s.newKey(c, "players", kind, rep).int(id).u64(callerOf(c).snap.SquadVersion(id))
 		return s.respond(c, k, func() (any, int) {
+			sq, _ := callerOf(c).snap.Squad(id)
 			l := newLinks(s.baseURL(c), kind)
 			out := struct {
 				Links   *selfLinks   `json:"_links,omitempty"`
@@ -417,7 +424,7 @@ func (s *Server) teamPlayers(kind linkKind) fiber.Handler {
 				out.Players[i] = renderPlayer(p)
 			}
 			if rep == full {
-				teamLink := l.team(t.ID)
+				teamLink := l.team(id)
 				out.Links = &selfLinks{Self: href{teamLink.Href + "/players"}, Team: &teamLink}
 			}
 			return out, maxAgeTeams
