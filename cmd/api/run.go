@@ -307,7 +307,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	srv, err := httpapi.New(httpapi.Options{Model: model, PublicURL: strings.TrimSpace(cfg.publicURL), Registry: registry,
 		CacheBytes: int64(cfg.cacheMB) << 20, TrustedProxies: cfg.proxies, TrustedProxyHeader: cfg.proxyHeader,
-		AnonymousPerDay: cfg.anonPerDay, AccessLog: cfg.accessLog, Log: log, Now: clock,
+		AnonymousPerDay: cfg.anonPerDay, AccessLog: cfg.accessLog, Log: log,
 		Hub: hub, StreamsPerIP: cfg.streamsIP, StreamsPerClient: cfg.streamsCli, KeepAlive: cfg.keepAlive})
 	if err != nil {
 		return err

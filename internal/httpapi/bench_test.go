@@ -47,14 +47,14 @@ func BenchmarkHandler(b *testing.B) {
 	}
 	defer s.Close()
 	snap := m.Snapshot()
-	var comp, fixture int
+	var comp, fixture, team, season int
 	for id := 1; comp == 0 && id < 10_000; id++ {
 		c, ok := snap.Competition(id)
 		if !ok || c.Type != model.TypeLeague {
 			continue
 		}
 		if fs, _ := snap.CompetitionFixtures(id, readmodel.FixtureFilter{}); len(fs) > 0 {
-			comp, fixture = id, fs[len(fs)/2].ID
+			comp, fixture, team, season = id, fs[len(fs)/2].ID, fs[len(fs)/2].HomeTeamID, c.Year
 		}
 	}
 	handler := s.App().Handler()
@@ -67,6 +67,8 @@ func BenchmarkHandler(b *testing.B) {
 		{"fixture", fmt.Sprintf("/v1/fixtures/%d", fixture), false},
 		{"competition", fmt.Sprintf("/v1/competitions/%d", comp), false},
 		{"season-fixtures", fmt.Sprintf("/v1/competitions/%d/fixtures", comp), false},
+		{"team-fixtures", fmt.Sprintf("/v1/teams/%d/fixtures?season=%d", team, season), false},
+		{"players", fmt.Sprintf("/v1/teams/%d/players", team), false},
 		{"table-miss", fmt.Sprintf("/v1/competitions/%d/leagueTable", comp), true},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
@@ -80,6 +82,9 @@ func BenchmarkHandler(b *testing.B) {
 					n++
 					host = "h" + strconv.Itoa(n) + ".test"
 				}
+				// A parsed request always has its method; without one,
+				// fasthttp allocates "GET" on every call of Method.
+				rc.Request.Header.SetMethod(fasthttp.MethodGet)
 				rc.Request.SetRequestURI(bc.path)
 				rc.Request.Header.SetHost(host)
 				rc.Request.Header.Set("X-Auth-Token", token)

@@ -108,9 +108,10 @@ func (e *entry) cost() int64 {
 // renderCache keeps rendered responses. Keys carry the version of the data
 // a response depends on, so a change makes new keys and nothing is ever
 // stale; old entries age out under the byte budget. Concurrent misses for
-// one key render once.
+// one key render once. Ristretto keeps only hashes of keys, so a key is the
+// request's own buffer: a hit builds no string.
 type renderCache struct {
-	c *ristretto.Cache[string, *entry]
+	c *ristretto.Cache[[]byte, *entry]
 
 	mu       sync.Mutex
 	inflight map[string]*call
@@ -123,7 +124,7 @@ type call struct {
 }
 
 func newRenderCache(maxBytes int64) (*renderCache, error) {
-	c, err := ristretto.NewCache(&ristretto.Config[string, *entry]{
+	c, err := ristretto.NewCache(&ristretto.Config[[]byte, *entry]{
 		// About ten counters per entry expected; entries average a few KiB.
 		NumCounters: max(maxBytes/256, 1<<12),
 		MaxCost:     maxBytes,
@@ -136,19 +137,20 @@ func newRenderCache(maxBytes int64) (*renderCache, error) {
 }
 
 // get returns the entry for key, rendering it with render on a miss. hit
-// tells whether it came from the cache.
-func (rc *renderCache) get(key string, render func() (*entry, error)) (e *entry, hit bool, err error) {
+// tells whether it came from the cache. Nothing keeps key after get
+// returns.
+func (rc *renderCache) get(key []byte, render func() (*entry, error)) (e *entry, hit bool, err error) {
 	if e, ok := rc.c.Get(key); ok {
 		return e, true, nil
 	}
 	rc.mu.Lock()
-	if cl, ok := rc.inflight[key]; ok {
+	if cl, ok := rc.inflight[string(key)]; ok {
 		rc.mu.Unlock()
 		<-cl.done
 		return cl.e, true, cl.err
 	}
 	cl := &call{done: make(chan struct{})}
-	rc.inflight[key] = cl
+	rc.inflight[string(key)] = cl
 	rc.mu.Unlock()
 
 	cl.e, cl.err = render()
@@ -156,7 +158,7 @@ func (rc *renderCache) get(key string, render func() (*entry, error)) (e *entry,
 		rc.c.Set(key, cl.e, cl.e.cost())
 	}
 	rc.mu.Lock()
-	delete(rc.inflight, key)
+	delete(rc.inflight, string(key))
 	rc.mu.Unlock()
 	close(cl.done)
 	return cl.e, false, cl.err

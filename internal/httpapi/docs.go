@@ -52,8 +52,8 @@ type indexJSON struct {
 }
 
 func (s *Server) index(c *fiber.Ctx) error {
-	base := s.baseURL(c)
-	return s.respond(c, s.newKey(c, "/", competitionsPath, full).String(), func() (any, int) {
+	return s.respond(c, s.newKey(c, "/", competitionsPath, full), func() (any, int) {
+		base := s.baseURL(c)
 		var out indexJSON
 		out.Description = "Football data compatible with the football-data.org v1 API; the reference is at /docs."
 		out.Links.Self = href{base + "/"}

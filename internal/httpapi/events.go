@@ -77,8 +77,9 @@ func (s *Server) events(c *fiber.Ctx) error {
 			return badRequest("Last-Event-ID must be the id of an event of this stream, such as 1234.0, got '%s'", truncateText(last, 40))
 		}
 	}
-	// The key outlives the handler (the stream frees its slot): a copy.
-	key, most := strings.Clone("ip|"+s.clientIP(c)), s.opts.StreamsPerIP
+	// The key outlives the handler (the stream frees its slot): a string of
+	// its own, not a view of the request.
+	key, most := "ip|"+s.clientAddr(c).String(), s.opts.StreamsPerIP
 	if who.tier != model.TierAnonymous {
 		key, most = "client|"+who.name, s.opts.StreamsPerClient
 	}

@@ -31,7 +31,6 @@ type filters struct {
 var (
 	timeFrameRE = regexp.MustCompile(`^([pn])([1-9][0-9]?)$`)
 	leaguesRE   = regexp.MustCompile(`^[A-Za-z0-9]{2,4}(,[A-Za-z0-9]{2,4})*$`)
-	seasonRE    = regexp.MustCompile(`^\d{4}$`)
 	idsRE       = regexp.MustCompile(`^[1-9]\d{0,8}(,[1-9]\d{0,8}){0,99}$`)
 )
 
@@ -44,6 +43,22 @@ func digits(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// number reads v, one or more ASCII digits, as a number of at most most
+// (leading zeros allowed, as strconv.Atoi allows them).
+func number(v []byte, most int) (int, bool) {
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		// Past most it only has to stay past it, not overflow.
+		if n <= most {
+			n = n*10 + int(c-'0')
+		}
+	}
+	return n, len(v) > 0 && n <= most
 }
 
 // allowed lists, per endpoint, the filters it reads; others are ignored.
@@ -66,42 +81,54 @@ const (
 // time frames count from.
 func parseFilters(c *fiber.Ctx, accept allowed, today time.Time) (filters, error) {
 	f := filters{head2head: -1}
-	q := func(name string) (string, bool) {
+	// The numbers and the venue are read from the query's bytes: a cached
+	// response with such filters allocates nothing. What is kept as text
+	// is copied.
+	raw := func(name string) ([]byte, bool) {
 		v := c.Context().QueryArgs().Peek(name)
-		return string(v), v != nil
+		return v, v != nil
+	}
+	q := func(name string) (string, bool) {
+		v, ok := raw(name)
+		return string(v), ok
 	}
 	if accept&fSeason != 0 {
-		if v, ok := q("season"); ok {
-			if !seasonRE.MatchString(v) {
+		if v, ok := raw("season"); ok {
+			n, ok := number(v, 9999)
+			if !ok || len(v) != 4 {
 				return f, badRequest("season must be a four-digit year such as 2015, got '%s'", v)
 			}
-			f.season, _ = strconv.Atoi(v)
+			f.season = n
 		}
 	}
 	if accept&fMatchday != 0 {
-		if v, ok := q("matchday"); ok {
-			n, err := strconv.Atoi(v)
-			if !digits(v) || err != nil || n < 1 || n > 99 {
+		if v, ok := raw("matchday"); ok {
+			n, ok := number(v, 99)
+			if !ok || n < 1 {
 				return f, badRequest("matchday must be an integer from 1 to 99, got '%s'", v)
 			}
 			f.matchday = n
 		}
 	}
 	if accept&fHead2Head != 0 {
-		if v, ok := q("head2head"); ok {
-			n, err := strconv.Atoi(v)
-			if !digits(v) || err != nil || n > 1000 {
+		if v, ok := raw("head2head"); ok {
+			n, ok := number(v, 1000)
+			if !ok {
 				return f, badRequest("head2head must be an integer from 0 to 1000 (number of former games), got '%s'", v)
 			}
 			f.head2head = n
 		}
 	}
 	if accept&fVenue != 0 {
-		if v, ok := q("venue"); ok {
-			if v != "home" && v != "away" {
+		if v, ok := raw("venue"); ok {
+			switch string(v) {
+			case "home":
+				f.venue = "home"
+			case "away":
+				f.venue = "away"
+			default:
 				return f, badRequest("venue must be 'home' or 'away', got '%s'", v)
 			}
-			f.venue = v
 		}
 	}
 	if accept&fLeague != 0 {
@@ -120,25 +147,43 @@ func parseFilters(c *fiber.Ctx, accept allowed, today time.Time) (filters, error
 	if accept&fName != 0 {
 		f.name, f.hasName = q("name")
 	}
-	for _, ids := range []struct {
+	for _, ids := range [...]struct {
 		accept allowed
 		name   string
-		to     *[]int32
-	}{{fCompetitionIDs, "competition", &f.competitions}, {fTeamIDs, "team", &f.teams}, {fFixtureIDs, "fixture", &f.fixtures}} {
+	}{{fCompetitionIDs, "competition"}, {fTeamIDs, "team"}, {fFixtureIDs, "fixture"}} {
 		if accept&ids.accept == 0 {
 			continue
 		}
 		if v, ok := q(ids.name); ok {
-			if !idsRE.MatchString(v) {
-				return f, badRequest("%s must be a comma-separated list of up to 100 ids such as 398,426, got '%s'", ids.name, truncateText(v, 80))
+			list, err := parseIDs(ids.name, v)
+			if err != nil {
+				return f, err
 			}
-			for _, id := range strings.Split(v, ",") {
-				n, _ := strconv.Atoi(id)
-				*ids.to = append(*ids.to, int32(n))
+			switch ids.accept {
+			case fCompetitionIDs:
+				f.competitions = list
+			case fTeamIDs:
+				f.teams = list
+			default:
+				f.fixtures = list
 			}
 		}
 	}
 	return f, nil
+}
+
+// parseIDs reads the list of ids of the filter name. Its own function, not
+// a pointer into f: that would move every request's filters to the heap.
+func parseIDs(name, v string) ([]int32, error) {
+	if !idsRE.MatchString(v) {
+		return nil, badRequest("%s must be a comma-separated list of up to 100 ids such as 398,426, got '%s'", name, truncateText(v, 80))
+	}
+	var ids []int32
+	for _, id := range strings.Split(v, ",") {
+		n, _ := strconv.Atoi(id)
+		ids = append(ids, int32(n))
+	}
+	return ids, nil
 }
 
 func (f *filters) parseTimeFrame(q func(string) (string, bool), today time.Time) error {

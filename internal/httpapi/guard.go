@@ -30,7 +30,7 @@ func (s *Server) guard(c *fiber.Ctx) error {
 		return &apiError{http.StatusRequestURITooLong, "the URL is " + strconv.Itoa(len(c.Request().Header.RequestURI())) +
 			" bytes long; at most " + strconv.Itoa(maxURL)}
 	}
-	if h := c.Request().Header.Host(); len(h) > 0 && !validHost(string(h)) {
+	if h := c.Request().Header.Host(); len(h) > 0 && !validHost(h) {
 		return badRequest("Host %q is not a host name or address with an optional port", truncateText(string(h), 80))
 	}
 	return c.Next()
@@ -90,7 +90,7 @@ func apiVersionOf(path string) apiVersion {
 // balancer that still routes to a starting replica gets a clear answer,
 // not an unknown token or a missing resource.
 func (s *Server) whenReady(c *fiber.Ctx) error {
-	if !s.model.Stats().Ready {
+	if !s.model.Ready() {
 		c.Set(fiber.HeaderRetryAfter, "1")
 		return &apiError{http.StatusServiceUnavailable, "this replica is starting: it is replaying the stream; retry in a moment"}
 	}

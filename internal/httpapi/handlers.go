@@ -85,7 +85,7 @@ func (s *Server) listCompetitions(kind linkKind) fiber.Handler {
 			season = who.snap.CurrentSeason()
 		}
 		k := s.newKey(c, "comps", kind, rep).int(season).str(string(who.tier)).u64(who.snap.SeasonVersion(season))
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			l := newLinks(s.baseURL(c), kind)
 			out := []competitionJSON{}
 			for _, comp := range who.snap.Competitions(season) {
@@ -110,7 +110,7 @@ func (s *Server) showCompetition(kind linkKind) fiber.Handler {
 		}
 		id := comp.ID
 		k := s.newKey(c, "comp", kind, rep).int(id).u64(comp.Version)
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			whole, _ := who.snap.Competition(id)
 			return renderCompetition(whole, rep, newLinks(s.baseURL(c), kind)), maxAgeOf(who, comp)
 		})
@@ -125,7 +125,7 @@ func (s *Server) competitionTeams(kind linkKind) fiber.Handler {
 		}
 		id := comp.ID
 		k := s.newKey(c, "comp-teams", kind, rep).int(id).u64(comp.Version).u64(who.snap.TeamsVersion())
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			l := newLinks(s.baseURL(c), kind)
 			teams, _ := who.snap.CompetitionTeams(id)
 			out := struct {
@@ -160,7 +160,7 @@ func (s *Server) leagueTable(kind linkKind) fiber.Handler {
 			return err
 		}
 		k := s.newKey(c, "table", kind, rep).int(id).int(f.matchday).u64(comp.Version)
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			t, _ := who.snap.TableView(id, f.matchday)
 			return renderTable(comp, t, rep, newLinks(s.baseURL(c), kind)), maxAgeOf(who, comp)
 		})
@@ -189,7 +189,7 @@ func (s *Server) competitionFixtures(kind linkKind) fiber.Handler {
 			return err
 		}
 		k := s.newKey(c, "comp-fixtures", kind, rep).int(id).filters(&f).u64(comp.Version).u64(who.snap.TeamsVersion())
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			l := newLinks(s.baseURL(c), kind)
 			fs, _ := who.snap.CompetitionFixtures(id, readmodel.FixtureFilter{From: f.start, To: f.end, Matchday: f.matchday})
 			out := fixtureList{Count: len(fs), Fixtures: renderFixtures(fs, rep, l)}
@@ -226,7 +226,7 @@ func (s *Server) listFixtures(kind linkKind) fiber.Handler {
 			return badRequest("timeFrameStart to timeFrameEnd spans %d days; /v1/fixtures serves at most %d days at a time", days, maxCalendarDays)
 		}
 		k := s.newKey(c, "fixtures", kind, rep).filters(&f).str(string(who.tier)).u64(who.snap.CalendarVersion())
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			l := newLinks(s.baseURL(c), kind)
 			leagues := make([]model.LeagueCode, len(f.leagues))
 			for i, code := range f.leagues {
@@ -249,11 +249,11 @@ func (s *Server) showFixture(kind linkKind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		fx, ok := who.snap.Fixture(id)
+		compID, ok := who.snap.FixtureCompetition(id)
 		if !ok {
 			return notFound("fixture %d does not exist", id)
 		}
-		comp, err := competitionFor(who, fx.CompetitionID)
+		comp, err := competitionFor(who, compID)
 		if err != nil {
 			return err
 		}
@@ -274,8 +274,9 @@ func (s *Server) showFixture(kind linkKind) fiber.Handler {
 		// head2head lists meetings of competitions the caller may see:
 		// its tier keys the response too.
 		k := s.newKey(c, "fixture", kind, rep).int(id).int(n).str(string(who.tier)).u64(comp.Version).u64(who.snap.PairVersion(id)).u64(who.snap.TeamsVersion())
-		return s.respond(c, k.String(), func() (any, int) {
+		return s.respond(c, k, func() (any, int) {
 			l := newLinks(s.baseURL(c), kind)
+			fx, _ := who.snap.Fixture(id)
 			h, _ := who.snap.HeadToHead(id, n, who.tier)
 			return struct {
 				Fixture    any            `json:"fixture"`
@@ -299,7 +300,7 @@ func (s *Server) searchTeams(c *fiber.Ctx) error {
 		return err
 	}
 	k := s.newKey(c, "search", competitionsPath, full).str(strings.ToLower(q)).str(string(who.tier)).u64(who.snap.SearchVersion())
-	return s.respond(c, k.String(), func() (any, int) {
+	return s.respond(c, k, func() (any, int) {
 		base := s.baseURL(c)
 		type hit struct {
 			ID                 int               `json:"id"`
@@ -326,35 +327,39 @@ func (s *Server) searchTeams(c *fiber.Ctx) error {
 }
 
 // teamRequest is the common start of every /teams/{id} endpoint: the
-// team and the representation asked for.
-func teamRequest(c *fiber.Ctx, fixtures bool) (readmodel.Team, representation, error) {
+// team's id and version (all a cached response needs; the team itself is
+// read on a miss) and the representation asked for.
+func teamRequest(c *fiber.Ctx, fixtures bool) (int, uint64, representation, error) {
 	id, err := pathID(c, "team")
 	if err != nil {
-		return readmodel.Team{}, "", err
+		return 0, 0, "", err
 	}
-	t, ok := callerOf(c).snap.Team(id)
+	version, ok := callerOf(c).snap.TeamVersion(id)
 	if !ok {
-		return t, "", notFound("team %d does not exist; find teams with /v1/teams?name=…", id)
+		return 0, 0, "", notFound("team %d does not exist; find teams with /v1/teams?name=…", id)
 	}
 	rep, err := representationOf(c, fixtures)
-	return t, rep, err
+	return id, version, rep, err
 }
 
 func (s *Server) showTeam(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		t, rep, err := teamRequest(c, false)
+		id, version, rep, err := teamRequest(c, false)
 		if err != nil {
 			return err
 		}
-		k := s.newKey(c, "team", kind, rep).int(t.ID).u64(t.Version)
-		return s.respond(c, k.String(), func() (any, int) { return renderTeam(t, rep, newLinks(s.baseURL(c), kind)), maxAgeTeams })
+		k := s.newKey(c, "team", kind, rep).int(id).u64(version)
+		return s.respond(c, k, func() (any, int) {
+			t, _ := callerOf(c).snap.Team(id)
+			return renderTeam(t, rep, newLinks(s.baseURL(c), kind)), maxAgeTeams
+		})
 	}
 }
 
 func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		who := callerOf(c)
-		t, rep, err := teamRequest(c, true)
+		id, version, rep, err := teamRequest(c, true)
 		if err != nil {
 			return err
 		}
@@ -365,8 +370,8 @@ func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 		if f.season == 0 && !f.hasRange {
 			f.season = who.snap.CurrentSeason()
 		}
-		k := s.newKey(c, "team-fixtures", kind, rep).int(t.ID).filters(&f).str(string(who.tier)).u64(t.Version).u64(who.snap.TeamsVersion())
-		return s.respond(c, k.String(), func() (any, int) {
+		k := s.newKey(c, "team-fixtures", kind, rep).int(id).filters(&f).str(string(who.tier)).u64(version).u64(who.snap.TeamsVersion())
+		return s.respond(c, k, func() (any, int) {
 			l := newLinks(s.baseURL(c), kind)
 			venue := model.Side("")
 			switch f.venue {
@@ -375,7 +380,7 @@ func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 			case "away":
 				venue = model.Away
 			}
-			fs, _ := who.snap.TeamFixtures(t.ID, readmodel.FixtureFilter{From: f.start, To: f.end, Season: f.season, Venue: venue})
+			fs, _ := who.snap.TeamFixtures(id, readmodel.FixtureFilter{From: f.start, To: f.end, Season: f.season, Venue: venue})
 			fs = visible(who, fs)
 			out := fixtureList{Count: len(fs), Fixtures: renderFixtures(fs, rep, l)}
 			switch {
@@ -385,10 +390,13 @@ func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 				out.TimeFrameStart, out.TimeFrameEnd = date(fs[0].Kickoff), date(fs[len(fs)-1].Kickoff)
 			}
 			if f.season != 0 {
-				out.Season = &f.season
+				// A copy: the address of f's own would move f to the heap
+				// on every request, hits too.
+				season := f.season
+				out.Season = &season
 			}
 			if rep == full {
-				teamLink := l.team(t.ID)
+				teamLink := l.team(id)
 				out.Links = &selfLinks{Self: href{teamLink.Href + "/fixtures"}, Team: &teamLink}
 			}
 			return out, maxAgeLive
@@ -398,13 +406,13 @@ func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 
 func (s *Server) teamPlayers(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		t, rep, err := teamRequest(c, false)
+		id, _, rep, err := teamRequest(c, false)
 		if err != nil {
 			return err
 		}
-		sq, _ := callerOf(c).snap.Squad(t.ID)
-		k := s.newKey(c, "players", kind, rep).int(t.ID).u64(sq.Version)
-		return s.respond(c, k.String(), func() (any, int) {
+		k := s.newKey(c, "players", kind, rep).int(id).u64(callerOf(c).snap.SquadVersion(id))
+		return s.respond(c, k, func() (any, int) {
+			sq, _ := callerOf(c).snap.Squad(id)
 			l := newLinks(s.baseURL(c), kind)
 			out := struct {
 				Links   *selfLinks   `json:"_links,omitempty"`
@@ -415,7 +423,7 @@ func (s *Server) teamPlayers(kind linkKind) fiber.Handler {
 				out.Players[i] = renderPlayer(p)
 			}
 			if rep == full {
-				teamLink := l.team(t.ID)
+				teamLink := l.team(id)
 				out.Links = &selfLinks{Self: href{teamLink.Href + "/players"}, Team: &teamLink}
 			}
 			return out, maxAgeTeams

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"log/slog"
+	"net/netip"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,7 +30,6 @@ type Budget interface {
 // caller may be refused early. Without a Budget (one replica) the whole
 // budget is local.
 type limiter struct {
-	now func() time.Time
 	// budget is set once the replica reaches NATS (ShareBudgets), before
 	// it answers its first request.
 	budget atomic.Pointer[sharedBudget]
@@ -49,8 +49,34 @@ type limitShard struct {
 // windowKey names one caller's counter for one rule, without building a
 // string per request.
 type windowKey struct {
-	caller string
+	caller subject
 	period time.Duration
+}
+
+// subject is whom a request counts against: a registered client by name,
+// else the caller's address. Comparable, so that it keys the counters
+// without a string built per request.
+type subject struct {
+	client string // "" for an anonymous address
+	addr   netip.Addr
+}
+
+// String names the subject in the shared budget's keys, as "client|name"
+// or "ip|address".
+func (s subject) String() string {
+	if s.client != "" {
+		return "client|" + s.client
+	}
+	return "ip|" + s.addr.String()
+}
+
+// hash spreads subjects over the shards.
+func (s subject) hash(seed maphash.Seed) uint64 {
+	if s.client != "" {
+		return maphash.String(seed, s.client)
+	}
+	a := s.addr.As16()
+	return maphash.Bytes(seed, a[:])
 }
 
 type window struct {
@@ -83,8 +109,8 @@ const budgetTimeout = 2 * time.Second
 
 type sharedBudget struct{ Budget }
 
-func newLimiter(now func() time.Time, budget Budget, log *slog.Logger) *limiter {
-	l := &limiter{now: now, log: log, seed: maphash.MakeSeed()}
+func newLimiter(budget Budget, log *slog.Logger) *limiter {
+	l := &limiter{log: log, seed: maphash.MakeSeed()}
 	for i := range l.shards {
 		l.shards[i].counters = map[windowKey]*window{}
 	}
@@ -104,18 +130,22 @@ func (l *limiter) share(budget Budget) {
 // enough that few requests wait for a take.
 func lease(limit int) int { return min(max(limit/16, 1), 1000) }
 
-// take counts a request of caller against each rule (say per minute and per
-// day) and reports the tightest: a request refused by any rule is refused
-// and counts against none.
-func (l *limiter) take(caller string, rules ...limit) verdict {
-	now := l.now().Unix()
-	sh := &l.shards[maphash.String(l.seed, caller)%uint64(len(l.shards))]
+// take counts a request of caller at at against each rule (say per minute
+// and per day) and reports the tightest: a request refused by any rule is
+// refused and counts against none. at is the request's time on the
+// service's one clock, its snapshot's: reading the clock is a measurable
+// share of a cached response's cost.
+func (l *limiter) take(caller subject, at time.Time, rules ...limit) verdict {
+	now := at.Unix()
+	sh := &l.shards[caller.hash(l.seed)%uint64(len(l.shards))]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	sh.sweep(now)
-	ws := make([]*window, len(rules))
-	for i, r := range rules {
-		ws[i] = sh.window(windowKey{caller, r.period}, now)
+	// A caller has one or two rules: their windows stay on the stack.
+	var held [2]*window
+	ws := held[:0]
+	for _, r := range rules {
+		ws = append(ws, sh.window(windowKey{caller, r.period}, now))
 	}
 	// Take a lease where this replica has none left, one rule at a time.
 	for i := 0; i < len(rules); {
@@ -176,7 +206,7 @@ func (sh *limitShard) window(k windowKey, now int64) *window {
 // takeLease takes a lease of r's budget for w, with the shard's lock held
 // on entry and exit but not during the take; async leaves the caller
 // waiting for nothing.
-func (l *limiter) takeLease(sh *limitShard, caller string, r limit, w *window, async bool) {
+func (l *limiter) takeLease(sh *limitShard, caller subject, r limit, w *window, async bool) {
 	budget := l.budget.Load()
 	if budget == nil {
 		w.granted, w.used, w.spent = r.max, r.max, true
@@ -184,7 +214,7 @@ func (l *limiter) takeLease(sh *limitShard, caller string, r limit, w *window, a
 	}
 	ch := make(chan struct{})
 	w.taking = ch
-	key := budgetKey(caller, r.period, w.start)
+	key := budgetKey(caller.String(), r.period, w.start)
 	fetch := func() (int, int, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), budgetTimeout)
 		defer cancel()

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"net"
 	"net/netip"
 	"strings"
 
@@ -16,13 +15,15 @@ import (
 // and the request's Host are used, so that no client can poison links a
 // shared cache hands to everyone, or dodge its limits.
 
+// peerAddr is the address of the connection's other end.
+func peerAddr(c *fiber.Ctx) netip.Addr {
+	a, _ := netip.AddrFromSlice(c.Context().RemoteIP())
+	return a.Unmap()
+}
+
 // trusted reports whether the connection comes from a trusted proxy.
 func (s *Server) trusted(c *fiber.Ctx) bool {
-	if len(s.opts.TrustedProxies) == 0 {
-		return false
-	}
-	addr, ok := netip.AddrFromSlice(c.Context().RemoteIP())
-	return ok && s.trustedAddr(addr.Unmap())
+	return len(s.opts.TrustedProxies) > 0 && s.trustedAddr(peerAddr(c))
 }
 
 func (s *Server) trustedAddr(a netip.Addr) bool {
@@ -34,12 +35,13 @@ func (s *Server) trustedAddr(a netip.Addr) bool {
 	return false
 }
 
-// clientIP is the caller's address: from a trusted proxy, the rightmost
+// clientAddr is the caller's address: from a trusted proxy, the rightmost
 // address of the proxy header that no trusted proxy added (everything to
-// its left was written by the client); else the connection's.
-func (s *Server) clientIP(c *fiber.Ctx) string {
-	peer := c.Context().RemoteIP().String()
-	if !s.trusted(c) {
+// its left was written by the client); else the connection's. An address,
+// not its text, so that counting an anonymous request allocates nothing.
+func (s *Server) clientAddr(c *fiber.Ctx) netip.Addr {
+	peer := peerAddr(c)
+	if len(s.opts.TrustedProxies) == 0 || !s.trustedAddr(peer) {
 		return peer
 	}
 	var hops []string
@@ -54,7 +56,7 @@ func (s *Server) clientIP(c *fiber.Ctx) string {
 			return peer // a hop that is no address: believe none further left
 		}
 		if a = a.Unmap(); !s.trustedAddr(a) {
-			return a.String()
+			return a
 		}
 	}
 	return peer
@@ -67,60 +69,97 @@ func (s *Server) baseURL(c *fiber.Ctx) string {
 	if s.opts.PublicURL != "" {
 		return s.opts.PublicURL
 	}
-	scheme, host := "http", string(c.Request().URI().Host())
+	return string(s.appendBaseURL(nil, c))
+}
+
+// appendBaseURL appends baseURL to b, so that a cache key is built without
+// a string of its own.
+func (s *Server) appendBaseURL(b []byte, c *fiber.Ctx) []byte {
+	if s.opts.PublicURL != "" {
+		return append(b, s.opts.PublicURL...)
+	}
+	scheme, host := "http", c.Request().URI().Host()
 	if c.Context().IsTLS() {
 		scheme = "https"
 	}
 	if s.trusted(c) {
-		if p := firstValue(c, fiber.HeaderXForwardedProto); p == "http" || p == "https" {
-			scheme = p
+		if p := firstValue(c, fiber.HeaderXForwardedProto); string(p) == "http" || string(p) == "https" {
+			scheme = string(p)
 		}
 		if h := firstValue(c, fiber.HeaderXForwardedHost); validHost(h) {
 			host = h
 		}
 	}
-	return scheme + "://" + host
+	b = append(b, scheme...)
+	b = append(b, "://"...)
+	return append(b, host...)
 }
 
-func firstValue(c *fiber.Ctx, header string) string {
-	v, _, _ := strings.Cut(string(c.Request().Header.Peek(header)), ",")
-	return strings.TrimSpace(v)
+func firstValue(c *fiber.Ctx, header string) []byte {
+	v, _, _ := bytes.Cut(c.Request().Header.Peek(header), []byte(","))
+	return bytes.TrimSpace(v)
 }
 
-// validHost reports whether h is a host name or address, with an optional
-// port: what a link may carry.
-func validHost(h string) bool {
-	if h == "" || len(h) > 255 {
+// validHost reports whether h is a host name, an IPv4 address or a
+// bracketed IPv6 address, with an optional port: what a link may carry.
+// It reads h in place: every request's Host passes through it.
+func validHost[T string | []byte](h T) bool {
+	if len(h) == 0 || len(h) > 255 {
 		return false
 	}
-	host, port, err := net.SplitHostPort(h)
-	if err != nil {
-		host, port = h, ""
-		if strings.Contains(h, ":") && !strings.HasPrefix(h, "[") {
+	if h[0] == '[' {
+		end := 1
+		for end < len(h) && h[end] != ']' {
+			end++
+		}
+		if end == len(h) || !validPort(h[end+1:]) {
 			return false
 		}
-	}
-	for i := 0; i < len(port); i++ {
-		if port[i] < '0' || port[i] > '9' {
-			return false
-		}
-	}
-	if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
-		_, err := netip.ParseAddr(host[1 : len(host)-1])
+		_, err := netip.ParseAddr(string(h[1:end]))
 		return err == nil
 	}
-	if _, err := netip.ParseAddr(host); err == nil {
-		return true
-	}
-	for _, label := range strings.Split(host, ".") {
-		if label == "" || len(label) > 63 {
-			return false
-		}
-		for i := 0; i < len(label); i++ {
-			c := label[i]
-			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+	host := h
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i] == ':' {
+			if !validPort(h[i:]) {
 				return false
 			}
+			host = h[:i]
+			break
+		}
+	}
+	// Labels of letters, digits, '-' and '_', 1 to 63 long; an IPv4
+	// address is such a name too.
+	label := 0
+	for i := 0; i < len(host); i++ {
+		switch c := host[i]; {
+		case c == '.':
+			if label == 0 {
+				return false
+			}
+			label = 0
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_':
+			if label++; label > 63 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return label > 0
+}
+
+// validPort reports whether p is empty or a colon and digits.
+func validPort[T string | []byte](p T) bool {
+	if len(p) == 0 {
+		return true
+	}
+	if p[0] != ':' {
+		return false
+	}
+	for i := 1; i < len(p); i++ {
+		if p[i] < '0' || p[i] > '9' {
+			return false
 		}
 	}
 	return true

@@ -27,17 +27,18 @@ const (
 // cacheKey builds a response's cache key with one buffer: the route, how
 // links are made (kind and base URL, which come from the request), the
 // representation, what selects the answer, and the versions of the data
-// it depends on, so a change of any of them is a new key.
+// it depends on, so a change of any of them is a new key. The buffer is
+// the request's, reused from request to request.
 type cacheKey struct{ b []byte }
 
 func (s *Server) newKey(c *fiber.Ctx, route string, kind linkKind, rep representation) cacheKey {
-	k := cacheKey{make([]byte, 0, 160)}
+	k := cacheKey{requestOf(c).key[:0]}
 	k.b = append(k.b, route...)
 	k.b = append(k.b, '|', byte('0'+kind), '|')
 	k.b = append(k.b, rep...)
 	k.b = append(k.b, '|')
 	if s.opts.PublicURL == "" {
-		k.b = append(k.b, s.baseURL(c)...)
+		k.b = s.appendBaseURL(k.b, c)
 	}
 	return k
 }
@@ -68,29 +69,45 @@ func (k cacheKey) filters(f *filters) cacheKey {
 	return k
 }
 
-func (k cacheKey) String() string { return string(k.b) }
-
 // representationOf reads X-Response-Control. compressed is served only by
 // fixture resources; elsewhere the full form is served, and the response
 // header says so.
 func representationOf(c *fiber.Ctx, fixtures bool) (representation, error) {
-	v := strings.ToLower(strings.TrimSpace(string(c.Request().Header.Peek("X-Response-Control"))))
+	v := bytes.TrimSpace(c.Request().Header.Peek("X-Response-Control"))
 	var rep representation
-	switch v {
-	case "", "full":
+	switch {
+	case len(v) == 0 || equalFoldASCII(v, string(full)):
 		rep = full
-	case "minified":
+	case equalFoldASCII(v, string(minified)):
 		rep = minified
-	case "compressed":
+	case equalFoldASCII(v, string(compressed)):
 		rep = compressed
 		if !fixtures {
 			rep = full
 		}
 	default:
-		return "", badRequest("X-Response-Control must be full, minified or compressed, got '%s'", v)
+		return "", badRequest("X-Response-Control must be full, minified or compressed, got '%s'", strings.ToLower(string(v)))
 	}
 	c.Response().Header.SetCanonical(hResponseControl, []byte(rep))
 	return rep, nil
+}
+
+// equalFoldASCII reports whether b is s (lower-case ASCII) in any case of
+// its letters, without a lower-cased copy of b.
+func equalFoldASCII(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range len(b) {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // pathID reads the {id} path parameter.
@@ -111,9 +128,10 @@ func today(snap readmodel.Snapshot) time.Time {
 
 // respond serves the cached rendering under key, rendering it on a miss,
 // with ETag, conditional requests and gzip from the same cached bytes.
-// Nothing from the request is kept: the key is a new string.
-func (s *Server) respond(c *fiber.Ctx, key string, render func() (any, int)) error {
-	e, hit, err := s.cache.get(key, func() (*entry, error) {
+func (s *Server) respond(c *fiber.Ctx, key cacheKey, render func() (any, int)) error {
+	// The next request builds its key in the buffer as grown by this one.
+	requestOf(c).key = key.b
+	e, hit, err := s.cache.get(key.b, func() (*entry, error) {
 		v, maxAge := render()
 		body, err := encodeJSON(v)
 		if err != nil {
@@ -196,15 +214,32 @@ func matchesETag(header, etag []byte) bool {
 }
 
 func acceptsGzip(header []byte) bool {
-	for _, part := range bytes.Split(header, []byte(",")) {
+	for len(header) > 0 {
+		var part []byte
+		part, header, _ = bytes.Cut(header, []byte(","))
 		name, params, _ := bytes.Cut(bytes.TrimSpace(part), []byte(";"))
-		if string(bytes.TrimSpace(name)) != "gzip" {
-			continue
+		if string(bytes.TrimSpace(name)) == "gzip" {
+			return !zeroQuality(params)
 		}
-		params = bytes.ReplaceAll(params, []byte(" "), nil)
-		return !bytes.Equal(params, []byte("q=0")) && !bytes.Equal(params, []byte("q=0.0"))
 	}
 	return false
+}
+
+// zeroQuality reports whether the parameters of an Accept-Encoding entry,
+// spaces aside, are q=0 or q=0.0: the client refuses that encoding.
+func zeroQuality(params []byte) bool {
+	var buf [len("q=0.0")]byte
+	n := 0
+	for _, c := range params {
+		if c == ' ' {
+			continue
+		}
+		if n == len(buf) {
+			return false
+		}
+		buf[n], n = c, n+1
+	}
+	return string(buf[:n]) == "q=0" || string(buf[:n]) == "q=0.0"
 }
 
 func queryEscape(s string) string { return url.QueryEscape(s) }

@@ -113,7 +113,7 @@ func (s *Server) readiness() (int, string) {
 		return fiber.StatusServiceUnavailable, `{"status":"draining"}`
 	default:
 	}
-	if !s.model.Stats().Ready {
+	if !s.model.Ready() {
 		return fiber.StatusServiceUnavailable, `{"status":"replaying"}`
 	}
 	return fiber.StatusOK, `{"status":"ready"}`

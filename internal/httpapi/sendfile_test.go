@@ -19,7 +19,7 @@ func TestLargeBodySentFromMemoryFile(t *testing.T) {
 	big := strings.Repeat("0123456789", sendfileMin/10+100)
 	want, _ := json.Marshal(map[string]string{"big": big})
 	s.App().Get("/big", func(c *fiber.Ctx) error {
-		return s.respond(c, "big", func() (any, int) { return map[string]string{"big": big}, 10 })
+		return s.respond(c, cacheKey{[]byte("big")}, func() (any, int) { return map[string]string{"big": big}, 10 })
 	})
 	addr := listen(t, s)
 	fds := func() int { d, _ := os.ReadDir("/proc/self/fd"); return len(d) }

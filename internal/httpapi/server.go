@@ -49,8 +49,6 @@ type Options struct {
 	// AccessLog logs every request (method, path, status, time, caller) at
 	// info level.
 	AccessLog bool
-	// Now is the clock for rate-limit windows (default time.Now).
-	Now func() time.Time
 	// Hub is the replica's live events, served at /v1/events; nil serves
 	// none.
 	Hub *push.Hub
@@ -76,9 +74,6 @@ func (o *Options) setDefaults() {
 	}
 	if o.Log == nil {
 		o.Log = slog.Default()
-	}
-	if o.Now == nil {
-		o.Now = time.Now
 	}
 	if o.TrustedProxyHeader == "" {
 		o.TrustedProxyHeader = fiber.HeaderXForwardedFor
@@ -145,7 +140,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, model: opts.Model, cache: cache, limits: newLimiter(opts.Now, nil, opts.Log),
+	s := &Server{opts: opts, model: opts.Model, cache: cache, limits: newLimiter(nil, opts.Log),
 		log: opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}}}
 	s.metrics = newMetrics(opts.Registry, opts.Model, s.limits, func() bool { status, _ := s.readiness(); return status == fiber.StatusOK })
 	s.app = fiber.New(fiber.Config{

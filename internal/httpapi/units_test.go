@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"net/netip"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,7 +17,7 @@ import (
 func TestLimiterWindows(t *testing.T) {
 	// Windows are aligned to their period: this minute, this UTC day.
 	now := time.Date(2026, 3, 13, 12, 0, 0, 0, time.UTC)
-	l := newLimiter(func() time.Time { return now }, nil, slog.Default())
+	l := newLimiter(nil, slog.Default())
 	perMinute := limit{max: 3, period: time.Minute}
 	perDay := limit{max: 5, period: 24 * time.Hour}
 	tests := []struct {
@@ -36,12 +38,12 @@ func TestLimiterWindows(t *testing.T) {
 	}
 	for i, tt := range tests {
 		now = now.Add(tt.advance)
-		v := l.take("client|acme", perMinute, perDay)
+		v := l.take(subject{client: "acme"}, now, perMinute, perDay)
 		if v.allowed != tt.allowed || v.remaining != tt.remaining || v.resetIn != tt.reset {
 			t.Errorf("request %d: %+v, want allowed=%v remaining=%d reset=%d", i+1, v, tt.allowed, tt.remaining, tt.reset)
 		}
 	}
-	if v := l.take("ip|10.0.0.1", limit{max: defaultAnonymousPerDay, period: 24 * time.Hour}); !v.allowed || v.remaining != 99 {
+	if v := l.take(subject{addr: netip.MustParseAddr("10.0.0.1")}, now, limit{max: defaultAnonymousPerDay, period: 24 * time.Hour}); !v.allowed || v.remaining != 99 {
 		t.Errorf("another caller shares a counter: %+v", v)
 	}
 }
@@ -57,12 +59,11 @@ func TestLimiterLeasesHoldAcrossReplicas(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 3, 13, 12, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
-	replicas := []*limiter{newLimiter(clock, budgets, slog.Default()), newLimiter(clock, budgets, slog.Default()), newLimiter(clock, budgets, slog.Default())}
+	replicas := []*limiter{newLimiter(budgets, slog.Default()), newLimiter(budgets, slog.Default()), newLimiter(budgets, slog.Default())}
 	rule := limit{max: 50, period: time.Minute}
 	allowed := 0
 	for i := range 80 {
-		if v := replicas[i%len(replicas)].take("client|acme", rule); v.allowed {
+		if v := replicas[i%len(replicas)].take(subject{client: "acme"}, now, rule); v.allowed {
 			allowed++
 		}
 	}
@@ -72,7 +73,7 @@ func TestLimiterLeasesHoldAcrossReplicas(t *testing.T) {
 	}
 	// The next minute has a new budget.
 	now = now.Add(time.Minute)
-	if v := replicas[0].take("client|acme", rule); !v.allowed {
+	if v := replicas[0].take(subject{client: "acme"}, now, rule); !v.allowed {
 		t.Errorf("first request of the next minute refused: %+v", v)
 	}
 }
@@ -96,7 +97,7 @@ func TestRenderCacheRendersOnceForConcurrentMisses(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e, _, err := rc.get("k", render)
+			e, _, err := rc.get([]byte("k"), render)
 			if err != nil {
 				t.Error(err)
 				return
@@ -113,6 +114,35 @@ func TestRenderCacheRendersOnceForConcurrentMisses(t *testing.T) {
 	for _, b := range bodies {
 		if b != `{"a":1}` {
 			t.Fatalf("body %q", b)
+		}
+	}
+}
+
+// TestRenderCacheKeysAreRequestBuffers: a request's key buffer is reused
+// by the next request, so the cache must keep nothing of it; a key is
+// found again by its bytes, whatever buffer holds them.
+func TestRenderCacheKeysAreRequestBuffers(t *testing.T) {
+	rc, err := newRenderCache(1 << 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.close()
+	buf := make([]byte, 0, 16)
+	steps := []struct {
+		key, body string
+		hit       bool
+	}{
+		{"k1", "one", false},
+		{"k2", "two", false}, // k1's buffer, overwritten
+		{"k1", "one", true},
+		{"k2", "two", true},
+	}
+	for i, st := range steps {
+		buf = append(buf[:0], st.key...)
+		e, hit, err := rc.get(buf, func() (*entry, error) { return newEntry(200, []byte(st.body), 10), nil })
+		rc.c.Wait()
+		if err != nil || hit != st.hit || string(e.body) != st.body {
+			t.Errorf("step %d, key %s: %q hit=%v err=%v, want %q hit=%v", i, st.key, e.body, hit, err, st.body, st.hit)
 		}
 	}
 }
@@ -146,6 +176,71 @@ func TestConditionalHeaders(t *testing.T) {
 	for header, want := range map[string]bool{"gzip": true, "gzip, deflate, br": true, "br;q=1, gzip;q=0.8": true, "gzip;q=0": false, "deflate": false, "": false} {
 		if got := acceptsGzip([]byte(header)); got != want {
 			t.Errorf("Accept-Encoding %q: %v", header, got)
+		}
+	}
+}
+
+func TestValidHost(t *testing.T) {
+	tests := []struct {
+		host string
+		want bool
+	}{
+		{"api.example.org", true},
+		{"api.example.org:8443", true},
+		{"localhost", true},
+		{"my_host-1", true},
+		{"10.0.0.1", true},
+		{"10.0.0.1:80", true},
+		{"host:", true},
+		{"[::1]", true},
+		{"[::1]:8080", true},
+		{"[2001:db8::1]:443", true},
+		{"", false},
+		{"x:y:z", false},
+		{"host:8o", false},
+		{"::1", false},
+		{"[::1", false},
+		{"[::1]x", false},
+		{"[::1]:x", false},
+		{"[not-an-address]:80", false},
+		{"a..b", false},
+		{".a", false},
+		{"a.", false},
+		{"evil.example\"><script>", false},
+		{"ex ample", false},
+		{strings.Repeat("a", 64) + ".org", false},
+		{strings.Repeat("a", 63) + ".org", true},
+		{strings.Repeat("a.", 127) + "aa", false}, // 256 bytes
+	}
+	for _, tt := range tests {
+		if got, gotBytes := validHost(tt.host), validHost([]byte(tt.host)); got != tt.want || gotBytes != tt.want {
+			t.Errorf("validHost(%q) = %v (string), %v (bytes), want %v", tt.host, got, gotBytes, tt.want)
+		}
+	}
+}
+
+func TestNumber(t *testing.T) {
+	tests := []struct {
+		in   string
+		most int
+		want int
+		ok   bool
+	}{
+		{"5", 99, 5, true},
+		{"99", 99, 99, true},
+		{"100", 99, 0, false},
+		{"0", 1000, 0, true},
+		{"0000000000001000", 1000, 1000, true},
+		{"99999999999999999999999", 1000, 0, false},
+		{"", 99, 0, false},
+		{"+5", 99, 0, false},
+		{"-1", 99, 0, false},
+		{"1a", 99, 0, false},
+	}
+	for _, tt := range tests {
+		n, ok := number([]byte(tt.in), tt.most)
+		if ok != tt.ok || (ok && n != tt.want) {
+			t.Errorf("number(%q, %d) = %d, %v, want %d, %v", tt.in, tt.most, n, ok, tt.want, tt.ok)
 		}
 	}
 }

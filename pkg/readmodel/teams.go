@@ -65,6 +65,16 @@ func (s Snapshot) Team(id int) (Team, bool) {
 	return s.teamView(t, model.TierAnonymous), true
 }
 
+// TeamVersion is the version of team id, without building the team: all
+// that serving a cached rendering of it needs to know.
+func (s Snapshot) TeamVersion(id int) (uint64, bool) {
+	t, ok := s.team(id)
+	if !ok {
+		return 0, false
+	}
+	return t.version, true
+}
+
 // CompetitionTeams returns the teams a competition lists, in its order;
 // teams whose own entity is not known are left out.
 func (s Snapshot) CompetitionTeams(id int) ([]Team, bool) {
@@ -108,6 +118,19 @@ type Squad struct {
 	TeamID  int
 	Players []model.Player
 	Version uint64
+}
+
+// SquadVersion is the version of a team's players (0 when it has none),
+// without copying them.
+func (s Snapshot) SquadVersion(team int) uint64 {
+	if !fitsInt32(team) {
+		return 0
+	}
+	q, ok := s.w.squads.get(int32(team))
+	if !ok {
+		return 0
+	}
+	return q.version
 }
 
 // Squad returns a team's players.
