@@ -19,6 +19,10 @@ const (
 	// maxPause caps one wait for the server to come back.
 	maxPause   = time.Second
 	ackTimeout = 5 * time.Second
+	// errCodeDuplicateInProcess is nats-server's "duplicate message id is
+	// in process" (JSStreamDuplicateMessageConflict), which nats.go has no
+	// name for.
+	errCodeDuplicateInProcess jetstream.ErrorCode = 10158
 )
 
 // Bulk publishes messages asynchronously with a bounded window; it is the
@@ -138,6 +142,11 @@ func (b *Bulk) settleOldest(ctx context.Context) error {
 			return nil
 		}
 		pubErr = err
+	case errors.As(pubErr, &apiErr) && apiErr.ErrorCode == errCodeDuplicateInProcess:
+		// A copy sent before (its ack lost while the stream's leader
+		// moved) is still being stored: ask again after a pause, as
+		// after any lost ack; the next answer is its sequence or a
+		// conflict that landed() settles.
 	case errors.As(pubErr, &apiErr):
 		// The server refused the message itself: sending it again
 		// would be refused again.
