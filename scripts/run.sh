@@ -54,16 +54,24 @@ cleanup() { kill -TERM "$api" 2>/dev/null || true; wait "$api" 2>/dev/null || tr
 trap 'cleanup; exit 0' INT TERM
 trap 'rm -f "$dir/run.pid"' EXIT
 
-# Wait for /readyz without needing curl: bash speaks HTTP well enough.
-for _ in $(seq 1 300); do
-  if { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null; then
-    printf 'GET /readyz HTTP/1.0\r\nHost: %s\r\n\r\n' "$host" >&3
-    status=$(head -n1 <&3 || true); exec 3>&-
-    [[ $status == *" 200 "* ]] && break
-  fi
-  kill -0 "$api" 2>/dev/null || { echo "run: the API stopped; see its log above" >&2; exit 1; }
-  sleep 0.1
-done
+# ok PATH [TOKEN]: whether the API answers GET PATH with 200, asked without
+# curl (bash speaks HTTP well enough).
+ok() {
+  { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null || return 1
+  printf 'GET %s HTTP/1.0\r\nHost: %s\r\n%s\r\n' "$1" "$host" "${2:+X-Auth-Token: $2$'\r\n'}" >&3
+  local status; status=$(head -n1 <&3 || true); exec 3>&-
+  [[ $status == *" 200 "* ]]
+}
+# until_ok PATH [TOKEN]: wait up to 30 s for ok.
+until_ok() {
+  for _ in $(seq 1 300); do
+    ok "$@" && return 0
+    kill -0 "$api" 2>/dev/null || { echo "run: the API stopped; see its log above" >&2; exit 1; }
+    sleep 0.1
+  done
+  echo "run: GET $1 did not answer 200 within 30 s" >&2; exit 1
+}
+until_ok /readyz
 
 ingest() { FD_NATS_URL=$nats FD_EDITOR=demo bin/ingest "$@"; }
 if ! ingest show competitionkey PL/2025 >/dev/null 2>&1; then
@@ -75,6 +83,9 @@ if ingest show client demo >/dev/null 2>&1; then
 else
   token=$(ingest client add demo --tier donating --per-minute 1000000 | sed -n 's/^token: //p')
 fi
+# The replica learns of the token from the stream: wait until it takes it,
+# so that the first request with it succeeds.
+until_ok /v1/competitions/ "$token"
 
 cat <<MSG
 
