@@ -29,7 +29,7 @@ type entry struct {
 
 	fileOnce sync.Once
 	file     *os.File // the body in a memory file, nil when too small or unavailable
-	filePath string   // /proc/self/fd/N, to open it with an offset of one's own
+	fd       int      // file's descriptor, read by sendfile(2) at offsets of each response's own
 }
 
 // gzipMin is the body size below which compression does not pay.
@@ -69,14 +69,16 @@ func (e *entry) gzipped() []byte {
 // socket: the copy was most of the CPU of a 345 KB season of fixtures.
 const sendfileMin = 64 << 10
 
-// bodyFile returns a path to open for the body in a memory file (memfd),
-// written once, or "" when the body is small or no memory file could be
-// made. Each response opens its own descriptor on the path, so that its
-// offset is its own, as nginx opens a file per request; the entry holds
-// the memory file, so the path stays valid while a response may use it,
-// and the file is closed when the entry is collected.
-func (e *entry) bodyFile() string {
+// bodyFile returns the descriptor of a memory file (memfd) holding the
+// body, written once, or -1 when the body is small or no memory file could
+// be made. Responses read it with sendfile(2) at explicit offsets, which
+// leave the file's position alone, so they share the descriptor without
+// opening one each. The entry holds the file: it is closed (by the
+// os.File's finalizer) only once the entry is collected, so a response
+// that keeps the entry keeps the descriptor valid.
+func (e *entry) bodyFile() int {
 	e.fileOnce.Do(func() {
+		e.fd = -1
 		if len(e.body) < sendfileMin {
 			return
 		}
@@ -89,9 +91,9 @@ func (e *entry) bodyFile() string {
 			f.Close()
 			return
 		}
-		e.file, e.filePath = f, "/proc/self/fd/"+strconv.Itoa(fd)
+		e.file, e.fd = f, fd
 	})
-	return e.filePath
+	return e.fd
 }
 
 // cost counts the body twice, room for its compressed form, which may be
