@@ -432,3 +432,50 @@ func TestFileBodyToOtherWriters(t *testing.T) {
 		})
 	}
 }
+
+// TestMemoryFilesLimitedAndClosed: past memFilesMax open memory files a
+// large body is copied from memory, and an entry's memory file is closed
+// once the entry is collected.
+func TestMemoryFilesLimitedAndClosed(t *testing.T) {
+	s, addr := sizedServer(t)
+	defer func(n int64) { memFilesMax = n }(memFilesMax)
+	// Entries of earlier tests that are garbage close their files now,
+	// not while this test counts.
+	for range 2 {
+		runtime.GC()
+	}
+	time.Sleep(50 * time.Millisecond)
+
+	a := newEntry(200, bodyOfSize(sendfileMin), 10)
+	memFilesMax = memFiles.Load() + 1
+	if a.bodyFile() < 0 {
+		t.Fatal("no memory file under the limit")
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(a.fd, &st); err != nil {
+		t.Fatal(err)
+	}
+	fd, ino := a.fd, st.Ino
+
+	const size = 2*sendfileMin + 5
+	conn, br := dial(t, addr)
+	if _, body := exchange(t, conn, br, "GET", "/size/"+strconv.Itoa(size)); !bytes.Equal(body, bodyOfSize(size)) {
+		t.Errorf("over the limit: %d bytes (first difference at %d), want the %d rendered", len(body), firstDiff(body, bodyOfSize(size)), size)
+	}
+	if e, ok := s.cache.c.Get("size|" + strconv.Itoa(size)); !ok || e.bodyFile() >= 0 {
+		t.Errorf("over the limit: cached %v, memory file made", ok)
+	}
+
+	// a is not used from here on: the collector may take it.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		if err := unix.Fstat(fd, &st); err != nil || st.Ino != ino {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("descriptor %d still the entry's memory file 10 s after the entry became garbage", fd)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
