@@ -70,12 +70,14 @@ func (e *entry) gzipped() []byte {
 
 // sendfileMin is the body size from which a response is sent with
 // sendfile(2) from a memory file rather than copied from the heap into the
-// socket: the copy was most of the CPU of a 345 KB season of fixtures.
-// With the body in one sendfile after the headers' write, the server's CPU
-// per response was the same either way at about 19 KB and sendfile's lower
-// from there on (a fifth at 31 KB, a third at 62 KB), the copy's lower at
-// 12.7 KB and below.
-const sendfileMin = 16 << 10
+// socket: the copy was most of the CPU of a 345 KB season of fixtures. A
+// body that fits fasthttp's write buffer with its headers (about 600
+// bytes) leaves with them in one write(2), which costs less than a write
+// for the headers and a sendfile for the body (23.8 and 31.4 KB bodies:
+// 23.0 and 25.4 µs of CPU against 27.5 and 28.2); a larger one takes two
+// writes or more, and then sendfile costs less (43.8 KB: 34.4 against
+// 30.8 µs; 62.5 KB: 57 against 36).
+const sendfileMin = writeBuffer - 1<<10
 
 // bodyFile returns the descriptor of a memory file (memfd) holding the
 // body, written once, or -1 when the body is small or no memory file could
