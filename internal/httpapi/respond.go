@@ -152,13 +152,11 @@ func send(c *fiber.Ctx, e *entry, contentType, vary []byte) error {
 			return nil
 		}
 	}
-	if e.bodyFile() >= 0 {
-		// Over TLS or any other wrapped connection the bytes must pass
-		// through the wrapper: those get the copy below.
-		if conn, ok := c.Context().Conn().(*net.TCPConn); ok {
-			c.Response().SetBodyStream(&fileBody{e: e, conn: conn}, len(e.body))
-			return nil
-		}
+	// Over TLS or any other wrapped connection the bytes must pass through
+	// the wrapper: those get the copy below.
+	if conn, ok := c.Context().Conn().(*net.TCPConn); ok && e.bodyFile() >= 0 {
+		c.Response().SetBodyStream(&fileBody{e: e, conn: conn}, len(e.body))
+		return nil
 	}
 	c.Response().SetBodyRaw(e.body)
 	return nil

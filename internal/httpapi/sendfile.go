@@ -15,10 +15,9 @@ import (
 // io.CopyBuffer, which hands the copy to the stream's WriteTo: there the
 // headers fasthttp has buffered are flushed and the body leaves in one
 // sendfile(2) on the connection's own descriptor, two system calls in
-// all when the socket has room. Before, each response opened its own
-// descriptor on the memory file so that its offset was its own, and
-// fasthttp's copy loop called sendfile until end of file: openat, fcntl,
-// write, sendfile twice and close.
+// all when the socket has room. The offset is the response's own and the
+// file's position never moves, so responses share the entry's descriptor
+// rather than each opening (and closing) one.
 type fileBody struct {
 	e    *entry
 	conn *net.TCPConn
@@ -58,6 +57,7 @@ func (b *fileBody) WriteTo(w io.Writer) (int64, error) {
 			case err == unix.EAGAIN:
 				return false
 			case err == unix.EINTR:
+				// Interrupted before sending anything: again.
 			case err != nil:
 				sendErr = err
 				return true
