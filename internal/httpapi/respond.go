@@ -2,12 +2,11 @@ package httpapi
 
 import (
 	"bytes"
+	"net"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/footdata/footballd/pkg/readmodel"
@@ -171,15 +170,11 @@ func send(c *fiber.Ctx, e *entry, contentType, vary []byte) error {
 			return nil
 		}
 	}
-	if path := e.bodyFile(); path != "" {
-		// A plain blocking descriptor: os.Open would also try the poller
-		// and switch modes, four more system calls a response.
-		if fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err == nil {
-			// fasthttp sends a body stream of a file with sendfile(2) and
-			// closes it after the response.
-			c.Response().SetBodyStream(os.NewFile(uintptr(fd), path), len(e.body))
-			return nil
-		}
+	// Over TLS or any other wrapped connection the bytes must pass through
+	// the wrapper: those get the copy below.
+	if conn, ok := c.Context().Conn().(*net.TCPConn); ok && e.bodyFile() >= 0 {
+		c.Response().SetBodyStream(&fileBody{e: e, conn: conn}, len(e.body))
+		return nil
 	}
 	c.Response().SetBodyRaw(e.body)
 	return nil

@@ -1,55 +1,481 @@
 package httpapi
 
 import (
+	"bufio"
 	"bytes"
-	"encoding/json"
+	"compress/gzip"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"io"
+	"math/big"
+	mrand "math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/valyala/fasthttp"
+	"golang.org/x/sys/unix"
 )
 
-// TestLargeBodySentFromMemoryFile serves a body above sendfileMin through a
-// real listener: the same bytes and length on every request, none on HEAD,
-// 304 on its ETag, and no descriptor left open by the responses.
-func TestLargeBodySentFromMemoryFile(t *testing.T) {
+// bodyOfSize is a JSON body of exactly n bytes whose content differs at
+// every offset (within a repeat of 2^16), so that a byte sent from the
+// wrong offset shows.
+func bodyOfSize(n int) []byte {
+	r := mrand.New(mrand.NewPCG(uint64(n), 1))
+	b := make([]byte, 0, n)
+	b = append(b, `{"big":"`...)
+	for len(b) < n-2 {
+		v := r.Uint64()
+		for i := 0; i < 8 && len(b) < n-2; i++ {
+			b = append(b, 'a'+byte(v>>(8*i))%26)
+		}
+	}
+	return append(b, `"}`...)
+}
+
+// sizedServer serves GET /size/N: a cached body of exactly N bytes.
+func sizedServer(t *testing.T) (*Server, string) {
+	t.Helper()
 	s, _ := newTestServer(t, true, Options{})
-	big := strings.Repeat("0123456789", sendfileMin/10+100)
-	want, _ := json.Marshal(map[string]string{"big": big})
-	s.App().Get("/big", func(c *fiber.Ctx) error {
-		return s.respond(c, cacheKey{[]byte("big")}, func() (any, int) { return map[string]string{"big": big}, 10 })
+	s.App().Get("/size/:n", func(c *fiber.Ctx) error {
+		n, err := strconv.Atoi(c.Params("n"))
+		if err != nil {
+			return badRequest("size %q", c.Params("n"))
+		}
+		return s.respond(c, cacheKey{[]byte("size|" + strconv.Itoa(n))}, func() (any, int) { return rawJSON(bodyOfSize(n)), 10 })
 	})
-	addr := listen(t, s)
-	fds := func() int { d, _ := os.ReadDir("/proc/self/fd"); return len(d) }
-	client := &fasthttp.HostClient{Addr: addr}
-	var etag string
-	before := 0
-	for i := range 200 {
-		if i == 10 {
-			before = fds()
+	return s, listen(t, s)
+}
+
+// rawJSON is a rendered value that is already JSON.
+type rawJSON []byte
+
+func (r rawJSON) appendJSON(b []byte) []byte { return append(b, r...) }
+
+// exchange writes a request on conn and reads its response with the body.
+func exchange(t *testing.T, conn net.Conn, br *bufio.Reader, method, path string, hdr ...string) (*http.Response, []byte) {
+	t.Helper()
+	req := method + " " + path + " HTTP/1.1\r\nHost: test\r\n"
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req += hdr[i] + ": " + hdr[i+1] + "\r\n"
+	}
+	if _, err := io.WriteString(conn, req+"\r\n"); err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	resp, err := http.ReadResponse(br, &http.Request{Method: method})
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: body: %v", method, path, err)
+	}
+	return resp, body
+}
+
+func dial(t *testing.T, addr string) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+	return conn, bufio.NewReader(conn)
+}
+
+func openFDs(t *testing.T) int {
+	t.Helper()
+	d, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(d)
+}
+
+// TestBodyBytesAroundSendfileMin: below sendfileMin a body is copied from
+// memory, from it on it is sent from the entry's memory file; either way
+// every response on one keep-alive connection carries the same bytes, a
+// HEAD between them leaves nothing on the connection, the ETag gives 304,
+// gzip is the same body compressed, and no response leaves a descriptor
+// open.
+func TestBodyBytesAroundSendfileMin(t *testing.T) {
+	s, addr := sizedServer(t)
+	tests := []struct {
+		size     int
+		fromFile bool
+	}{
+		{1000, false},
+		{sendfileMin - 1, false},
+		{sendfileMin, true},
+		{sendfileMin + 1, true},
+		{4*sendfileMin + 7, true},
+		{3 << 20, true},
+	}
+	for _, tt := range tests {
+		t.Run(strconv.Itoa(tt.size), func(t *testing.T) {
+			want := bodyOfSize(tt.size)
+			path := "/size/" + strconv.Itoa(tt.size)
+			conn, br := dial(t, addr)
+			var fds int
+			for i, method := range []string{"GET", "HEAD", "GET", "GET", "HEAD", "GET", "GET", "GET"} {
+				if i == 2 {
+					fds = openFDs(t)
+				}
+				resp, body := exchange(t, conn, br, method, path)
+				if resp.StatusCode != 200 || resp.ContentLength != int64(tt.size) {
+					t.Fatalf("%s #%d: %d, Content-Length %d, want 200 and %d", method, i, resp.StatusCode, resp.ContentLength, tt.size)
+				}
+				if method == "HEAD" {
+					if len(body) != 0 {
+						t.Fatalf("HEAD #%d: %d body bytes", i, len(body))
+					}
+					continue
+				}
+				if !bytes.Equal(body, want) {
+					t.Fatalf("GET #%d: %d bytes differ from the %d rendered (first at %d)", i, len(body), len(want), firstDiff(body, want))
+				}
+			}
+			if after := openFDs(t); after > fds {
+				t.Errorf("%d descriptors open after six more responses, %d before", after, fds)
+			}
+			e, ok := s.cache.c.Get([]byte("size|" + strconv.Itoa(tt.size)))
+			if !ok {
+				t.Fatal("entry not cached")
+			}
+			if got := e.bodyFile() >= 0; got != tt.fromFile {
+				t.Errorf("body in a memory file: %v, want %v", got, tt.fromFile)
+			}
+			resp, _ := exchange(t, conn, br, "GET", path)
+			etag := resp.Header.Get("ETag")
+			if resp, body := exchange(t, conn, br, "GET", path, "If-None-Match", etag); resp.StatusCode != 304 || len(body) != 0 {
+				t.Errorf("If-None-Match %s: %d with %d body bytes", etag, resp.StatusCode, len(body))
+			}
+			resp, body := exchange(t, conn, br, "GET", path, "Accept-Encoding", "gzip")
+			if resp.Header.Get("Content-Encoding") != "gzip" {
+				t.Fatalf("Accept-Encoding gzip: Content-Encoding %q", resp.Header.Get("Content-Encoding"))
+			}
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plain, err := io.ReadAll(zr); err != nil || !bytes.Equal(plain, want) {
+				t.Errorf("gzip body: %d bytes, %v; want the %d rendered", len(plain), err, len(want))
+			}
+			// The connection is still in step after all of it.
+			if _, body := exchange(t, conn, br, "GET", path); !bytes.Equal(body, want) {
+				t.Errorf("last GET: %d bytes, want the %d rendered", len(body), len(want))
+			}
+		})
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
 		}
-		code, body, err := client.Get(nil, "http://"+addr+"/big")
-		if err != nil || code != 200 || !bytes.Equal(body, want) {
-			t.Fatalf("request %d: %d, %d bytes (want %d), %v", i, code, len(body), len(want), err)
+	}
+	return min(len(a), len(b))
+}
+
+// TestConcurrentResponsesFromOneEntry: many connections at once send one
+// entry's memory file, each at its own offset.
+func TestConcurrentResponsesFromOneEntry(t *testing.T) {
+	_, addr := sizedServer(t)
+	const size = 5*sendfileMin + 3
+	want := bodyOfSize(size)
+	path := "/size/" + strconv.Itoa(size)
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer conn.Close()
+			_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+			br := bufio.NewReader(conn)
+			for i := range 25 {
+				if _, err := io.WriteString(conn, "GET "+path+" HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+					errs <- err
+					return
+				}
+				resp, err := http.ReadResponse(br, nil)
+				if err != nil {
+					errs <- err
+					return
+				}
+				body, err := io.ReadAll(resp.Body)
+				if err != nil || !bytes.Equal(body, want) {
+					errs <- fmt.Errorf("response %d: %d bytes (first difference at %d), %v", i, len(body), firstDiff(body, want), err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// TestSlowReaderWhileEntryIsEvicted: a client that reads nothing for a
+// while fills the socket buffers, so sendfile sends part of the body and
+// then waits for the socket on Go's poller. Meanwhile the entry leaves the
+// cache and the garbage collector runs: the response holds the entry, so
+// the memory file stays open and the rest of the body arrives intact.
+func TestSlowReaderWhileEntryIsEvicted(t *testing.T) {
+	s, addr := sizedServer(t)
+	const size = 16 << 20
+	want := bodyOfSize(size)
+	path := "/size/" + strconv.Itoa(size)
+	conn, br := dial(t, addr)
+	if _, err := io.WriteString(conn, "GET "+path+" HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	// What the client holds plus the most the server's socket may hold:
+	// less than the body means the send had to wait for the client.
+	if held := inQueue(t, conn.(*net.TCPConn)) + maxSendBuffer(t); held >= size {
+		t.Fatalf("the socket buffers may hold %d bytes, the whole body of %d: the send need not wait", held, size)
+	}
+	s.cache.c.Clear()
+	for range 3 {
+		runtime.GC()
+	}
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || !bytes.Equal(body, want) {
+		t.Fatalf("%d bytes (first difference at %d), %v; want the %d rendered", len(body), firstDiff(body, want), err, size)
+	}
+}
+
+// inQueue is the number of bytes the kernel holds for conn to read.
+func inQueue(t *testing.T, conn *net.TCPConn) int {
+	t.Helper()
+	rc, err := conn.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	var ioErr error
+	if err := rc.Control(func(fd uintptr) { n, ioErr = unix.IoctlGetInt(int(fd), unix.SIOCINQ) }); err != nil || ioErr != nil {
+		t.Fatal(err, ioErr)
+	}
+	return n
+}
+
+// maxSendBuffer is the most a TCP socket's send buffer grows to.
+func maxSendBuffer(t *testing.T) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/sys/net/ipv4/tcp_wmem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b))
+	n, err := strconv.Atoi(f[len(f)-1])
+	if err != nil {
+		t.Fatalf("tcp_wmem %q: %v", b, err)
+	}
+	return n
+}
+
+// TestClientGoneMidBody: a client that closes its connection part way
+// through a body ends that response with an error; the server closes the
+// connection, keeps no descriptor for it and serves the next client the
+// whole body from the same memory file.
+func TestClientGoneMidBody(t *testing.T) {
+	_, addr := sizedServer(t)
+	const size = 16 << 20
+	want := bodyOfSize(size)
+	path := "/size/" + strconv.Itoa(size)
+	conn, br := dial(t, addr)
+	exchange(t, conn, br, "GET", path) // caches the entry and opens its memory file
+	before := openFDs(t)
+	for range 5 {
+		c, r := dial(t, addr)
+		if err := c.(*net.TCPConn).SetReadBuffer(4 << 10); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(c, "GET "+path+" HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadFull(r, make([]byte, 64<<10)); err != nil {
+			t.Fatal(err)
+		}
+		// Unread data makes close send a reset: the server's next
+		// sendfile fails rather than filling a buffer nobody reads.
+		c.Close()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for openFDs(t) > before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	// The five client ends are closed too; the server's ends must be.
+	if after := openFDs(t); after > before {
+		t.Errorf("%d descriptors open after five abandoned responses, %d before", after, before)
+	}
+	if _, body := exchange(t, conn, br, "GET", path); !bytes.Equal(body, want) {
+		t.Errorf("after the abandoned responses: %d bytes (first difference at %d), want the %d rendered", len(body), firstDiff(body, want), size)
+	}
+}
+
+// TestLargeBodyWithoutTCPConn: where the connection is not a plain TCP
+// connection (TLS, Fiber's in-memory test connection) the bytes must pass
+// through it, so the body is copied from memory.
+func TestLargeBodyWithoutTCPConn(t *testing.T) {
+	s, _ := sizedServer(t)
+	const size = 3*sendfileMin + 1
+	want := bodyOfSize(size)
+	path := "/size/" + strconv.Itoa(size)
+
+	resp, err := s.App().Test(httptest.NewRequest("GET", path, nil), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body, err := io.ReadAll(resp.Body); err != nil || !bytes.Equal(body, want) {
+		t.Errorf("in-memory connection: %d bytes, %v; want the %d rendered", len(body), err, size)
+	}
+
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{selfSigned(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = s.App().Listener(ln) }()
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+	defer client.CloseIdleConnections()
+	for i := range 3 {
+		resp, err := client.Get("https://" + ln.Addr().String() + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || !bytes.Equal(body, want) {
+			t.Errorf("TLS, response %d: %d bytes, %v; want the %d rendered", i, len(body), err, size)
 		}
 	}
-	if after := fds(); after > before+2 {
-		t.Errorf("%d descriptors open after 190 more responses, %d before", after, before)
+}
+
+func selfSigned(t *testing.T) tls.Certificate {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
 	}
-	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-	defer fasthttp.ReleaseRequest(req)
-	defer fasthttp.ReleaseResponse(resp)
-	req.SetRequestURI("http://" + addr + "/big")
-	req.Header.SetMethod(fasthttp.MethodHead)
-	if err := client.Do(req, resp); err != nil || resp.StatusCode() != 200 || resp.Header.ContentLength() != len(want) || len(resp.Body()) != 0 {
-		t.Fatalf("HEAD: %d, length %d, %d body bytes, %v", resp.StatusCode(), resp.Header.ContentLength(), len(resp.Body()), err)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
 	}
-	etag = string(resp.Header.Peek("Etag"))
-	req.Header.SetMethod(fasthttp.MethodGet)
-	req.Header.Set("If-None-Match", etag)
-	if err := client.Do(req, resp); err != nil || resp.StatusCode() != fasthttp.StatusNotModified {
-		t.Fatalf("If-None-Match %s: %d, %v", etag, resp.StatusCode(), err)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
+}
+
+// TestFileBodyToOtherWriters: a reader or writer other than fasthttp's
+// connection writer (fasthttp's Body copies into a byte buffer) gets the
+// body from memory, from where earlier reads stopped.
+func TestFileBodyToOtherWriters(t *testing.T) {
+	e := newEntry(200, bodyOfSize(2*sendfileMin), 10)
+	if e.bodyFile() < 0 {
+		t.Fatal("no memory file")
+	}
+	tests := []struct {
+		name string
+		read func(b *fileBody) ([]byte, error)
+	}{
+		{"WriteTo", func(b *fileBody) ([]byte, error) {
+			var buf bytes.Buffer
+			n, err := b.WriteTo(&buf)
+			if n != int64(buf.Len()) {
+				err = fmt.Errorf("WriteTo counted %d bytes, wrote %d", n, buf.Len())
+			}
+			return buf.Bytes(), err
+		}},
+		{"Read", func(b *fileBody) ([]byte, error) { return io.ReadAll(b) }},
+		{"Read then WriteTo", func(b *fileBody) ([]byte, error) {
+			head := make([]byte, 1000)
+			if _, err := io.ReadFull(b, head); err != nil {
+				return nil, err
+			}
+			var buf bytes.Buffer
+			_, err := b.WriteTo(&buf)
+			return append(head, buf.Bytes()...), err
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.read(&fileBody{e: e})
+			if err != nil || !bytes.Equal(got, e.body) {
+				t.Errorf("%d bytes (first difference at %d), %v; want the %d of the body", len(got), firstDiff(got, e.body), err, len(e.body))
+			}
+		})
+	}
+}
+
+// TestMemoryFilesLimitedAndClosed: past memFilesMax open memory files a
+// large body is copied from memory, and an entry's memory file is closed
+// once the entry is collected.
+func TestMemoryFilesLimitedAndClosed(t *testing.T) {
+	s, addr := sizedServer(t)
+	defer func(n int64) { memFilesMax = n }(memFilesMax)
+	// Entries of earlier tests that are garbage close their files now,
+	// not while this test counts.
+	for range 2 {
+		runtime.GC()
+	}
+	time.Sleep(50 * time.Millisecond)
+
+	a := newEntry(200, bodyOfSize(sendfileMin), 10)
+	memFilesMax = memFiles.Load() + 1
+	if a.bodyFile() < 0 {
+		t.Fatal("no memory file under the limit")
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(a.fd, &st); err != nil {
+		t.Fatal(err)
+	}
+	fd, ino := a.fd, st.Ino
+
+	const size = 2*sendfileMin + 5
+	conn, br := dial(t, addr)
+	if _, body := exchange(t, conn, br, "GET", "/size/"+strconv.Itoa(size)); !bytes.Equal(body, bodyOfSize(size)) {
+		t.Errorf("over the limit: %d bytes (first difference at %d), want the %d rendered", len(body), firstDiff(body, bodyOfSize(size)), size)
+	}
+	if e, ok := s.cache.c.Get([]byte("size|" + strconv.Itoa(size))); !ok || e.bodyFile() >= 0 {
+		t.Errorf("over the limit: cached %v, memory file made", ok)
+	}
+
+	// a is not used from here on: the collector may take it.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		if err := unix.Fstat(fd, &st); err != nil || st.Ino != ino {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("descriptor %d still the entry's memory file 10 s after the entry became garbage", fd)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
