@@ -45,11 +45,13 @@ type batch struct {
 	// added are the fixtures new in this batch; an entry replaced later in
 	// the batch is skipped at publication. A slice, not the map: the
 	// initial replay adds every fixture at once.
-	added   []*fixture
-	comps   map[int32]int  // to rebuild, from this matchday on
-	teams   map[int32]bool // to rebuild
-	renamed map[int32]bool // teams whose entity changed: their competitions show it
-	years   map[int]bool   // seasons whose list of competitions changed
+	added []*fixture
+	// replaced counts the entries of added that a later one replaced.
+	replaced int
+	comps    map[int32]int  // to rebuild, from this matchday on
+	teams    map[int32]bool // to rebuild
+	renamed  map[int32]bool // teams whose entity changed: their competitions show it
+	years    map[int]bool   // seasons whose list of competitions changed
 	// Parts rebuilt whole when anything in them changed.
 	teamsChanged, clientsChanged, leaguesChanged, webhooksChanged bool
 	calendar                                                      bool
@@ -223,6 +225,20 @@ func (w *writer) apply(ev events.Event, v any) error {
 	return err
 }
 
+// maxReserve bounds the room reserved before a replay, whatever the stream
+// claims: four times the data set the design is sized for.
+const maxReserve = 4 << 20
+
+// reserve makes room before the replay for about n messages, nearly all of
+// them fixtures: the fixture map and the batch's list of new fixtures would
+// otherwise be copied each time they outgrow their room.
+func (w *writer) reserve(n int) {
+	w.fixtures.reserve(n)
+	if w.b.added == nil {
+		w.b.added = make([]*fixture, 0, n)
+	}
+}
+
 func (w *writer) comp(id int32) *compState {
 	st := w.compState[id]
 	if st == nil {
@@ -263,6 +279,7 @@ func (w *writer) applyFixture(ev events.Event, f *model.Fixture) error {
 			w.b.fixtures[id] = fixChange{orig: ch.orig, cur: rec}
 		} else {
 			w.b.added = append(w.b.added, rec)
+			w.b.replaced++
 		}
 	}
 	w.comp(cid).touched(ev.Time)
