@@ -225,20 +225,6 @@ func (w *writer) apply(ev events.Event, v any) error {
 	return err
 }
 
-// maxReserve bounds the room reserved before a replay, whatever the stream
-// claims: four times the data set the design is sized for.
-const maxReserve = 4 << 20
-
-// reserve makes room before the replay for about n messages, nearly all of
-// them fixtures: the fixture map and the batch's list of new fixtures would
-// otherwise be copied each time they outgrow their room.
-func (w *writer) reserve(n int) {
-	w.fixtures.reserve(n)
-	if w.b.added == nil {
-		w.b.added = make([]*fixture, 0, n)
-	}
-}
-
 func (w *writer) comp(id int32) *compState {
 	st := w.compState[id]
 	if st == nil {

@@ -56,19 +56,6 @@ func (c *cowMap[K, V]) own(i int) map[K]V {
 	return c.shards[i]
 }
 
-// reserve makes room for about n keys in the shards that are empty, so
-// that a replay fills them without growing each map step by step.
-func (c *cowMap[K, V]) reserve(n int) {
-	per := n / len(c.shards)
-	per += per / 16 // ids never spread perfectly evenly
-	for i, sh := range c.shards {
-		if len(sh) == 0 {
-			c.shards[i] = make(map[K]V, per)
-			c.owned[i] = true
-		}
-	}
-}
-
 func (c *cowMap[K, V]) set(k K, v V) { c.own(c.shard(k))[k] = v }
 
 func (c *cowMap[K, V]) del(k K) {

@@ -225,11 +225,6 @@ func (m *Model) Run(ctx context.Context, store *events.Store) error {
 func (m *Model) applyChunk(c *chunk) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.w.seq == 0 && !m.w.ready && len(c.evs) > 0 {
-		// The first chunk of the replay: the stream says how many
-		// messages are coming.
-		m.w.reserve(int(min(c.pending[0]+1, maxReserve)))
-	}
 	for i := range c.evs {
 		m.pending.Store(c.pending[i])
 		m.applyLocked(c.evs[i], c.vals[i], c.errs[i])
