@@ -176,15 +176,20 @@ func decode[T any, PT interface {
 
 // checkIDs checks that the subject's key tokens are the entity's key ids
 // and that every id fits the int32 the model stores.
+// It runs for every message of a replay, so it allocates nothing: the ids
+// are formatted into a buffer on the stack.
 func checkIDs(ev events.Event, key []int, others ...int) error {
+	var buf [20]byte
 	for i, id := range key {
-		if ev.Key[i] != strconv.Itoa(id) {
+		if ev.Key[i] != string(strconv.AppendInt(buf[:0], int64(id), 10)) {
 			return fmt.Errorf("subject %s does not hold entity %d", ev.Subject, id)
 		}
 	}
-	for _, id := range slices.Concat(key, others) {
-		if !fitsInt32(id) {
-			return fmt.Errorf("subject %s: id %d out of range", ev.Subject, id)
+	for _, ids := range [][]int{key, others} {
+		for _, id := range ids {
+			if !fitsInt32(id) {
+				return fmt.Errorf("subject %s: id %d out of range", ev.Subject, id)
+			}
 		}
 	}
 	return nil
