@@ -20,8 +20,9 @@ type Event struct {
 	Time    time.Time
 	Editor  string
 	Source  string
-	// Data is the message body; Decode reads it. It is only valid during
-	// the handler call.
+	// Data is the message body; Decode reads it. Each message has its
+	// own (the NATS client hands every message over in a buffer of its
+	// own), so a handler may keep it beyond the call.
 	Data []byte
 }
 

@@ -34,13 +34,21 @@ func Encode(v any) ([]byte, error) {
 
 // Decode reads a message body into a T.
 func Decode[T any](body []byte) (T, error) {
-	var e envelope[T]
-	if f, ok := any(&e.Data).(*model.Fixture); ok {
+	var v T
+	if f, ok := any(&v).(*model.Fixture); ok {
 		if fast, ok := decodeFixture(body); ok {
 			*f = fast
-			return e.Data, nil
+			return v, nil
 		}
 	}
+	return decodeJSON[T](body)
+}
+
+// decodeJSON is Decode's general path, apart so that the fast path's value
+// stays on the stack: the envelope json.Unmarshal fills escapes to the heap,
+// an allocation per fixture the replay would otherwise pay.
+func decodeJSON[T any](body []byte) (T, error) {
+	var e envelope[T]
 	if err := json.Unmarshal(body, &e); err != nil {
 		return e.Data, fmt.Errorf("decode %T: %w", e.Data, err)
 	}

@@ -45,11 +45,13 @@ type batch struct {
 	// added are the fixtures new in this batch; an entry replaced later in
 	// the batch is skipped at publication. A slice, not the map: the
 	// initial replay adds every fixture at once.
-	added   []*fixture
-	comps   map[int32]int  // to rebuild, from this matchday on
-	teams   map[int32]bool // to rebuild
-	renamed map[int32]bool // teams whose entity changed: their competitions show it
-	years   map[int]bool   // seasons whose list of competitions changed
+	added []*fixture
+	// replaced counts the entries of added that a later one replaced.
+	replaced int
+	comps    map[int32]int  // to rebuild, from this matchday on
+	teams    map[int32]bool // to rebuild
+	renamed  map[int32]bool // teams whose entity changed: their competitions show it
+	years    map[int]bool   // seasons whose list of competitions changed
 	// Parts rebuilt whole when anything in them changed.
 	teamsChanged, clientsChanged, leaguesChanged, webhooksChanged bool
 	calendar                                                      bool
@@ -174,15 +176,20 @@ func decode[T any, PT interface {
 
 // checkIDs checks that the subject's key tokens are the entity's key ids
 // and that every id fits the int32 the model stores.
+// It runs for every message of a replay, so it allocates nothing: the ids
+// are formatted into a buffer on the stack.
 func checkIDs(ev events.Event, key []int, others ...int) error {
+	var buf [20]byte
 	for i, id := range key {
-		if ev.Key[i] != strconv.Itoa(id) {
+		if ev.Key[i] != string(strconv.AppendInt(buf[:0], int64(id), 10)) {
 			return fmt.Errorf("subject %s does not hold entity %d", ev.Subject, id)
 		}
 	}
-	for _, id := range slices.Concat(key, others) {
-		if !fitsInt32(id) {
-			return fmt.Errorf("subject %s: id %d out of range", ev.Subject, id)
+	for _, ids := range [][]int{key, others} {
+		for _, id := range ids {
+			if !fitsInt32(id) {
+				return fmt.Errorf("subject %s: id %d out of range", ev.Subject, id)
+			}
 		}
 	}
 	return nil
@@ -263,6 +270,7 @@ func (w *writer) applyFixture(ev events.Event, f *model.Fixture) error {
 			w.b.fixtures[id] = fixChange{orig: ch.orig, cur: rec}
 		} else {
 			w.b.added = append(w.b.added, rec)
+			w.b.replaced++
 		}
 	}
 	w.comp(cid).touched(ev.Time)

@@ -20,7 +20,6 @@ type chunk struct {
 	pending []uint64 // the stream's pending count at each event
 	vals    []any    // decoded entities, set by a decoder
 	errs    []error
-	arena   []byte // the events' bodies, copied out of the consumer's buffers
 	// ready marks the end of the initial replay, after the chunk's events.
 	ready bool
 	start time.Time
@@ -63,16 +62,16 @@ func newPipeline(m *Model, wg *sync.WaitGroup) *pipeline {
 	return p
 }
 
-// handle is the consumer's handler. The event's body is only valid during
-// the call, so it is copied into the chunk's arena.
+// handle is the consumer's handler. The event, body included, is the
+// handler's to keep until its chunk is applied.
 func (p *pipeline) handle(ev events.Event, pr events.Progress) error {
 	if p.cur == nil {
-		p.cur = &chunk{arena: make([]byte, 0, 64<<10)}
+		// Room for the events the stream says are waiting, up to a
+		// chunk: a replay's chunks never grow, a live event's is small.
+		n := int(min(chunkSize, pr.Pending+1))
+		p.cur = &chunk{evs: make([]events.Event, 0, n), pending: make([]uint64, 0, n)}
 	}
 	c := p.cur
-	start := len(c.arena)
-	c.arena = append(c.arena, ev.Data...)
-	ev.Data = c.arena[start:len(c.arena):len(c.arena)]
 	c.evs = append(c.evs, ev)
 	c.pending = append(c.pending, pr.Pending)
 	if len(c.evs) == chunkSize || pr.Pending == 0 {

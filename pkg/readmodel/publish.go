@@ -183,29 +183,45 @@ func (x *deltaIndex[K]) note(k K, f *fixture, add bool) {
 func (w *writer) collect() deltas {
 	d := deltas{comps: deltaIndex[int32]{m: map[int32]*delta{}}, teams: deltaIndex[int32]{m: map[int32]*delta{}},
 		days: deltaIndex[int32]{m: map[int32]*delta{}}, pairs: deltaIndex[uint64]{m: map[uint64]*delta{}}}
-	for _, ch := range w.b.fixtures {
-		d.note(ch.orig, false)
-		d.note(ch.cur, true)
-	}
-	for _, f := range w.b.added {
-		if cur, _ := w.fixtures.get(f.id); cur == f {
-			d.note(f, true)
-		}
-	}
+	// The indexes are filled apart, so that the initial replay's million
+	// changes are sorted on two cores.
+	both(len(w.b.added)+len(w.b.fixtures) >= parallelMin, func() {
+		w.changes(func(f *fixture, add bool) {
+			d.comps.note(f.comp, f, add)
+			d.days.note(f.day(), f, add)
+		})
+	}, func() {
+		w.changes(func(f *fixture, add bool) {
+			if f.home != 0 {
+				d.teams.note(f.home, f, add)
+			}
+			if f.away != 0 {
+				d.teams.note(f.away, f, add)
+			}
+			if f.finished() && f.home != 0 && f.away != 0 {
+				d.pairs.note(pairKey(f.home, f.away), f, add)
+			}
+		})
+	})
 	return d
 }
 
-func (d *deltas) note(f *fixture, add bool) {
-	d.comps.note(f.comp, f, add)
-	d.days.note(f.day(), f, add)
-	if f.home != 0 {
-		d.teams.note(f.home, f, add)
+// changes calls note for every fixture change of the batch: each record
+// readers lose and each record they gain.
+func (w *writer) changes(note func(f *fixture, add bool)) {
+	for _, ch := range w.b.fixtures {
+		note(ch.orig, false)
+		note(ch.cur, true)
 	}
-	if f.away != 0 {
-		d.teams.note(f.away, f, add)
-	}
-	if f.finished() && f.home != 0 && f.away != 0 {
-		d.pairs.note(pairKey(f.home, f.away), f, add)
+	for _, f := range w.b.added {
+		// Only a record replaced within the batch is no longer current;
+		// without any, the lookup is skipped (a million of them at the
+		// end of the replay).
+		if w.b.replaced == 0 {
+			note(f, true)
+		} else if cur, _ := w.fixtures.get(f.id); cur == f {
+			note(f, true)
+		}
 	}
 }
 
@@ -230,7 +246,11 @@ func merge(old []*fixture, d *delta, order func(a, b *fixture) int) []*fixture {
 		}
 		return out
 	}
-	slices.SortFunc(d.add, order)
+	// The replay's fixtures mostly come in order already: checking is
+	// one comparison each, sorting several.
+	if !slices.IsSortedFunc(d.add, order) {
+		slices.SortFunc(d.add, order)
+	}
 	gone := make(map[*fixture]bool, len(d.rem))
 	for _, f := range d.rem {
 		gone[f] = true
@@ -271,20 +291,30 @@ func (w *writer) publish(now time.Time) *world {
 	b := &w.b
 	d := w.collect()
 
-	for day, dl := range d.days.m {
-		old, _ := w.days.get(day)
-		if list := merge(old, dl, byDate); len(list) > 0 {
+	days := slices.Collect(maps.Keys(d.days.m))
+	dayLists := make([][]*fixture, len(days))
+	forEach(len(days), func(i int) {
+		old, _ := w.days.get(days[i])
+		dayLists[i] = merge(old, d.days.m[days[i]], byDate)
+	})
+	for i, day := range days {
+		if list := dayLists[i]; len(list) > 0 {
 			w.days.set(day, list)
 		} else {
 			w.days.del(day)
 		}
 	}
-	for k, dl := range d.pairs.m {
+	pairs := slices.Collect(maps.Keys(d.pairs.m))
+	pairLists := make([][]*fixture, len(pairs))
+	forEach(len(pairs), func(i int) {
 		var old []*fixture
-		if p, ok := w.pairs.get(k); ok {
+		if p, ok := w.pairs.get(pairs[i]); ok {
 			old = p.fixtures
 		}
-		if list := merge(old, dl, byDate); len(list) > 0 {
+		pairLists[i] = merge(old, d.pairs.m[pairs[i]], byDate)
+	})
+	for i, k := range pairs {
+		if list := pairLists[i]; len(list) > 0 {
 			w.pairs.set(k, &pairSnap{fixtures: list, version: g})
 		} else {
 			w.pairs.del(k)
@@ -294,9 +324,19 @@ func (w *writer) publish(now time.Time) *world {
 	for t := range d.teams.m {
 		b.teams[t] = true
 	}
+	teams := slices.Collect(maps.Keys(b.teams))
+	teamSnaps := make([]*teamSnap, len(teams))
+	forEach(len(teams), func(i int) {
+		teamSnaps[i] = w.rebuildTeam(teams[i], d.teams.m[teams[i]], g)
+	})
 	currentMoved := false
-	for t := range b.teams {
-		if w.rebuildTeam(t, d.teams.m[t], g) {
+	for i, id := range teams {
+		prev, ok := w.teams.get(id)
+		if t := teamSnaps[i]; t != nil {
+			w.teams.set(id, t)
+			currentMoved = currentMoved || t.latest != prev.latestOrNone()
+		} else if ok {
+			w.teams.del(id)
 			currentMoved = true
 		}
 	}
@@ -322,8 +362,22 @@ func (w *writer) publish(now time.Time) *world {
 			before[c], _ = w.comps.get(c)
 		}
 	}
-	for c, from := range b.comps {
-		w.rebuildComp(c, d.comps.m[c], from, g, now.Unix())
+	comps := slices.Collect(maps.Keys(b.comps))
+	compSnaps := make([]*compSnap, len(comps))
+	forEach(len(comps), func(i int) {
+		c := comps[i]
+		compSnaps[i] = w.rebuildComp(c, d.comps.m[c], b.comps[c], g, now.Unix())
+	})
+	for i, c := range comps {
+		s := compSnaps[i]
+		if s == nil {
+			w.comps.del(c)
+			continue
+		}
+		w.comps.set(c, s)
+		if s.comp != nil {
+			b.years[s.comp.Year] = true
+		}
 	}
 	for c, msg := range b.live {
 		after, _ := w.comps.get(c)
@@ -390,24 +444,29 @@ func (w *writer) publish(now time.Time) *world {
 	return nw
 }
 
-// rebuildTeam rebuilds a team's fixtures and current competitions, and
-// reports whether a current competition moved.
-func (w *writer) rebuildTeam(id int32, d *delta, g uint64) bool {
+// rebuildTeam rebuilds a team's fixtures and current competitions; nil
+// means the team is no longer served. It only reads the writer's state, so
+// that teams are rebuilt in parallel (forEach).
+func (w *writer) rebuildTeam(id int32, d *delta, g uint64) *teamSnap {
 	var fixtures []*fixture
-	var latest [3]int32
-	prev, ok := w.teams.get(id)
-	if ok {
-		fixtures, latest = prev.fixtures, prev.latest
+	if prev, ok := w.teams.get(id); ok {
+		fixtures = prev.fixtures
 	}
 	fixtures = merge(fixtures, d, byDate)
 	ent := w.teamEnt[id].v
 	if ent == nil && len(fixtures) == 0 && len(w.listedIn[id]) == 0 {
-		w.teams.del(id)
-		return ok
+		return nil
 	}
-	t := &teamSnap{team: ent, version: g, fixtures: fixtures, latest: w.latestComp(id, fixtures)}
-	w.teams.set(id, t)
-	return t.latest != latest
+	return &teamSnap{team: ent, version: g, fixtures: fixtures, latest: w.latestComp(id, fixtures)}
+}
+
+// latestOrNone is the team's current competitions, none for a team not
+// served.
+func (t *teamSnap) latestOrNone() [3]int32 {
+	if t == nil {
+		return [3]int32{}
+	}
+	return t.latest
 }
 
 // latestComp picks the team's competition of the latest season, for each
@@ -457,8 +516,10 @@ func later(c, than *model.Competition) bool {
 }
 
 // rebuildComp rebuilds a competition's snapshot after a change from
-// matchday from on.
-func (w *writer) rebuildComp(id int32, d *delta, from int, g uint64, now int64) {
+// matchday from on; nil means the competition is no longer served. It only
+// reads the writer's state, so that competitions are rebuilt in parallel
+// (forEach).
+func (w *writer) rebuildComp(id int32, d *delta, from int, g uint64, now int64) *compSnap {
 	st := w.compState[id]
 	prev, ok := w.comps.get(id)
 	if !ok {
@@ -466,8 +527,7 @@ func (w *writer) rebuildComp(id int32, d *delta, from int, g uint64, now int64) 
 	}
 	s := &compSnap{version: g, fixtures: merge(prev.fixtures, d, byDate), byMatchday: merge(prev.byMatchday, d, byMatchday)}
 	if (st == nil || st.comp == nil) && len(s.fixtures) == 0 {
-		w.comps.del(id)
-		return
+		return nil
 	}
 	maxMD := 0
 	if n := len(s.byMatchday); n > 0 {
@@ -495,10 +555,9 @@ func (w *writer) rebuildComp(id int32, d *delta, from int, g uint64, now int64) 
 		in.reuse, in.from = prev.tables, from
 		t := buildTables(in, prev.tableTeams)
 		s.tables, s.tableTeams = t.byMatchday, t.teams
-		w.b.years[s.comp.Year] = true
 	}
 	s.current = currentMatchday(s.fixtures, now, s.last)
-	w.comps.set(id, s)
+	return s
 }
 
 func (w *writer) tableInput(st *compState, s *compSnap) *tableInput {
