@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -257,4 +258,29 @@ func addClient(t testing.TB, s *events.Store, name string, tier model.Tier, perM
 		t.Fatal(err)
 	}
 	return token
+}
+
+// metric reads one series (name with its labels, as /metrics prints it)
+// from the admin listener; 0 when it is not there.
+func (r *replica) metric(series string) float64 {
+	r.t.Helper()
+	resp, err := http.Get(r.admin + "/metrics")
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	for line := range strings.Lines(string(body)) {
+		if v, ok := strings.CutPrefix(line, series+" "); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				r.t.Fatalf("%s: %v", series, err)
+			}
+			return f
+		}
+	}
+	return 0
 }
