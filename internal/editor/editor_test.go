@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -101,6 +102,29 @@ func TestConcurrentResultEditsOneWins(t *testing.T) {
 	}
 }
 
+// atOnce runs write for each of n writers, each with an editor on its own
+// connection, released together, and fails the test on any error.
+func atOnce(t *testing.T, srv *natsembed.Server, n int, write func(i int, ed *editor.Editor) error) {
+	t.Helper()
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		ed := natstest.Editor(t, natstest.MustOpen(t, srv))
+		wg.Go(func() {
+			<-start
+			errs[i] = write(i, ed)
+		})
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("writer %d: %v", i, err)
+		}
+	}
+}
+
 // TestRacingClaimsEndWithOneEntity: writers claiming the same natural keys
 // at once (a team's name, a league's season, an imported match) all end
 // with the same entity, stored once.
@@ -113,33 +137,19 @@ func TestRacingClaimsEndWithOneEntity(t *testing.T) {
 		fixtures   map[string]int
 	}
 	results := make([]got, writers)
-	errs := make([]error, writers)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range writers {
-		ed := natstest.Editor(t, natstest.MustOpen(t, srv))
-		wg.Go(func() {
-			<-start
-			r := &results[i]
-			ids, _, err := ed.TeamsByName(ctx, []string{"Real Madrid CF", fmt.Sprintf("Writer %d FC", i)})
-			r.team = ids["Real Madrid CF"]
-			if err == nil {
-				r.comp, _, err = ed.ClaimCompetition(ctx, model.Competition{League: "PD", Year: 2025, Caption: "Primera División 2025/26",
-					Teams: []model.CompetitionTeam{{TeamID: r.team}}})
-			}
-			if err == nil {
-				r.fixtures, err = ed.SourceIDs(ctx, events.KindFixture, r.comp, []string{"src:a", "src:b", fmt.Sprintf("src:own%d", i)}, nil)
-			}
-			errs[i] = err
-		})
-	}
-	close(start)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("writer %d: %v", i, err)
+	atOnce(t, srv, writers, func(i int, ed *editor.Editor) error {
+		r := &results[i]
+		ids, _, err := ed.TeamsByName(ctx, []string{"Real Madrid CF", fmt.Sprintf("Writer %d FC", i)})
+		r.team = ids["Real Madrid CF"]
+		if err == nil {
+			r.comp, _, err = ed.ClaimCompetition(ctx, model.Competition{League: "PD", Year: 2025, Caption: "Primera División 2025/26",
+				Teams: []model.CompetitionTeam{{TeamID: r.team}}})
 		}
-	}
+		if err == nil {
+			r.fixtures, err = ed.SourceIDs(ctx, events.KindFixture, r.comp, []string{"src:a", "src:b", fmt.Sprintf("src:own%d", i)}, nil)
+		}
+		return err
+	})
 	s := natstest.MustOpen(t, srv)
 	for i, r := range results {
 		if r.team != results[0].team || r.comp != results[0].comp || r.fixtures["src:a"] != results[0].fixtures["src:a"] || r.fixtures["src:b"] != results[0].fixtures["src:b"] {
@@ -204,23 +214,10 @@ func TestRacingSourceClaimsOfManyCompetitions(t *testing.T) {
 		return append(out, editor.SourceClaim{Competition: 14})
 	}
 	results := make([][]editor.Claimed, writers)
-	errs := make([]error, writers)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range writers {
-		ed := natstest.Editor(t, natstest.MustOpen(t, srv))
-		wg.Go(func() {
-			<-start
-			results[i], errs[i] = ed.ClaimSources(ctx, events.KindFixture, claims(i))
-		})
-	}
-	close(start)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("writer %d: %v", i, err)
-		}
-	}
+	atOnce(t, srv, writers, func(i int, ed *editor.Editor) (err error) {
+		results[i], err = ed.ClaimSources(ctx, events.KindFixture, claims(i))
+		return err
+	})
 	first := make([]int, len(comps)) // writers finding nothing claimed before
 	for i, r := range results {
 		if len(r) != len(comps)+1 || len(r[len(comps)].IDs) != 0 {
