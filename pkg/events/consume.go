@@ -116,24 +116,30 @@ func (c *consumption) markReady() {
 	}
 }
 
+// lastResult is the answer to the look-up of the last message matching
+// a consumption's filter.
+type lastResult struct {
+	msg *jetstream.RawStreamMsg
+	err error
+}
+
 // consume runs one ordered consumer: from the start of the consumption,
 // or after the last event delivered.
 func (s *Store) consume(ctx context.Context, c *consumption) error {
 	c.delivered = 0
+	var lastMsg chan lastResult
 	if !c.known {
 		// The last message matching filter when we start: once it has
-		// been delivered, everything that existed has been.
-		switch last, err := s.stream.GetLastMsgForSubject(ctx, c.filter); {
-		case errors.Is(err, jetstream.ErrMsgNotFound):
-		case err != nil:
-			return fmt.Errorf("consume %s: %w", c.filter, err)
-		default:
-			c.start = last.Sequence
-		}
-		c.known = true
-		if c.start == 0 {
-			c.markReady()
-		}
+		// been delivered, everything that existed has been. Asked while
+		// the consumer is created (the server takes a third of a second
+		// for that at a million subjects, the look-up a tenth of it): a
+		// message published between the two only makes ready wait for
+		// it or for the end of what is pending.
+		lastMsg = make(chan lastResult, 1)
+		go func() {
+			last, err := s.stream.GetLastMsgForSubject(ctx, c.filter)
+			lastMsg <- lastResult{last, err}
+		}()
 	}
 	cfg := jetstream.OrderedConsumerConfig{
 		FilterSubjects:    []string{c.filter},
@@ -145,11 +151,26 @@ func (s *Store) consume(ctx context.Context, c *consumption) error {
 		// last message came before it have been delivered already.
 		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, c.last+1
 	}
-	cons, err := s.js.OrderedConsumer(ctx, s.cfg.Name, cfg)
-	if err != nil {
-		return fmt.Errorf("consume %s: %w", c.filter, err)
+	cons, consErr := s.js.OrderedConsumer(ctx, s.cfg.Name, cfg)
+	if consErr == nil {
+		defer s.deleteConsumer(cons)
 	}
-	defer s.deleteConsumer(cons)
+	if lastMsg != nil {
+		switch r := <-lastMsg; {
+		case errors.Is(r.err, jetstream.ErrMsgNotFound):
+		case r.err != nil:
+			return fmt.Errorf("consume %s: %w", c.filter, r.err)
+		default:
+			c.start = r.msg.Sequence
+		}
+		c.known = true
+		if c.start == 0 {
+			c.markReady()
+		}
+	}
+	if consErr != nil {
+		return fmt.Errorf("consume %s: %w", c.filter, consErr)
+	}
 	it, err := cons.Messages(jetstream.PullMaxMessages(1024))
 	if err != nil {
 		return fmt.Errorf("consume %s: %w", c.filter, err)
