@@ -79,38 +79,32 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	fs.StringVar(&c.natsURL, "nats", env("FD_NATS_URL", "nats://127.0.0.1:4222"), "NATS server URL (FD_NATS_URL)")
 	fs.StringVar(&c.embeddedNATS, "embedded-nats", env("FD_EMBEDDED_NATS", ""), "run NATS in-process with its storage in this directory, listening on the --nats address: single-machine mode (FD_EMBEDDED_NATS)")
 	fs.StringVar(&c.publicURL, "public-url", env("FD_PUBLIC_URL", ""), "base of absolute links, e.g. https://api.example.org (default: the request's scheme and Host) (FD_PUBLIC_URL)")
-	cacheMB := env("FD_CACHE_MB", "256")
-	fs.StringVar(&cacheMB, "cache-mb", cacheMB, "budget of the rendered-response cache in MiB (FD_CACHE_MB)")
-	proxies := env("FD_TRUSTED_PROXIES", "")
-	fs.StringVar(&proxies, "trusted-proxies", proxies, "addresses of the proxies in front, comma-separated CIDRs or IPs: only from them are the client-address header and X-Forwarded-Host/-Proto believed (FD_TRUSTED_PROXIES)")
+	// text registers a flag checked after parsing, its default the
+	// environment variable's value.
+	text := func(name, envName, def, usage string) *string {
+		v := env(envName, def)
+		fs.StringVar(&v, name, v, usage+" ("+envName+")")
+		return &v
+	}
+	cacheMB := text("cache-mb", "FD_CACHE_MB", "256", "budget of the rendered-response cache in MiB")
+	proxies := text("trusted-proxies", "FD_TRUSTED_PROXIES", "", "addresses of the proxies in front, comma-separated CIDRs or IPs: only from them are the client-address header and X-Forwarded-Host/-Proto believed")
 	fs.StringVar(&c.proxyHeader, "trusted-proxy-header", env("FD_TRUSTED_PROXY_HEADER", "X-Forwarded-For"), "header in which trusted proxies pass the client's address (FD_TRUSTED_PROXY_HEADER)")
 	fs.StringVar(&c.seasonSwitch, "season-switch", env("FD_SEASON_SWITCH", "06-01"), "MM-DD on which a new season becomes current (FD_SEASON_SWITCH)")
 	fs.StringVar(&c.now, "now", env("FD_NOW", ""), "start the service's clock at this RFC 3339 instant, for demos and tests; it then runs on (FD_NOW)")
 	fs.StringVar(&c.logLevel, "log-level", env("FD_LOG_LEVEL", "info"), "debug, info, warn or error (FD_LOG_LEVEL)")
-	replicas := env("FD_STREAM_REPLICAS", "0")
-	fs.StringVar(&replicas, "stream-replicas", replicas, "replicas of the stream on a NATS cluster: 1, 3 or 5; 0 keeps what the stream has (FD_STREAM_REPLICAS)")
+	replicas := text("stream-replicas", "FD_STREAM_REPLICAS", "0", "replicas of the stream on a NATS cluster: 1, 3 or 5; 0 keeps what the stream has")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.StringVar(&c.adminListen, "admin-listen", env("FD_ADMIN_LISTEN", "127.0.0.1:9090"), "address of the admin listener (/metrics, /healthz, /readyz); empty for none (FD_ADMIN_LISTEN)")
-	accessLog := env("FD_ACCESS_LOG", "false")
-	fs.StringVar(&accessLog, "access-log", accessLog, "log every request: true or false (FD_ACCESS_LOG)")
-	anon := env("FD_ANONYMOUS_PER_DAY", "100")
-	fs.StringVar(&anon, "anonymous-per-day", anon, "requests a day an anonymous client address may make (FD_ANONYMOUS_PER_DAY)")
-	allow := env("FD_WEBHOOK_ALLOW", "")
-	fs.StringVar(&allow, "webhook-allow", allow, "where webhooks may point besides public addresses: comma-separated CIDRs (the only way to reach loopback or private addresses, e.g. 127.0.0.1/32) and host patterns (hooks.example.org, *.example.org; when given, public hosts must match one) (FD_WEBHOOK_ALLOW)")
-	workers := env("FD_WEBHOOK_WORKERS", "16")
-	fs.StringVar(&workers, "webhook-workers", workers, "webhook deliveries this replica makes at once (FD_WEBHOOK_WORKERS)")
-	timeout := env("FD_WEBHOOK_TIMEOUT", "10s")
-	fs.StringVar(&timeout, "webhook-timeout", timeout, "how long a webhook receiver has to answer 2xx before the delivery is retried (FD_WEBHOOK_TIMEOUT)")
-	drain := env("FD_DRAIN", "5s")
-	fs.StringVar(&drain, "drain", drain, "on SIGTERM, how long to report not ready before closing, so load balancers stop routing here (FD_DRAIN)")
-	keepAlive := env("FD_SSE_KEEPALIVE", "15s")
-	fs.StringVar(&keepAlive, "sse-keepalive", keepAlive, "how often an idle event stream (/v1/events) gets a comment line, so that proxies keep it open (FD_SSE_KEEPALIVE)")
-	streamsIP := env("FD_STREAMS_PER_IP", "1")
-	fs.StringVar(&streamsIP, "streams-per-ip", streamsIP, "event streams an anonymous client address may hold open on one replica (FD_STREAMS_PER_IP)")
-	streamsCli := env("FD_STREAMS_PER_CLIENT", "5")
-	fs.StringVar(&streamsCli, "streams-per-client", streamsCli, "event streams a registered client may hold open on one replica (FD_STREAMS_PER_CLIENT)")
-	history := env("FD_EVENT_HISTORY", "10000")
-	fs.StringVar(&history, "event-history", history, "recent events a replica keeps for event streams that resume with Last-Event-ID (FD_EVENT_HISTORY)")
+	accessLog := text("access-log", "FD_ACCESS_LOG", "false", "log every request: true or false")
+	anon := text("anonymous-per-day", "FD_ANONYMOUS_PER_DAY", "100", "requests a day an anonymous client address may make")
+	allow := text("webhook-allow", "FD_WEBHOOK_ALLOW", "", "where webhooks may point besides public addresses: comma-separated CIDRs (the only way to reach loopback or private addresses, e.g. 127.0.0.1/32) and host patterns (hooks.example.org, *.example.org; when given, public hosts must match one)")
+	workers := text("webhook-workers", "FD_WEBHOOK_WORKERS", "16", "webhook deliveries this replica makes at once")
+	timeout := text("webhook-timeout", "FD_WEBHOOK_TIMEOUT", "10s", "how long a webhook receiver has to answer 2xx before the delivery is retried")
+	drain := text("drain", "FD_DRAIN", "5s", "on SIGTERM, how long to report not ready before closing, so load balancers stop routing here")
+	keepAlive := text("sse-keepalive", "FD_SSE_KEEPALIVE", "15s", "how often an idle event stream (/v1/events) gets a comment line, so that proxies keep it open")
+	streamsIP := text("streams-per-ip", "FD_STREAMS_PER_IP", "1", "event streams an anonymous client address may hold open on one replica")
+	streamsCli := text("streams-per-client", "FD_STREAMS_PER_CLIENT", "5", "event streams a registered client may hold open on one replica")
+	history := text("event-history", "FD_EVENT_HISTORY", "10000", "recent events a replica keeps for event streams that resume with Last-Event-ID")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -118,13 +112,37 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 		return nil, fmt.Errorf("unexpected argument %q (flags only; see --help)", fs.Arg(0))
 	}
 	var err error
-	if c.cacheMB, err = strconv.Atoi(cacheMB); err != nil || c.cacheMB < 1 {
-		return nil, fmt.Errorf("--cache-mb %q: must be a whole number of MiB, at least 1", cacheMB)
+	for _, n := range []struct {
+		flag string
+		v    *string
+		to   *int
+		unit string
+	}{{"--cache-mb", cacheMB, &c.cacheMB, " of MiB"}, {"--anonymous-per-day", anon, &c.anonPerDay, " of requests"},
+		{"--webhook-workers", workers, &c.webhookWorkers, ""}, {"--streams-per-ip", streamsIP, &c.streamsIP, ""},
+		{"--streams-per-client", streamsCli, &c.streamsCli, ""}, {"--event-history", history, &c.history, ""}} {
+		if *n.to, err = strconv.Atoi(*n.v); err != nil || *n.to < 1 {
+			return nil, fmt.Errorf("%s %q: must be a whole number%s, at least 1", n.flag, *n.v, n.unit)
+		}
 	}
-	if c.replicas, err = strconv.Atoi(replicas); err != nil || (c.replicas != 0 && c.replicas != 1 && c.replicas != 3 && c.replicas != 5) {
-		return nil, fmt.Errorf("--stream-replicas %q: must be 0, 1, 3 or 5", replicas)
+	for _, d := range []struct {
+		flag string
+		v    *string
+		to   *time.Duration
+		ok   func(time.Duration) bool
+		want string
+	}{
+		{"--webhook-timeout", timeout, &c.webhookTimeout, func(d time.Duration) bool { return d >= time.Second && d <= time.Minute }, "from 1s to 1m, such as 10s"},
+		{"--drain", drain, &c.drain, func(d time.Duration) bool { return d >= 0 }, "such as 5s"},
+		{"--sse-keepalive", keepAlive, &c.keepAlive, func(d time.Duration) bool { return d > 0 && d <= time.Minute }, "more than 0 and at most 1m, such as 15s"},
+	} {
+		if *d.to, err = time.ParseDuration(*d.v); err != nil || !d.ok(*d.to) {
+			return nil, fmt.Errorf("%s %q: must be a duration %s", d.flag, *d.v, d.want)
+		}
 	}
-	for _, p := range strings.Split(proxies, ",") {
+	if c.replicas, err = strconv.Atoi(*replicas); err != nil || (c.replicas != 0 && c.replicas != 1 && c.replicas != 3 && c.replicas != 5) {
+		return nil, fmt.Errorf("--stream-replicas %q: must be 0, 1, 3 or 5", *replicas)
+	}
+	for _, p := range strings.Split(*proxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {
 			continue
 		}
@@ -132,45 +150,22 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 		if err != nil {
 			addr, aerr := netip.ParseAddr(p)
 			if aerr != nil {
-				return nil, fmt.Errorf("--trusted-proxies %q: %q is not a CIDR such as 10.0.0.0/8 or an address", proxies, p)
+				return nil, fmt.Errorf("--trusted-proxies %q: %q is not a CIDR such as 10.0.0.0/8 or an address", *proxies, p)
 			}
 			prefix = netip.PrefixFrom(addr.Unmap(), addr.Unmap().BitLen())
 		}
 		c.proxies = append(c.proxies, prefix.Masked())
 	}
-	if c.accessLog, err = strconv.ParseBool(accessLog); err != nil {
-		return nil, fmt.Errorf("--access-log %q: must be true or false", accessLog)
+	if c.accessLog, err = strconv.ParseBool(*accessLog); err != nil {
+		return nil, fmt.Errorf("--access-log %q: must be true or false", *accessLog)
 	}
 	if c.adminListen != "" {
 		if _, _, err := net.SplitHostPort(c.adminListen); err != nil {
 			return nil, fmt.Errorf("--admin-listen %q: must be host:port or :port", c.adminListen)
 		}
 	}
-	if c.anonPerDay, err = strconv.Atoi(anon); err != nil || c.anonPerDay < 1 {
-		return nil, fmt.Errorf("--anonymous-per-day %q: must be a whole number of requests, at least 1", anon)
-	}
-	if c.webhookAllow, err = webhook.ParseAllow(allow); err != nil {
-		return nil, fmt.Errorf("--webhook-allow %q: %w", allow, err)
-	}
-	if c.webhookWorkers, err = strconv.Atoi(workers); err != nil || c.webhookWorkers < 1 {
-		return nil, fmt.Errorf("--webhook-workers %q: must be a whole number, at least 1", workers)
-	}
-	if c.webhookTimeout, err = time.ParseDuration(timeout); err != nil || c.webhookTimeout < time.Second || c.webhookTimeout > time.Minute {
-		return nil, fmt.Errorf("--webhook-timeout %q: must be a duration from 1s to 1m, such as 10s", timeout)
-	}
-	if c.drain, err = time.ParseDuration(drain); err != nil || c.drain < 0 {
-		return nil, fmt.Errorf("--drain %q: must be a duration such as 5s", drain)
-	}
-	if c.keepAlive, err = time.ParseDuration(keepAlive); err != nil || c.keepAlive <= 0 || c.keepAlive > time.Minute {
-		return nil, fmt.Errorf("--sse-keepalive %q: must be a duration more than 0 and at most 1m, such as 15s", keepAlive)
-	}
-	for _, n := range []struct {
-		flag, v string
-		to      *int
-	}{{"--streams-per-ip", streamsIP, &c.streamsIP}, {"--streams-per-client", streamsCli, &c.streamsCli}, {"--event-history", history, &c.history}} {
-		if *n.to, err = strconv.Atoi(n.v); err != nil || *n.to < 1 {
-			return nil, fmt.Errorf("%s %q: must be a whole number, at least 1", n.flag, n.v)
-		}
+	if c.webhookAllow, err = webhook.ParseAllow(*allow); err != nil {
+		return nil, fmt.Errorf("--webhook-allow %q: %w", *allow, err)
 	}
 	sw, err := time.Parse("01-02", c.seasonSwitch)
 	if err != nil {
