@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -44,16 +45,6 @@ type natsCluster struct {
 // url is node 0's URL with user's password.
 func (c *natsCluster) url(user string) string {
 	return strings.Replace(c.urls[0], "nats://", "nats://"+user+":"+c.passwords[user]+"@", 1)
-}
-
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // replaceAll replaces each old string of pairs in s and fails when one is
@@ -117,7 +108,7 @@ func startNATSCluster(t *testing.T) *natsCluster {
 	clientAddr := make([]string, len(nodes))
 	routeAddr := make([]string, len(nodes))
 	for i := range nodes {
-		clientAddr[i], routeAddr[i] = freePort(t), freePort(t)
+		clientAddr[i], routeAddr[i] = natstest.FreeAddr(t), natstest.FreeAddr(t)
 		c.urls = append(c.urls, "nats://"+clientAddr[i])
 	}
 	clusterConf, err := os.ReadFile("nats/cluster.conf")

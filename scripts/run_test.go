@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,17 +16,9 @@ import (
 	"sync"
 	"testing"
 	"time"
-)
 
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
+	"github.com/footdata/footballd/internal/natstest"
+)
 
 // demo is a run of scripts/run.sh at a terminal (script(1) gives it one),
 // so that Ctrl-C is a keystroke, as for a newcomer.
@@ -124,8 +115,8 @@ func TestMakeRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the demo")
 	}
-	listen, natsAddr, dir := freePort(t), freePort(t), t.TempDir()
-	env := []string{"FD_LISTEN=" + listen, "FD_NATS_URL=nats://" + natsAddr, "FD_EMBEDDED_NATS=" + dir, "FD_ADMIN_LISTEN=" + freePort(t)}
+	listen, natsAddr, dir := natstest.FreeAddr(t), natstest.FreeAddr(t), t.TempDir()
+	env := []string{"FD_LISTEN=" + listen, "FD_NATS_URL=nats://" + natsAddr, "FD_EMBEDDED_NATS=" + dir, "FD_ADMIN_LISTEN=" + natstest.FreeAddr(t)}
 	d := startDemo(t, env...)
 	token := d.waitFor(t, `export TOKEN=([a-z1-9]+)`)[1]
 	d.waitFor(t, `Ctrl-C stops it`)
@@ -195,7 +186,7 @@ func TestMakeRun(t *testing.T) {
 
 	// A second make run on the same ports, or the same data, says so in
 	// one line and starts nothing.
-	for _, again := range [][]string{env, {"FD_LISTEN=" + freePort(t), "FD_NATS_URL=nats://" + freePort(t), "FD_EMBEDDED_NATS=" + dir, "FD_ADMIN_LISTEN=" + freePort(t)}} {
+	for _, again := range [][]string{env, {"FD_LISTEN=" + natstest.FreeAddr(t), "FD_NATS_URL=nats://" + natstest.FreeAddr(t), "FD_EMBEDDED_NATS=" + dir, "FD_ADMIN_LISTEN=" + natstest.FreeAddr(t)}} {
 		cmd := exec.Command("scripts/run.sh")
 		cmd.Dir = ".."
 		cmd.Env = append(os.Environ(), again...)

@@ -70,7 +70,7 @@ func startNATSCluster(t *testing.T) *natsCluster {
 	t.Helper()
 	c := &natsCluster{t: t}
 	port := func() int {
-		_, p, err := net.SplitHostPort(freePort(t))
+		_, p, err := net.SplitHostPort(natstest.FreeAddr(t))
 		if err != nil {
 			t.Fatal(err)
 		}

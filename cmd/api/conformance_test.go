@@ -43,7 +43,7 @@ var (
 func theWorld(t *testing.T) *world {
 	worldOnce.Do(func() {
 		w := &world{}
-		w.r = startReplica(&onceT{T: t}, freePort(t), true, "--now", "2026-03-13T12:00:00Z", "--public-url", "http://api.test")
+		w.r = startReplica(&onceT{T: t}, natstest.FreeAddr(t), true, "--now", "2026-03-13T12:00:00Z", "--public-url", "http://api.test")
 		s := w.r.store()
 		importFiles(t, s,
 			"openfootball-football-json/2015-16/en.1.json",

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/footdata/footballd/internal/natstest"
 )
 
 var (
@@ -18,7 +20,7 @@ var (
 // that a renamed metric cannot leave an empty panel or an alert that never
 // fires.
 func TestDashboardsUseExportedMetrics(t *testing.T) {
-	r := startReplica(t, freePort(t), true, "--anonymous-per-day", "2")
+	r := startReplica(t, natstest.FreeAddr(t), true, "--anonymous-per-day", "2")
 	// Give every labelled series a value: a cache miss and a hit, and an
 	// anonymous caller over its limit.
 	for range 3 {

@@ -13,13 +13,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/footdata/footballd/internal/natstest"
 )
 
 // TestDocs checks the way in for people: the index at /, the reference
 // page at /docs with the script it embeds, and the page as a real
 // browser renders it.
 func TestDocs(t *testing.T) {
-	r := startReplica(t, freePort(t), true)
+	r := startReplica(t, natstest.FreeAddr(t), true)
 
 	t.Run("index links the reference", func(t *testing.T) {
 		resp := r.do("GET", "/", nil)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/model"
 )
 
@@ -194,7 +195,7 @@ func setResult(t *testing.T, ed *editor.Editor, id, home, away int) {
 // resume with Last-Event-ID (or start over), and streams are requests
 // like any other: filters, limits, caps.
 func TestEventStream(t *testing.T) {
-	r := startReplica(t, freePort(t), true, "--now", "2026-03-14T17:00:00Z", "--sse-keepalive", "50ms",
+	r := startReplica(t, natstest.FreeAddr(t), true, "--now", "2026-03-14T17:00:00Z", "--sse-keepalive", "50ms",
 		"--event-history", "6", "--streams-per-client", "2", "--access-log", "true", "--log-level", "info")
 	s := r.store()
 	ed, f := smallWorld(t, s)
@@ -353,7 +354,7 @@ func TestEventStream(t *testing.T) {
 // TestEventsSameOnEveryReplica: replicas derive the same events with the
 // same ids from the stream, so a client may resume on another replica.
 func TestEventsSameOnEveryReplica(t *testing.T) {
-	natsAddr := freePort(t)
+	natsAddr := natstest.FreeAddr(t)
 	flags := []string{"--now", "2026-03-14T17:00:00Z", "--public-url", "https://api.example.org"}
 	a := startReplica(t, natsAddr, true, flags...)
 	b := startReplica(t, natsAddr, false, flags...)

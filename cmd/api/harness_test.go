@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -27,16 +26,6 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // freePort returns a loopback address nobody listens on.
-func freePort(t testing.TB) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // replica is a running cmd/api, started through run as main does.
 type replica struct {
 	t      testing.TB
@@ -78,7 +67,7 @@ func tempDir(t testing.TB) string {
 // /readyz. With embedded set it also runs the NATS server.
 func startReplica(t testing.TB, natsAddr string, embedded bool, extra ...string) *replica {
 	t.Helper()
-	addr, adminAddr := freePort(t), freePort(t)
+	addr, adminAddr := natstest.FreeAddr(t), natstest.FreeAddr(t)
 	args := []string{"--listen", addr, "--admin-listen", adminAddr, "--nats", "nats://" + natsAddr, "--drain", "0s", "--log-level", "warn"}
 	if embedded {
 		args = append(args, "--embedded-nats", tempDir(t))

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/model"
 )
 
@@ -11,7 +12,7 @@ import (
 // replicas gets its limit once, not once per replica, and the refusals
 // are 429s with the counter headers and Retry-After.
 func TestLimitsHoldAcrossReplicas(t *testing.T) {
-	natsAddr := freePort(t)
+	natsAddr := natstest.FreeAddr(t)
 	// The clock starts at the top of a minute, so that the test's requests
 	// all fall in one window.
 	now := []string{"--now", "2026-03-13T12:00:00Z", "--anonymous-per-day", "30"}

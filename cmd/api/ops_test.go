@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/natsembed"
+	"github.com/footdata/footballd/internal/natstest"
 )
 
 func get(t *testing.T, url string) (int, string) {
@@ -27,7 +28,7 @@ func get(t *testing.T, url string) (int, string) {
 // TestAdminListener: /metrics is on the admin listener only, with the
 // build, readiness and in-flight series; /healthz and /readyz are on both.
 func TestAdminListener(t *testing.T) {
-	r := startReplica(t, freePort(t), true)
+	r := startReplica(t, natstest.FreeAddr(t), true)
 	r.do("GET", "/v1/competitions", nil)
 	if status, _ := get(t, r.base+"/metrics"); status != 404 {
 		t.Errorf("/metrics on the API port: %d, want 404", status)
@@ -51,8 +52,8 @@ func TestAdminListener(t *testing.T) {
 // TestWaitsForNATS: a replica started before its NATS server answers 503
 // and says in its log that it waits; once NATS is up it replays and serves.
 func TestWaitsForNATS(t *testing.T) {
-	natsAddr := freePort(t)
-	addr := freePort(t)
+	natsAddr := natstest.FreeAddr(t)
+	addr := natstest.FreeAddr(t)
 	logs := &syncBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -319,6 +319,17 @@ func sameQueue(have, want jetstream.StreamConfig) bool {
 		have.Duplicates == want.Duplicates && have.MaxAge == want.MaxAge
 }
 
+// decode reads a work message into v. One that cannot be read never will
+// be: it is logged and terminated, and decode reports false.
+func (d *Dispatcher) decode(msg jetstream.Msg, what string, v any) bool {
+	if err := json.Unmarshal(msg.Data(), v); err != nil {
+		d.cfg.Log.Error("webhook "+what+": undecodable, dropped", "subject", msg.Subject(), "err", err.Error())
+		_ = msg.Term()
+		return false
+	}
+	return true
+}
+
 // work takes one message at a time, so that a replica holds no more than
 // it is working on and a busy replica leaves the rest to the others.
 func (d *Dispatcher) work(ctx context.Context, cons jetstream.Consumer, handle func(context.Context, jetstream.Msg)) {
@@ -444,9 +455,7 @@ func (d *Dispatcher) publishEvents(ctx context.Context, evs []push.Event) []push
 // publishes nothing twice.
 func (d *Dispatcher) fanout(ctx context.Context, msg jetstream.Msg) {
 	var ev envelope
-	if err := json.Unmarshal(msg.Data(), &ev); err != nil {
-		d.cfg.Log.Error("webhook event: undecodable, dropped", "err", err.Error())
-		_ = msg.Term()
+	if !d.decode(msg, "event", &ev) {
 		return
 	}
 	hooks := d.cfg.Hooks()

@@ -47,9 +47,7 @@ const maxAnswer = 64 << 10
 // delivered; a host that has not passed within VerifyFor is given up.
 func (d *Dispatcher) verify(ctx context.Context, msg jetstream.Msg) {
 	var v verification
-	if err := json.Unmarshal(msg.Data(), &v); err != nil {
-		d.cfg.Log.Error("webhook verification: undecodable, dropped", "subject", msg.Subject(), "err", err.Error())
-		_ = msg.Term()
+	if !d.decode(msg, "verification", &v) {
 		return
 	}
 	w, reg := d.find(v.Webhook, v.Created)
@@ -177,9 +175,7 @@ func (d *Dispatcher) status(ctx context.Context, name string, created time.Time)
 // those to a host whose verification failed are dropped and counted.
 func (d *Dispatcher) deliver(ctx context.Context, msg jetstream.Msg) {
 	var dl delivery
-	if err := json.Unmarshal(msg.Data(), &dl); err != nil {
-		d.cfg.Log.Error("webhook delivery: undecodable, dropped", "subject", msg.Subject(), "err", err.Error())
-		_ = msg.Term()
+	if !d.decode(msg, "delivery", &dl) {
 		return
 	}
 	w, reg := d.find(dl.Webhook, dl.Created)

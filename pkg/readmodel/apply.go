@@ -355,10 +355,9 @@ func remove(s []int32, id int32) []int32 {
 
 func (w *writer) applyTeam(ev events.Event, t *model.Team) error {
 	id := int32(t.ID)
-	if h := w.teamEnt[id]; h.v != nil && h.seq >= ev.Seq {
-		return errStale
+	if err := hold(w.teamEnt, id, t, ev.Seq); err != nil {
+		return err
 	}
-	w.teamEnt[id] = held[model.Team]{v: t, seq: ev.Seq}
 	if t.MergedInto != 0 {
 		// A duplicate folded into another team is served no more.
 		delete(w.teamEnt, id)
@@ -382,12 +381,21 @@ func (w *writer) applySquad(ev events.Event, s *model.Squad) error {
 func (w *writer) applyAdjustment(ev events.Event, a *model.Adjustment) error {
 	cid, id := int32(a.CompetitionID), int32(a.ID)
 	st := w.comp(cid)
-	if h, ok := st.adjust[id]; ok && h.seq >= ev.Seq {
-		return errStale
+	if err := hold(st.adjust, id, a, ev.Seq); err != nil {
+		return err
 	}
-	st.adjust[id] = held[model.Adjustment]{v: a, seq: ev.Seq}
 	st.touched(ev.Time)
 	w.b.dirtyComp(cid, 1)
+	return nil
+}
+
+// hold keeps v, the revision at seq, as key's entity in m, unless m holds
+// the same or a later revision (errStale).
+func hold[K comparable, T any](m map[K]held[T], key K, v *T, seq uint64) error {
+	if h := m[key]; h.v != nil && h.seq >= seq {
+		return errStale
+	}
+	m[key] = held[T]{v: v, seq: seq}
 	return nil
 }
 
@@ -407,28 +415,25 @@ func applyHeld[T any](w *writer, ev events.Event, competition int, get func(*com
 }
 
 func (w *writer) applyClient(ev events.Event, c *model.Client) error {
-	if h := w.clientEnt[c.Name]; h.v != nil && h.seq >= ev.Seq {
-		return errStale
+	if err := hold(w.clientEnt, c.Name, c, ev.Seq); err != nil {
+		return err
 	}
-	w.clientEnt[c.Name] = held[model.Client]{v: c, seq: ev.Seq}
 	w.b.clientsChanged = true
 	return nil
 }
 
 func (w *writer) applyWebhook(ev events.Event, h *model.Webhook) error {
-	if cur := w.webhookEnt[h.Name]; cur.v != nil && cur.seq >= ev.Seq {
-		return errStale
+	if err := hold(w.webhookEnt, h.Name, h, ev.Seq); err != nil {
+		return err
 	}
-	w.webhookEnt[h.Name] = held[model.Webhook]{v: h, seq: ev.Seq}
 	w.b.webhooksChanged = true
 	return nil
 }
 
 func (w *writer) applyLeague(ev events.Event, l *model.League) error {
-	if h := w.leagueEnt[l.Code]; h.v != nil && h.seq >= ev.Seq {
-		return errStale
+	if err := hold(w.leagueEnt, l.Code, l, ev.Seq); err != nil {
+		return err
 	}
-	w.leagueEnt[l.Code] = held[model.League]{v: l, seq: ev.Seq}
 	w.b.leaguesChanged = true
 	return nil
 }
