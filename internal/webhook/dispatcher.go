@@ -256,8 +256,12 @@ func (d *Dispatcher) setup(ctx context.Context) ([]jetstream.Consumer, error) {
 	// replica creates a consumer on it is a data race inside the server
 	// (its file store's UpdateConfig against ConsumerStore, seen under the
 	// race detector).
-	want := d.streamConfig(ctx)
-	if st, err := d.js.Stream(ctx, QueueStream); err != nil || !sameQueue(st.CachedInfo().Config, want) {
+	st, lookupErr := d.js.Stream(ctx, QueueStream)
+	var have *jetstream.StreamConfig
+	if lookupErr == nil {
+		have = &st.CachedInfo().Config
+	}
+	if want := d.streamConfig(have); have == nil || !sameQueue(*have, want) {
 		if _, err := d.js.CreateOrUpdateStream(ctx, want); err != nil {
 			return nil, fmt.Errorf("webhook stream %s: %w", QueueStream, err)
 		}
@@ -289,12 +293,14 @@ func (d *Dispatcher) setup(ctx context.Context) ([]jetstream.Consumer, error) {
 	return consumers, nil
 }
 
-func (d *Dispatcher) streamConfig(ctx context.Context) jetstream.StreamConfig {
+// streamConfig is the work queue's configuration; have is the stream's
+// present one, nil when there is none (0 replicas keeps what it has).
+func (d *Dispatcher) streamConfig(have *jetstream.StreamConfig) jetstream.StreamConfig {
 	replicas := d.cfg.Replicas
 	if replicas == 0 {
 		replicas = 1
-		if s, err := d.js.Stream(ctx, QueueStream); err == nil {
-			replicas = s.CachedInfo().Config.Replicas
+		if have != nil {
+			replicas = have.Replicas
 		}
 	}
 	return jetstream.StreamConfig{
