@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -73,9 +74,14 @@ func rawPublish(ctx context.Context, env *benchEnv, n int) (time.Duration, error
 // in the bench process it would share a collector with the NATS server
 // and the world.
 func rawReplayIn(ctx context.Context, env *benchEnv, url string) (time.Duration, int, error) {
-	out, err := exec.CommandContext(ctx, env.self, "--raw-replay", url).CombinedOutput()
+	// Only standard output is read: a runtime trace (GODEBUG) goes to
+	// standard error.
+	cmd := exec.CommandContext(ctx, env.self, "--raw-replay", url)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		return 0, 0, fmt.Errorf("raw replay: %v: %s", err, out)
+		return 0, 0, fmt.Errorf("raw replay: %v: %s", err, stderr.Bytes())
 	}
 	var d time.Duration
 	var n int
