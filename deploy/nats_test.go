@@ -206,11 +206,21 @@ func (c *natsCluster) connect(t *testing.T, user string) (*nats.Conn, chan error
 		url = c.url(user)
 	}
 	violations := make(chan error, 16)
-	nc, err := nats.Connect(url, nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+	opts := []nats.Option{nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 		if errors.Is(err, nats.ErrPermissionViolation) {
 			violations <- err
 		}
-	}))
+	})}
+	// The service's users get their replies where the service's clients
+	// ask for them (events.Connect); the admin's nats CLI on _INBOX.
+	if user == "api" || user == "ingest" {
+		inbox, err := events.InboxPrefix(user)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts = append(opts, nats.CustomInboxPrefix(inbox))
+	}
+	nc, err := nats.Connect(url, opts...)
 	if err == nil {
 		t.Cleanup(nc.Close)
 	}
@@ -262,6 +272,38 @@ func TestNATSConfiguration(t *testing.T) {
 		}
 	})
 
+	// Replies carry what the asker reads (stream messages, budgets, the
+	// webhook deliveries a replica pulls from its work queue): no user of
+	// the service may subscribe to another's, or to every client's.
+	inboxes := []struct{ user, subject string }{
+		{"ingest", "_INBOX.>"},
+		{"ingest", "_INBOX_api.>"},
+		{"ingest", ">"},
+		{"api", "_INBOX.>"},
+		{"api", "_INBOX_ingest.>"},
+		{"api", "_INBOX_*.>"},
+	}
+	for _, tc := range inboxes {
+		t.Run(tc.user+" subscribes to "+tc.subject, func(t *testing.T) {
+			nc, violations, err := c.connect(t, tc.user)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := nc.SubscribeSync(tc.subject); err != nil {
+				t.Fatal(err)
+			}
+			// The server answers the subscription's refusal before the
+			// flush's PONG; the handler runs on its own goroutine.
+			if err := nc.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-violations:
+			case <-time.After(5 * time.Second):
+				t.Errorf("%s may subscribe to %s, want a permissions violation", tc.user, tc.subject)
+			}
+		})
+	}
 	// The service's own code paths, as each role runs them.
 	editor, err := events.Connect(ctx, c.url("ingest"), "ingest", events.StreamConfig{Replicas: 3})
 	if err != nil {

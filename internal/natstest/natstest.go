@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,7 +43,10 @@ func MustOpen(tb testing.TB, srv *natsembed.Server) *events.Store {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := events.Connect(ctx, srv.URL(), tb.Name(), events.StreamConfig{})
+	// The test's name names the connection and its inbox, one subject
+	// token: a subtest's name may hold dots.
+	name := strings.NewReplacer(".", "_", "*", "_", ">", "_", " ", "_").Replace(tb.Name())
+	s, err := events.Connect(ctx, srv.URL(), name, events.StreamConfig{})
 	if err != nil {
 		tb.Fatalf("open store: %v", err)
 	}

@@ -14,3 +14,21 @@ func TestRedacted(t *testing.T) {
 		}
 	}
 }
+
+func TestInboxPrefix(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{"api", "_INBOX_api"},
+		{"ingest", "_INBOX_ingest"},
+		{"TestX/sub_case", "_INBOX_TestX/sub_case"},
+		{"", ""},
+		{"a.b", ""},
+		{"a*", ""},
+		{"a>", ""},
+		{"a b", ""},
+	} {
+		got, err := InboxPrefix(tc.name)
+		if got != tc.want || (err == nil) != (tc.want != "") {
+			t.Errorf("InboxPrefix(%q) = %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+	}
+}

@@ -126,9 +126,17 @@ func sameStreamConfig(have, want jetstream.StreamConfig) bool {
 }
 
 // Connect dials url and opens the store. The connection retries for ever
-// on its own after a server restart; Close closes it.
+// on its own after a server restart; Close closes it. name is the client's
+// (cmd/api connects as "api", cmd/ingest as "ingest"): replies to its
+// requests come back on InboxPrefix(name), so that a NATS user allowed to
+// subscribe to its own replies only (deploy/nats/auth.conf) cannot read
+// another client's (an editor the webhook deliveries a replica pulls).
 func Connect(ctx context.Context, url, name string, cfg StreamConfig) (*Store, error) {
-	nc, err := nats.Connect(url, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond))
+	inbox, err := InboxPrefix(name)
+	if err != nil {
+		return nil, err
+	}
+	nc, err := nats.Connect(url, nats.Name(name), nats.CustomInboxPrefix(inbox), nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond))
 	if err != nil {
 		return nil, fmt.Errorf("connect to nats at %s: %w", Redacted(url), err)
 	}
@@ -138,6 +146,15 @@ func Connect(ctx context.Context, url, name string, cfg StreamConfig) (*Store, e
 		return nil, err
 	}
 	return s, nil
+}
+
+// InboxPrefix is the prefix of the subjects replies to the client name
+// come back on: "_INBOX_" and the name, which must be one subject token.
+func InboxPrefix(name string) (string, error) {
+	if name == "" || strings.ContainsAny(name, ".*> \t\r\n") {
+		return "", fmt.Errorf("client name %q: want one NATS subject token (no dots, wildcards or spaces), it names the client's inbox", name)
+	}
+	return "_INBOX_" + name, nil
 }
 
 // Redacted returns urls, NATS server URLs separated by commas, with their
