@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/internal/httpapi"
 	"github.com/footdata/footballd/internal/importer"
 	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/internal/natstest"
@@ -536,7 +537,7 @@ func TestCluster(t *testing.T) {
 			continue // the minute turned during the burst: again, in the next
 		}
 		t.Logf("limits: %d of 90 requests through three replicas for a limit of 60", allowed)
-		if allowed > 60 || allowed < 60-3*lease(60) {
+		if allowed > 60 || allowed < 60-3*httpapi.Lease(60) {
 			t.Errorf("%d of 90 requests through three replicas for a limit of 60", allowed)
 			for i, r := range replicas {
 				t.Logf("replica %d:\n%s", i+1, r.logs.String())
@@ -545,10 +546,6 @@ func TestCluster(t *testing.T) {
 		break
 	}
 }
-
-// lease mirrors the replicas' lease of a budget (internal/httpapi): the
-// margin a caller may be refused early is a lease per replica.
-func lease(limit int) int { return min(max(limit/16, 1), 1000) }
 
 // importOnce imports a file through its own importer, returning what it
 // rejected, and what failed rather than failing the test: the caller tries

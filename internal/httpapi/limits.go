@@ -125,10 +125,11 @@ func (l *limiter) share(budget Budget) {
 	}
 }
 
-// lease is how much of a budget of max a replica takes at a time: small
-// enough that the leases replicas hold unused are a small margin, large
-// enough that few requests wait for a take.
-func lease(limit int) int { return min(max(limit/16, 1), 1000) }
+// Lease is how much of a budget of limit a replica takes at a time: small
+// enough that the leases replicas hold unused are a small margin (a caller
+// may be refused at most a lease per replica early), large enough that few
+// requests wait for a take.
+func Lease(limit int) int { return min(max(limit/16, 1), 1000) }
 
 // take counts a request of caller at at against each rule (say per minute
 // and per day) and reports the tightest: a request refused by any rule is
@@ -179,7 +180,7 @@ func (l *limiter) take(caller subject, at time.Time, rules ...limit) verdict {
 			w := ws[i]
 			w.served++
 			// Take the next lease before this one runs out.
-			if !w.spent && w.taking == nil && w.granted-w.served <= lease(r.max)/2 {
+			if !w.spent && w.taking == nil && w.granted-w.served <= Lease(r.max)/2 {
 				l.takeLease(sh, caller, r, w, true)
 			}
 		}
@@ -218,7 +219,7 @@ func (l *limiter) takeLease(sh *limitShard, caller subject, r limit, w *window, 
 	fetch := func() (int, int, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), budgetTimeout)
 		defer cancel()
-		return budget.Take(ctx, key, r.max, lease(r.max))
+		return budget.Take(ctx, key, r.max, Lease(r.max))
 	}
 	apply := func(got, used int, err error) {
 		switch {
@@ -228,7 +229,7 @@ func (l *limiter) takeLease(sh *limitShard, caller subject, r limit, w *window, 
 			if n := l.errors.Add(1); n%1000 == 1 {
 				l.log.Warn("shared request budget unreachable: a local lease instead", "key", key, "failures", n, "err", err.Error())
 			}
-			w.granted = min(w.granted+lease(r.max), r.max)
+			w.granted = min(w.granted+Lease(r.max), r.max)
 			w.used = max(w.used, w.granted)
 			w.spent = w.granted == r.max
 		case got == 0:

@@ -67,7 +67,7 @@ func TestLimiterLeasesHoldAcrossReplicas(t *testing.T) {
 			allowed++
 		}
 	}
-	margin := len(replicas) * lease(rule.max)
+	margin := len(replicas) * Lease(rule.max)
 	if allowed > rule.max || allowed < rule.max-margin {
 		t.Errorf("%d of 80 requests through three replicas, want at most %d and at least %d", allowed, rule.max, rule.max-margin)
 	}
