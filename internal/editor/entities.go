@@ -389,7 +389,7 @@ func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[strin
 			e.knowTeam(t.ID)
 			return keep(subject, rev), nil
 		}
-		err = claims.add(ctx, &op{plan: p, redo: redo, done: func(ch Change, err error) {
+		err = claims.add(ctx, &op{plan: p, redo: redoFunc(redo), done: func(ch Change, err error) {
 			fail(err)
 			if err == nil && ch.Action == Created {
 				created = append(created, t.Name)
@@ -423,7 +423,7 @@ func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[strin
 			}
 			return keep(subject, rev), nil
 		}
-		if err := entities.add(ctx, &op{plan: p, redo: redo, done: func(_ Change, err error) { fail(err) }}); err != nil {
+		if err := entities.add(ctx, &op{plan: p, redo: redoFunc(redo), done: func(_ Change, err error) { fail(err) }}); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/footdata/footballd/pkg/model"
 )
@@ -32,6 +33,12 @@ type ofFile struct {
 type ofTeam string
 
 func (t *ofTeam) UnmarshalJSON(b []byte) error {
+	// Nearly every name is a plain string: taken as it is, without a
+	// second decoder (the value is valid JSON, the decoder checked it).
+	if len(b) >= 2 && b[0] == '"' && bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b) {
+		*t = ofTeam(b[1 : len(b)-1])
+		return nil
+	}
 	var s string
 	if json.Unmarshal(b, &s) == nil {
 		*t = ofTeam(s)
