@@ -23,10 +23,12 @@ import (
 type ofFile struct {
 	Name    string    `json:"name"`
 	Matches []ofMatch `json:"matches"`
-	Rounds  []struct {
-		Name    string    `json:"name"`
-		Matches []ofMatch `json:"matches"`
-	} `json:"rounds"`
+	Rounds  []ofRound `json:"rounds"`
+}
+
+type ofRound struct {
+	Name    string    `json:"name"`
+	Matches []ofMatch `json:"matches"`
 }
 
 // ofTeam is a team name, given as a string or as {"name": …, "code": …}.
@@ -206,9 +208,12 @@ func parseFile(path string, league model.League, year int, zone *time.Location) 
 	if err != nil {
 		return nil, err
 	}
-	var f ofFile
-	if err := json.Unmarshal(raw, &f); err != nil {
-		return nil, invalidFile("not openfootball JSON: %v", jsonError(raw, err))
+	f, ok := decodeOfFile(raw)
+	if !ok {
+		f = ofFile{}
+		if err := json.Unmarshal(raw, &f); err != nil {
+			return nil, invalidFile("not openfootball JSON: %v", jsonError(raw, err))
+		}
 	}
 	for _, r := range f.Rounds {
 		for _, m := range r.Matches {
