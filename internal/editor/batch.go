@@ -15,13 +15,25 @@ type op struct {
 	plan plan
 	// redo decides the edit again from the entity's current state after a
 	// lost race; nil when the conflict is the answer.
-	redo  func(ctx context.Context) (plan, error)
+	redo  redoer
 	done  func(Change, error)
 	next  int    // the state to publish next
 	seq   uint64 // revision of the last state published
 	lost  bool   // lost a race: redo before anything else
 	redos int
 }
+
+// redoer decides an edit again after a lost race. It is an interface, not
+// a func, so that an edit's state can be the redoer itself instead of
+// closures allocated for every fixture an import writes.
+type redoer interface {
+	redo(ctx context.Context) (plan, error)
+}
+
+// redoFunc is a func as a redoer.
+type redoFunc func(ctx context.Context) (plan, error)
+
+func (f redoFunc) redo(ctx context.Context) (plan, error) { return f(ctx) }
 
 // Batch publishes many edits with a bounded window of messages in flight:
 // the importers' and the generator's way to write, and a single edit's (a
@@ -110,7 +122,7 @@ func (b *Batch) drain(ctx context.Context) error {
 			}
 			continue
 		}
-		p, err := o.redo(ctx)
+		p, err := o.redo.redo(ctx)
 		if err != nil {
 			o.done(Change{}, err)
 			continue

@@ -166,7 +166,7 @@ func (e *Editor) run(ctx context.Context, decide func(ctx context.Context) (plan
 	var cerr error
 	o := &op{plan: p, done: func(c Change, err error) { ch, cerr = c, err }}
 	if merge {
-		o.redo = decide
+		o.redo = redoFunc(decide)
 	}
 	b := e.Batch()
 	if err := b.add(ctx, o); err != nil {

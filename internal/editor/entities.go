@@ -83,7 +83,7 @@ func (e *Editor) PutCompetition(ctx context.Context, id int, change func(*model.
 	if err := e.checkDraft(ctx, &c); err != nil {
 		return Change{}, nil, err
 	}
-	owner, err := e.keyOwner(ctx, c.League, c.Year)
+	owner, absent, err := e.keyOwner(ctx, c.League, c.Year)
 	if err != nil {
 		return Change{}, nil, err
 	}
@@ -98,7 +98,7 @@ func (e *Editor) PutCompetition(ctx context.Context, id int, change func(*model.
 	if err := e.assignID(ctx, events.KindCompetition, &c.ID, historic); err != nil {
 		return Change{}, nil, err
 	}
-	if _, err := e.claimKey(ctx, &c, false); err != nil {
+	if _, err := e.claimKey(ctx, &c, false, absent); err != nil {
 		return Change{}, nil, err
 	}
 	ch, err := e.createCompetition(ctx, &c)
@@ -131,7 +131,7 @@ func (e *Editor) updateCompetition(ctx context.Context, id int, change func(*mod
 		next.ID = id
 		if next.Key() != cur.Key() {
 			// A new league or season moves the competition's claim.
-			if _, err := e.claimKey(ctx, &next, false); err != nil {
+			if _, err := e.claimKey(ctx, &next, false, false); err != nil {
 				return plan{}, err
 			}
 		}
@@ -155,7 +155,8 @@ func (e *Editor) ClaimCompetition(ctx context.Context, draft model.Competition) 
 	if err := e.checkDraft(ctx, &draft); err != nil {
 		return 0, false, err
 	}
-	if id, err = e.keyOwner(ctx, draft.League, draft.Year); err != nil {
+	id, absent, err := e.keyOwner(ctx, draft.League, draft.Year)
+	if err != nil {
 		return 0, false, err
 	}
 	if id == 0 {
@@ -166,7 +167,7 @@ func (e *Editor) ClaimCompetition(ctx context.Context, draft model.Competition) 
 		if err := e.assignID(ctx, events.KindCompetition, &draft.ID, historic); err != nil {
 			return 0, false, err
 		}
-		if id, err = e.claimKey(ctx, &draft, true); err != nil {
+		if id, err = e.claimKey(ctx, &draft, true, absent); err != nil {
 			return 0, false, err
 		}
 	}
@@ -181,38 +182,46 @@ func (e *Editor) ClaimCompetition(ctx context.Context, draft model.Competition) 
 	return 0, false, err
 }
 
-// keyOwner returns the competition that holds a league's season, 0 if none.
-// A claim whose competition has since moved to another season is stale.
-func (e *Editor) keyOwner(ctx context.Context, league model.LeagueCode, year int) (int, error) {
+// keyOwner returns the competition that holds a league's season, 0 if none;
+// absent tells that nobody ever claimed it (no claim was read at all). A
+// claim whose competition has since moved to another season is stale.
+func (e *Editor) keyOwner(ctx context.Context, league model.LeagueCode, year int) (id int, absent bool, err error) {
 	k, rev, err := load[model.CompetitionKey](ctx, e.Store, events.Subject(events.KindCompetitionKey, string(league), strconv.Itoa(year)))
 	if err != nil || rev == nil {
-		return 0, err
+		return 0, err == nil, err
 	}
 	c, crev, err := e.loadCompetition(ctx, k.CompetitionID)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if crev != nil && c.Key() != fmt.Sprintf("%s/%d", league, year) {
-		return 0, nil
+		return 0, false, nil
 	}
-	return k.CompetitionID, nil
+	return k.CompetitionID, false, nil
 }
 
 // claimKey claims c's league and season for c. A claim held by another
 // competition is a conflict, unless shared: then the holder's id is
 // returned (an importer joins the winner). A stale claim is taken over.
-func (e *Editor) claimKey(ctx context.Context, c *model.Competition, shared bool) (int, error) {
+// absent says the claim was just read and did not exist: the first
+// attempt writes it without reading it again (a claim made meanwhile
+// makes it lose, and the next attempt reads).
+func (e *Editor) claimKey(ctx context.Context, c *model.Competition, shared, absent bool) (int, error) {
 	key := model.CompetitionKey{League: c.League, Year: c.Year, CompetitionID: c.ID}
 	subject := events.Subject(events.KindCompetitionKey, string(c.League), strconv.Itoa(c.Year))
 	holder := 0
 	_, err := e.run(ctx, func(ctx context.Context) (plan, error) {
+		holder = c.ID
+		if absent {
+			absent = false
+			return e.newPlan(ctx, nil, &key)
+		}
 		cur, rev, err := load[model.CompetitionKey](ctx, e.Store, subject)
 		if err != nil {
 			return plan{}, err
 		}
-		holder = c.ID
 		if rev != nil && cur.CompetitionID != c.ID {
-			owner, err := e.keyOwner(ctx, c.League, c.Year)
+			owner, _, err := e.keyOwner(ctx, c.League, c.Year)
 			if err != nil {
 				return plan{}, err
 			}
@@ -344,15 +353,31 @@ func (e *Editor) PutTeamName(ctx context.Context, name string, teamID int) (Chan
 // unused) and make sure the winner's team exists.
 func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[string]int, created []string, err error) {
 	teams := make([]model.Team, len(names))
-	var plain []int
+	// The historic ids still free are read all at once (a season's file
+	// names twenty teams or more that had one).
+	var historic []int
+	var subjects []string
 	for i, name := range names {
 		teams[i] = model.Team{Name: name}
 		if err := teams[i].ValidateDraft(); err != nil {
 			return nil, nil, fmt.Errorf("team %q: %w", name, err)
 		}
-		if teams[i].ID, err = e.historicTeam(ctx, name); err != nil {
-			return nil, nil, err
+		if id, ok := model.HistoricTeamID(name); ok {
+			historic = append(historic, i)
+			subjects = append(subjects, teamSubject(id))
 		}
+	}
+	held, err := loadAll[model.Team](ctx, e.Store, subjects)
+	if err != nil {
+		return nil, nil, err
+	}
+	for k, i := range historic {
+		if held[k].rev == nil {
+			teams[i].ID, _ = model.HistoricTeamID(names[i])
+		}
+	}
+	var plain []int
+	for i := range teams {
 		if teams[i].ID == 0 {
 			plain = append(plain, i)
 		}
@@ -389,7 +414,7 @@ func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[strin
 			e.knowTeam(t.ID)
 			return keep(subject, rev), nil
 		}
-		err = claims.add(ctx, &op{plan: p, redo: redo, done: func(ch Change, err error) {
+		err = claims.add(ctx, &op{plan: p, redo: redoFunc(redo), done: func(ch Change, err error) {
 			fail(err)
 			if err == nil && ch.Action == Created {
 				created = append(created, t.Name)
@@ -423,7 +448,7 @@ func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[strin
 			}
 			return keep(subject, rev), nil
 		}
-		if err := entities.add(ctx, &op{plan: p, redo: redo, done: func(_ Change, err error) { fail(err) }}); err != nil {
+		if err := entities.add(ctx, &op{plan: p, redo: redoFunc(redo), done: func(_ Change, err error) { fail(err) }}); err != nil {
 			return nil, nil, err
 		}
 	}

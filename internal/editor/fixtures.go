@@ -87,8 +87,8 @@ func fixtureStates(c *model.Competition, old *model.Fixture, wanted ...model.Fix
 	var out []any
 	prev := old
 	for i := range wanted {
-		f := wanted[i]
-		if err := model.CheckFixture(c, &f, prev); err != nil {
+		f := &wanted[i]
+		if err := model.CheckFixture(c, f, prev); err != nil {
 			return nil, err
 		}
 		if prev != nil {
@@ -97,7 +97,7 @@ func fixtureStates(c *model.Competition, old *model.Fixture, wanted ...model.Fix
 				return nil, err
 			}
 			for _, st := range path[:len(path)-1] {
-				step := f
+				step := *f
 				step.Status = st
 				step.Awarded = ""
 				if st != model.InPlay {
@@ -110,8 +110,8 @@ func fixtureStates(c *model.Competition, old *model.Fixture, wanted ...model.Fix
 				prev = &step
 			}
 		}
-		out = append(out, &f)
-		prev = &f
+		out = append(out, f)
+		prev = f
 	}
 	return out, nil
 }
@@ -123,43 +123,56 @@ type Stored[T any] struct {
 }
 
 // Fixture queues the edit of a fixture of competition c: want returns its
-// wanted states given the current one (nil for a new fixture), from (nil
-// for a new fixture, whose id the caller reserved) is its state as read
-// before. After a lost race the edit is decided again against the
-// winner's state, so concurrent importers end with each fixture once.
+// wanted states given the current one (nil for a new fixture), in a slice
+// of its own (they are checked in place), from (nil for a new fixture,
+// whose id the caller reserved) is its state as read before. After a lost
+// race the edit is decided again against the winner's state, so
+// concurrent importers end with each fixture once.
 func (b *Batch) Fixture(ctx context.Context, c *model.Competition, id int, from *Stored[model.Fixture],
 	want func(cur *model.Fixture) ([]model.Fixture, error), done func(Change, error)) error {
-	decide := func(cur *model.Fixture, rev *events.Revision) (plan, error) {
-		wanted, err := want(cur)
-		if err != nil {
-			return plan{}, err
-		}
-		states, err := fixtureStates(c, cur, wanted...)
-		if err != nil {
-			return plan{}, err
-		}
-		return b.e.newPlan(ctx, rev, states...)
-	}
-	var p plan
+	fe := &fixtureEdit{op: op{done: done}, e: b.e, c: c, subject: events.FixtureSubject(c.ID, id), want: want}
 	var err error
 	if from != nil {
-		p, err = decide(&from.Value, &from.Rev)
+		fe.plan, err = fe.decide(ctx, &from.Value, &from.Rev)
 	} else {
-		p, err = decide(nil, nil)
+		fe.plan, err = fe.decide(ctx, nil, nil)
 	}
 	if err != nil {
 		done(Change{}, err)
 		return nil
 	}
-	subject := events.Subject(events.KindFixture, strconv.Itoa(c.ID), strconv.Itoa(id))
-	redo := func(ctx context.Context) (plan, error) {
-		cur, rev, err := load[model.Fixture](ctx, b.e.Store, subject)
-		if err != nil {
-			return plan{}, err
-		}
-		return decide(cur, rev)
+	fe.op.redo = fe
+	return b.add(ctx, &fe.op)
+}
+
+// fixtureEdit is an edit of one fixture in a batch: its op and what
+// deciding it again takes, in one allocation.
+type fixtureEdit struct {
+	op
+	e       *Editor
+	c       *model.Competition
+	subject string
+	want    func(cur *model.Fixture) ([]model.Fixture, error)
+}
+
+func (fe *fixtureEdit) decide(ctx context.Context, cur *model.Fixture, rev *events.Revision) (plan, error) {
+	wanted, err := fe.want(cur)
+	if err != nil {
+		return plan{}, err
 	}
-	return b.add(ctx, &op{plan: p, redo: redo, done: done})
+	states, err := fixtureStates(fe.c, cur, wanted...)
+	if err != nil {
+		return plan{}, err
+	}
+	return fe.e.newPlan(ctx, rev, states...)
+}
+
+func (fe *fixtureEdit) redo(ctx context.Context) (plan, error) {
+	cur, rev, err := load[model.Fixture](ctx, fe.e.Store, fe.subject)
+	if err != nil {
+		return plan{}, err
+	}
+	return fe.decide(ctx, cur, rev)
 }
 
 // Create queues the creation of v, a complete entity with its id (the
@@ -309,7 +322,7 @@ func (e *Editor) ClaimSources(ctx context.Context, kind events.Kind, claims []So
 			next, missing := decide(i, cur)
 			return build(ctx, i, subject, rev, next, missing)
 		}
-		err = b.add(ctx, &op{plan: p, redo: redo, done: func(_ Change, err error) {
+		err = b.add(ctx, &op{plan: p, redo: redoFunc(redo), done: func(_ Change, err error) {
 			if err != nil && failed == nil {
 				failed = fmt.Errorf("claim sources %s: %w", subject, err)
 			}

@@ -30,9 +30,9 @@ const engSource = "engsoccerdata:"
 // writes, by which a re-import finds them again.
 const engDeductionReason = "points deduction (engsoccerdata)"
 
-// engKickoff is the local kick-off time given to every match: the files
-// have dates only, and three o'clock is the traditional kick-off.
-const engKickoff = "15:00"
+// engKickoffHour is the local kick-off time given to every match: the
+// files have dates only, and three o'clock is the traditional kick-off.
+const engKickoffHour = 15
 
 // engDivision is how a file names a league: its division and tier columns
 // ("" where a file has no such column).
@@ -226,6 +226,37 @@ func column(row []string, cols map[string]int, name string) string {
 	return strings.TrimSpace(row[i])
 }
 
+// engIndex are the positions of a match file's columns, -1 for those it
+// does not have: looked up once, not by name on every row.
+type engIndex struct {
+	date, season, home, visitor, hgoal, vgoal, division, tier, ht, round int
+}
+
+func engIndexOf(cols map[string]int) engIndex {
+	at := func(name string) int {
+		if i, ok := cols[name]; ok {
+			return i
+		}
+		return -1
+	}
+	return engIndex{date: at("Date"), season: at("Season"), home: at("home"), visitor: at("visitor"), hgoal: at("hgoal"),
+		vgoal: at("vgoal"), division: at("division"), tier: at("tier"), ht: at("HT"), round: at("round")}
+}
+
+// field is column by position: a row's value, "" for NA or none.
+func field(row []string, i int) string {
+	if i < 0 || i >= len(row) || row[i] == "NA" {
+		return ""
+	}
+	return strings.TrimSpace(row[i])
+}
+
+// engSeason names a season of a league within a file.
+type engSeason struct {
+	code   model.LeagueCode
+	season int
+}
+
 // parseEngSoccerFile reads one engsoccerdata file: a match file
 // (england.csv, germany.csv…), whose every season of every division is a
 // season of its league and every row a finished fixture, or deductions.csv.
@@ -253,8 +284,23 @@ func parseEngSoccerFile(path string, opts Options, _ func(model.LeagueCode) (mod
 		return nil, err
 	}
 	src := &source{path: path, format: "engsoccerdata"}
-	byKey := map[string]*parsedFile{}
+	ix := engIndexOf(cols)
+	type season struct {
+		pf  *parsedFile
+		key string // "PL/2015"
+	}
+	bySeason := map[engSeason]season{}
 	seen := map[string]int{}
+	// Clubs' names repeat on every row: each spelling is normalised once.
+	normal := map[string]string{}
+	normalize := func(name string) string {
+		n, ok := normal[name]
+		if !ok {
+			n = model.NormalizeTeamName(name)
+			normal[name] = n
+		}
+		return n
+	}
 	for line := 2; ; line++ {
 		row, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -263,47 +309,46 @@ func parseEngSoccerFile(path string, opts Options, _ func(model.LeagueCode) (mod
 		if err != nil {
 			return nil, invalidFile("not an engsoccerdata file: line %d: %v", line, err)
 		}
-		season, err := strconv.Atoi(column(row, cols, "Season"))
+		year, err := strconv.Atoi(field(row, ix.season))
 		if err != nil {
 			src.rejected = append(src.rejected, Rejection{File: path, Line: line,
-				Err: model.Invalidf("season", column(row, cols, "Season"), "must be a year")})
+				Err: model.Invalidf("season", field(row, ix.season), "must be a year")})
 			continue
 		}
-		if !opts.includes(season) {
+		if !opts.includes(year) {
 			continue
 		}
-		div := engDivision{column(row, cols, "division"), column(row, cols, "tier")}
+		div := engDivision{field(row, ix.division), field(row, ix.tier)}
 		l, ok := ec.leagues[div]
 		if !ok {
 			src.rejected = append(src.rejected, Rejection{File: path, Line: line,
 				Err: model.Invalidf("division", div.division+"/"+div.tier, "no league code known for this %s division and tier", country)})
 			continue
 		}
-		pm, err := engMatch(row, cols, zone, ec.renames)
+		pm, err := engMatch(row, ix, zone, ec.renames)
 		pm.line = line
 		if err != nil {
 			src.rejected = append(src.rejected, Rejection{File: path, Line: line, What: pm.home + " v " + pm.away, Err: err})
 			continue
 		}
+		sn, ok := bySeason[engSeason{l.league.Code, year}]
+		if !ok {
+			rules := ec.rules(l.league.Code, year)
+			sn.key = fmt.Sprintf("%s/%d", l.league.Code, year)
+			sn.pf = &parsedFile{path: path, league: l.league, year: year, caption: l.caption(l.league.Name, year),
+				kind: model.TypeLeague, rules: &rules, derivedMatchdays: true, calendarYear: ec.calendarYear}
+			bySeason[engSeason{l.league.Code, year}] = sn
+			src.seasons = append(src.seasons, sn.pf)
+		}
 		// Files spell a club differently ("St. Albans", "St Albans"): the
 		// key takes the normalised names, so overlapping files meet.
-		key := fmt.Sprintf("%s/%d", l.league.Code, season)
-		src2 := fmt.Sprintf("%s%s:%s|%s|%s", engSource, key, column(row, cols, "Date"),
-			model.NormalizeTeamName(pm.home), model.NormalizeTeamName(pm.away))
-		seen[src2]++
-		if seen[src2] > 1 {
-			src2 += "#" + strconv.Itoa(seen[src2])
+		source := engSource + sn.key + ":" + field(row, ix.date) + "|" + normalize(pm.home) + "|" + normalize(pm.away)
+		seen[source]++
+		if n := seen[source]; n > 1 {
+			source += "#" + strconv.Itoa(n)
 		}
-		pm.source = src2
-		pf := byKey[key]
-		if pf == nil {
-			rules := ec.rules(l.league.Code, season)
-			pf = &parsedFile{path: path, league: l.league, year: season, caption: l.caption(l.league.Name, season),
-				kind: model.TypeLeague, rules: &rules, derivedMatchdays: true, calendarYear: ec.calendarYear}
-			byKey[key] = pf
-			src.seasons = append(src.seasons, pf)
-		}
-		pf.matches = append(pf.matches, pm)
+		pm.source = source
+		sn.pf.matches = append(sn.pf.matches, pm)
 	}
 	for _, pf := range src.seasons {
 		pf.matchdays = numberEngSoccer(pf.matches)
@@ -313,8 +358,8 @@ func parseEngSoccerFile(path string, opts Options, _ func(model.LeagueCode) (mod
 
 // engMatch reads one row: a finished match kicking off at three o'clock
 // local time on its date.
-func engMatch(row []string, cols map[string]int, zone *time.Location, renames map[string]string) (parsedMatch, error) {
-	pm := parsedMatch{home: column(row, cols, "home"), away: column(row, cols, "visitor"), stage: model.Regular, status: model.Finished}
+func engMatch(row []string, ix engIndex, zone *time.Location, renames map[string]string) (parsedMatch, error) {
+	pm := parsedMatch{home: field(row, ix.home), away: field(row, ix.visitor), stage: model.Regular, status: model.Finished}
 	for _, name := range []*string{&pm.home, &pm.away} {
 		if to, ok := renames[*name]; ok {
 			*name = to
@@ -323,21 +368,22 @@ func engMatch(row []string, cols map[string]int, zone *time.Location, renames ma
 	if pm.home == "" || pm.away == "" {
 		return pm, model.Invalidf("team", "", "a team name is missing")
 	}
-	date := column(row, cols, "Date")
+	date := field(row, ix.date)
 	if date == "" {
 		return pm, model.Invalidf("date", "NA", "the match has no date")
 	}
 	var err error
-	if pm.kickoff, pm.timed, err = kickoff(date, engKickoff, zone); err != nil {
+	if pm.kickoff, err = engKickoffAt(date, zone); err != nil {
 		return pm, err
 	}
-	home, errH := strconv.Atoi(column(row, cols, "hgoal"))
-	away, errA := strconv.Atoi(column(row, cols, "vgoal"))
+	pm.timed = true
+	home, errH := strconv.Atoi(field(row, ix.hgoal))
+	away, errA := strconv.Atoi(field(row, ix.vgoal))
 	if errH != nil || errA != nil {
-		return pm, model.Invalidf("score", row[cols["hgoal"]]+"-"+row[cols["vgoal"]], "goals must be numbers")
+		return pm, model.Invalidf("score", row[ix.hgoal]+"-"+row[ix.vgoal], "goals must be numbers")
 	}
 	pm.result.FullTime = &model.Score{Home: home, Away: away}
-	if ht := column(row, cols, "HT"); ht != "" {
+	if ht := field(row, ix.ht); ht != "" {
 		s, err := model.ParseScore("ht", ht)
 		if err != nil {
 			return pm, err
@@ -346,10 +392,20 @@ func engMatch(row []string, cols map[string]int, zone *time.Location, renames ma
 	}
 	// Spain's second phase of 1986-87 and MLS play-offs sit in the league
 	// files beside the regular season.
-	if round := column(row, cols, "round"); round != "" && round != "league" && round != "regular" {
+	if round := field(row, ix.round); round != "" && round != "league" && round != "regular" {
 		pm.stage, pm.round = model.Playoff, round
 	}
 	return pm, nil
+}
+
+// engKickoffAt is kickoff(date, "15:00", zone) for a row: the same
+// instant, without parsing the constant clock again on every row.
+func engKickoffAt(date string, zone *time.Location) (time.Time, error) {
+	d, err := time.ParseInLocation(time.DateOnly, date, zone)
+	if err != nil {
+		return time.Time{}, model.Invalidf("date", date, "must be YYYY-MM-DD")
+	}
+	return time.Date(d.Year(), d.Month(), d.Day(), engKickoffHour, 0, 0, 0, zone).UTC(), nil
 }
 
 // numberEngSoccer puts a competition's matches in date order and numbers

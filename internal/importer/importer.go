@@ -543,29 +543,74 @@ func (im *Importer) fixtures(ctx context.Context, format string, existed map[int
 // claimed before in the competitions this import created (an earlier file
 // of it has the same matches, or an import running at once): they were
 // not scanned for, and without their states each would be decided again
-// after losing its compare-and-set, a round trip per fixture.
+// after losing its compare-and-set, a round trip per fixture. A
+// competition with many such fixtures is read whole (a file that repeats
+// another's seasons): one consumer instead of a request per fixture.
 func (im *Importer) claimedBefore(ctx context.Context, comps []*model.Competition, existed map[int]bool, claimed []editor.Claimed,
 	bySource map[string]editor.Stored[model.Fixture]) error {
 	var keys []editor.FixtureKey
+	var whole []int
 	for i, c := range comps {
-		if existed[c.ID] {
-			continue
+		switch before := claimed[i].Before; {
+		case existed[c.ID] || len(before) == 0:
+		case len(before) >= readWholeFrom:
+			whole = append(whole, c.ID)
+		default:
+			for _, s := range before {
+				keys = append(keys, editor.FixtureKey{Competition: c.ID, ID: claimed[i].IDs[s]})
+			}
 		}
-		for _, s := range claimed[i].Before {
-			keys = append(keys, editor.FixtureKey{Competition: c.ID, ID: claimed[i].IDs[s]})
+	}
+	if len(keys) > 0 {
+		got, err := im.ed.FixturesOf(ctx, keys)
+		if err != nil {
+			return fmt.Errorf("load %d fixtures claimed before: %w", len(keys), err)
+		}
+		for _, st := range got {
+			bySource[st.Value.Source] = st
 		}
 	}
-	if len(keys) == 0 {
-		return nil
-	}
-	got, err := im.ed.FixturesOf(ctx, keys)
-	if err != nil {
-		return fmt.Errorf("load %d fixtures claimed before: %w", len(keys), err)
-	}
-	for _, st := range got {
-		bySource[st.Value.Source] = st
+	if err := im.competitionFixtures(ctx, whole, bySource); err != nil {
+		return fmt.Errorf("load the fixtures of %d competitions: %w", len(whole), err)
 	}
 	return nil
+}
+
+// readWholeFrom is how many fixtures claimed before in one competition
+// make reading all of its fixtures with one consumer cheaper than reading
+// them one by one.
+const readWholeFrom = 64
+
+// scanConcurrency bounds the competitions read whole at once (a consumer
+// each).
+const scanConcurrency = 8
+
+// competitionFixtures reads into bySource every fixture of the
+// competitions ids, several competitions at once.
+func (im *Importer) competitionFixtures(ctx context.Context, ids []int, bySource map[string]editor.Stored[model.Fixture]) error {
+	var mu sync.Mutex
+	errs := make([]error, len(ids))
+	sem := make(chan struct{}, scanConcurrency)
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			errs[i] = im.ed.Store.Scan(ctx, events.Subject(events.KindFixture, strconv.Itoa(id), "*"), func(ev events.Event) error {
+				f, err := events.Decode[model.Fixture](ev.Data)
+				if err != nil {
+					return err
+				}
+				st := editor.Stored[model.Fixture]{Value: f, Rev: events.Revision{Subject: ev.Subject, Seq: ev.Seq, Data: slices.Clone(ev.Data)}}
+				mu.Lock()
+				bySource[f.Source] = st
+				mu.Unlock()
+				return nil
+			})
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // skipForeign drops the matches that another source already put into the

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/footdata/footballd/pkg/model"
 )
@@ -22,16 +23,24 @@ import (
 type ofFile struct {
 	Name    string    `json:"name"`
 	Matches []ofMatch `json:"matches"`
-	Rounds  []struct {
-		Name    string    `json:"name"`
-		Matches []ofMatch `json:"matches"`
-	} `json:"rounds"`
+	Rounds  []ofRound `json:"rounds"`
+}
+
+type ofRound struct {
+	Name    string    `json:"name"`
+	Matches []ofMatch `json:"matches"`
 }
 
 // ofTeam is a team name, given as a string or as {"name": …, "code": …}.
 type ofTeam string
 
 func (t *ofTeam) UnmarshalJSON(b []byte) error {
+	// Nearly every name is a plain string: taken as it is, without a
+	// second decoder (the value is valid JSON, the decoder checked it).
+	if len(b) >= 2 && b[0] == '"' && bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b) {
+		*t = ofTeam(b[1 : len(b)-1])
+		return nil
+	}
 	var s string
 	if json.Unmarshal(b, &s) == nil {
 		*t = ofTeam(s)
@@ -199,9 +208,12 @@ func parseFile(path string, league model.League, year int, zone *time.Location) 
 	if err != nil {
 		return nil, err
 	}
-	var f ofFile
-	if err := json.Unmarshal(raw, &f); err != nil {
-		return nil, invalidFile("not openfootball JSON: %v", jsonError(raw, err))
+	f, ok := decodeOfFile(raw)
+	if !ok {
+		f = ofFile{}
+		if err := json.Unmarshal(raw, &f); err != nil {
+			return nil, invalidFile("not openfootball JSON: %v", jsonError(raw, err))
+		}
 	}
 	for _, r := range f.Rounds {
 		for _, m := range r.Matches {

@@ -2,8 +2,10 @@ package events
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -42,6 +44,10 @@ type Bulk struct {
 	resumed time.Time
 	pause   time.Duration
 	stats   BulkStats
+	// hash and scratch name the messages (msgID), reused from one to
+	// the next.
+	hash    hash.Hash
+	scratch []byte
 }
 
 // BulkStats count what a Bulk did.
@@ -67,7 +73,7 @@ type inflight struct {
 }
 
 // Bulk starts a bulk publication.
-func (s *Store) Bulk() *Bulk { return &Bulk{s: s} }
+func (s *Store) Bulk() *Bulk { return &Bulk{s: s, hash: sha256.New()} }
 
 // Put queues m. done is called with the outcome of this message (later,
 // from Put or Flush): its sequence, or a model.Error with code Conflict
@@ -80,7 +86,7 @@ func (b *Bulk) Put(ctx context.Context, m Msg, done func(seq uint64, err error))
 			return err
 		}
 	}
-	return b.send(ctx, &inflight{msg: m.nats(), expected: m.Expected, done: done})
+	return b.send(ctx, &inflight{msg: b.natsMsg(m), expected: m.Expected, done: done})
 }
 
 // Flush waits until every queued message is done.

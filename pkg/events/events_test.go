@@ -231,6 +231,45 @@ func TestNextIDsUniqueUnderContention(t *testing.T) {
 	}
 }
 
+// TestCounterMovedByAnotherStore checks that a store which remembers the
+// counter as it last wrote it still hands out the ids the counter holds
+// after another store moved it: reading it (n = 0), reserving, and
+// reserving below it.
+func TestCounterMovedByAnotherStore(t *testing.T) {
+	srv := natstest.MustStart(t)
+	ctx := ctxT(t)
+	a, b := natstest.MustOpen(t, srv), natstest.MustOpen(t, srv)
+	steps := []struct {
+		name    string
+		s       *events.Store
+		n       int // ids to take, or -1 to reserve the id reserve
+		reserve int
+		want    int // the first id handed out, or the next one for n = 0
+	}{
+		{"a takes 5", a, 5, 0, 1},
+		{"b takes 5", b, 5, 0, 6},
+		{"a reads the counter b moved", a, 0, 0, 11},
+		{"a takes 2 after b", a, 2, 0, 11},
+		{"b takes 1 after a", b, 1, 0, 13},
+		{"a reserves 20", a, -1, 20, 0},
+		{"b takes 1 after the reservation", b, 1, 0, 21},
+		{"a reserves 10, below the counter", a, -1, 10, 0},
+		{"a takes 1", a, 1, 0, 22},
+	}
+	for _, st := range steps {
+		if st.n < 0 {
+			if err := st.s.Reserve(ctx, events.KindTeam, st.reserve); err != nil {
+				t.Fatalf("%s: %v", st.name, err)
+			}
+			continue
+		}
+		got, err := st.s.NextIDs(ctx, events.KindTeam, st.n)
+		if err != nil || got != st.want {
+			t.Fatalf("%s: got %d, %v; want %d", st.name, got, err, st.want)
+		}
+	}
+}
+
 // TestConsumeReplaysCurrentStateThenFollows makes many edits and checks that
 // the replay returns exactly the last state of every entity, signals ready
 // once, and then delivers a live change.

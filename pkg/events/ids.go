@@ -43,21 +43,32 @@ const contention = 100
 
 func (s *Store) bumpCounter(ctx context.Context, kind Kind, step func(next int) (first, newNext int, err error)) (int, error) {
 	subject := counterSubject(kind)
-	for range contention {
-		c := counter{Next: 1}
-		var prevSeq uint64
-		rev, err := s.Get(ctx, subject)
-		switch {
-		case model.ErrorCode(err) == model.NotFound:
-		case err != nil:
-			return 0, err
-		default:
-			if c, err = Decode[counter](rev.Data); err != nil {
+	for attempt := range contention {
+		// The first attempt starts from the counter as this store last
+		// wrote it, if it did: the compare-and-set fails if anyone moved
+		// it since, and the next attempt reads it.
+		c, prevSeq, remembered := s.lastCounter(kind)
+		if !remembered || attempt > 0 {
+			c, prevSeq = counter{Next: 1}, 0
+			rev, err := s.Get(ctx, subject)
+			switch {
+			case model.ErrorCode(err) == model.NotFound:
+			case err != nil:
 				return 0, err
+			default:
+				if c, err = Decode[counter](rev.Data); err != nil {
+					return 0, err
+				}
+				prevSeq = rev.Seq
 			}
-			prevSeq = rev.Seq
+			remembered = false
 		}
 		first, next, err := step(c.Next)
+		if remembered && (err != nil || next == c.Next) {
+			// Nothing to write, or an error, from what may be an old
+			// state: decide from the counter as it is.
+			continue
+		}
 		if err != nil || next == c.Next {
 			return first, err
 		}
@@ -65,9 +76,10 @@ func (s *Store) bumpCounter(ctx context.Context, kind Kind, step func(next int) 
 		if err != nil {
 			return 0, err
 		}
-		_, err = s.Publish(ctx, Msg{Subject: subject, Body: body, Expected: prevSeq, Meta: Meta{Source: "id counter"}})
+		seq, err := s.Publish(ctx, Msg{Subject: subject, Body: body, Expected: prevSeq, Meta: Meta{Source: "id counter"}})
 		switch {
 		case err == nil:
+			s.rememberCounter(kind, counter{Next: next}, seq)
 			return first, nil
 		case model.ErrorCode(err) != model.Conflict:
 			return 0, err
@@ -76,4 +88,28 @@ func (s *Store) bumpCounter(ctx context.Context, kind Kind, step func(next int) 
 		// handed out twice.
 	}
 	return 0, fmt.Errorf("reserve %s ids: too much contention", kind)
+}
+
+// counterRev is an id counter as this store last wrote it.
+type counterRev struct {
+	c   counter
+	seq uint64
+}
+
+// lastCounter returns kind's counter as this store last wrote it, if it
+// did.
+func (s *Store) lastCounter(kind Kind) (counter, uint64, bool) {
+	s.countersMu.Lock()
+	defer s.countersMu.Unlock()
+	r, ok := s.counters[kind]
+	return r.c, r.seq, ok
+}
+
+func (s *Store) rememberCounter(kind Kind, c counter, seq uint64) {
+	s.countersMu.Lock()
+	defer s.countersMu.Unlock()
+	if s.counters == nil {
+		s.counters = map[Kind]counterRev{}
+	}
+	s.counters[kind] = counterRev{c, seq}
 }

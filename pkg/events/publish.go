@@ -2,10 +2,10 @@ package events
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"strconv"
 	"strings"
 
@@ -54,28 +54,40 @@ func notFound(subject string) error {
 // revision. A resend after a lost ack carries the same id and is dropped by
 // the stream; a different change from the same revision gets a different id
 // and so meets the compare-and-set check instead of the duplicate filter.
-func msgID(subject string, expected uint64, body []byte) string {
-	h := sha256.New()
-	h.Write([]byte(subject))
-	h.Write([]byte{0})
-	h.Write([]byte(strconv.FormatUint(expected, 10)))
-	h.Write([]byte{0})
+// h and scratch are the caller's to reuse from message to message (an
+// import names hundreds of thousands); scratch is returned for the next.
+func msgID(h hash.Hash, scratch []byte, subject string, expected uint64, body []byte) (string, []byte) {
+	scratch = append(scratch[:0], subject...)
+	scratch = append(scratch, 0)
+	scratch = strconv.AppendUint(scratch, expected, 10)
+	scratch = append(scratch, 0)
+	h.Reset()
+	h.Write(scratch)
 	h.Write(body)
-	return hex.EncodeToString(h.Sum(nil)[:16])
+	scratch = h.Sum(scratch[:0])
+	var id [32]byte
+	return string(hex.AppendEncode(id[:0], scratch[:16])), scratch
 }
 
-func (m Msg) nats() *nats.Msg {
-	n := nats.NewMsg(m.Subject)
-	n.Data = m.Body
-	n.Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(m.Expected, 10))
-	n.Header.Set(jetstream.MsgIDHeader, msgID(m.Subject, m.Expected, m.Body))
+// natsMsg is m as the stream receives it: the body with the headers of
+// the compare-and-set, the change's id and who made it. The four header
+// values share one array.
+func (b *Bulk) natsMsg(m Msg) *nats.Msg {
+	vals := make([]string, 2, 4)
+	vals[0] = strconv.FormatUint(m.Expected, 10)
+	vals[1], b.scratch = msgID(b.hash, b.scratch, m.Subject, m.Expected, m.Body)
+	h := make(nats.Header, 4)
+	h[jetstream.ExpectedLastSubjSeqHeader] = vals[0:1:1]
+	h[jetstream.MsgIDHeader] = vals[1:2:2]
 	if m.Meta.Editor != "" {
-		n.Header.Set(HeaderEditor, m.Meta.Editor)
+		vals = append(vals, m.Meta.Editor)
+		h[HeaderEditor] = vals[len(vals)-1 : len(vals) : len(vals)]
 	}
 	if m.Meta.Source != "" {
-		n.Header.Set(HeaderSource, m.Meta.Source)
+		vals = append(vals, m.Meta.Source)
+		h[HeaderSource] = vals[len(vals)-1 : len(vals) : len(vals)]
 	}
-	return n
+	return &nats.Msg{Subject: m.Subject, Data: m.Body, Header: h}
 }
 
 // Publish stores one message and returns its sequence: a Bulk of one, so

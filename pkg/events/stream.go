@@ -7,6 +7,7 @@ import (
 	neturl "net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -83,6 +84,12 @@ type Store struct {
 	js     jetstream.JetStream
 	stream jetstream.Stream
 	cfg    StreamConfig
+	// counters are the id counters as this store last wrote them: a
+	// writer is usually the only one moving them, so its next
+	// reservation is a compare-and-set without reading first (one round
+	// trip, not two).
+	countersMu sync.Mutex
+	counters   map[Kind]counterRev
 }
 
 // Open creates the stream, or updates it to cfg, and returns a Store on it.
