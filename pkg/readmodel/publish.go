@@ -294,6 +294,27 @@ func (w *writer) publish(now time.Time) *world {
 	g := w.gen
 	b := &w.b
 	d := w.collect()
+	// A team's name, short name and crest show in its competitions' tables
+	// and fixture lists, and its name orders ties: its competitions are
+	// rebuilt from the first matchday. Its fixtures as last published
+	// name them; the batch's own fixtures are in competitions rebuilt
+	// anyway (d.comps), whose earlier tables cannot hold the team unless
+	// it listed or played there before. The initial replay, which renames
+	// every team, has no list to read.
+	for t := range b.renamed {
+		for _, c := range w.listedIn[t] {
+			b.dirtyComp(c, 1)
+		}
+		if ts, ok := w.teams.get(t); ok {
+			// A team's fixtures come in runs of one competition: one
+			// look-up a run, not one a fixture.
+			for i, f := range ts.fixtures {
+				if i == 0 || f.comp != ts.fixtures[i-1].comp {
+					b.dirtyComp(f.comp, 1)
+				}
+			}
+		}
+	}
 
 	days := slices.Collect(maps.Keys(d.days.m))
 	dayLists := make([][]*fixture, len(days))
@@ -342,23 +363,6 @@ func (w *writer) publish(now time.Time) *world {
 		} else if ok {
 			w.teams.del(id)
 			currentMoved = true
-		}
-	}
-	// A team's name, short name and crest show in its competitions' tables
-	// and fixture lists, and its name orders ties.
-	for t := range b.renamed {
-		for _, c := range w.listedIn[t] {
-			b.dirtyComp(c, 1)
-		}
-		if ts, ok := w.teams.get(t); ok {
-			// A team's fixtures come in runs of one competition: one
-			// look-up a run, not one a fixture (every team is renamed
-			// in the initial replay, two million fixtures at 1M).
-			for i, f := range ts.fixtures {
-				if i == 0 || f.comp != ts.fixtures[i-1].comp {
-					b.dirtyComp(f.comp, 1)
-				}
-			}
 		}
 	}
 	for c, dl := range d.comps.m {
