@@ -250,11 +250,7 @@ func merge(old []*fixture, d *delta, order func(a, b *fixture) int) []*fixture {
 		}
 		return out
 	}
-	// The replay's fixtures mostly come in order already: checking is
-	// one comparison each, sorting several.
-	if !slices.IsSortedFunc(d.add, order) {
-		slices.SortFunc(d.add, order)
-	}
+	sortRuns(d.add, order)
 	gone := make(map[*fixture]bool, len(d.rem))
 	for _, f := range d.rem {
 		gone[f] = true
@@ -272,6 +268,57 @@ func merge(old []*fixture, d *delta, order func(a, b *fixture) int) []*fixture {
 		out = append(out, f)
 	}
 	return append(out, d.add[i:]...)
+}
+
+// sortRuns sorts s by order. The replay's fixtures mostly come in order
+// already, or in a few ordered runs: the stream holds each competition's
+// fixtures in date order, and a day's or a team's list interleaves a few
+// competitions. Finding the runs is one comparison a fixture; merging k of
+// them costs log2(k) passes, where a general sort costs several times
+// that. Many short runs go to the general sort.
+func sortRuns(s []*fixture, order func(a, b *fixture) int) {
+	starts := []int{0}
+	for i := 1; i < len(s); i++ {
+		if order(s[i-1], s[i]) > 0 {
+			if len(starts) > len(s)/8 {
+				slices.SortFunc(s, order)
+				return
+			}
+			starts = append(starts, i)
+		}
+	}
+	if len(starts) == 1 {
+		return
+	}
+	src, dst := s, make([]*fixture, len(s))
+	end := func(i int) int {
+		if i < len(starts) {
+			return starts[i]
+		}
+		return len(s)
+	}
+	for len(starts) > 1 {
+		next := starts[:0]
+		for i := 0; i < len(starts); i += 2 {
+			lo, mid, hi := starts[i], end(i+1), end(i+2)
+			a, b, out := src[lo:mid], src[mid:hi], dst[lo:lo]
+			for len(a) > 0 && len(b) > 0 {
+				if order(b[0], a[0]) < 0 {
+					out, b = append(out, b[0]), b[1:]
+				} else {
+					out, a = append(out, a[0]), a[1:]
+				}
+			}
+			out = append(out, a...)
+			_ = append(out, b...)
+			next = append(next, lo)
+		}
+		starts = next
+		src, dst = dst, src
+	}
+	if &src[0] != &s[0] {
+		copy(s, src)
+	}
 }
 
 // firstMatchday is the earliest matchday a delta touches.
