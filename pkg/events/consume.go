@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -186,20 +187,23 @@ func (s *Store) consume(ctx context.Context, c *consumption) error {
 			}
 			return fmt.Errorf("consume %s after sequence %d: %w", c.filter, c.last, err)
 		}
-		md, err := msg.Metadata()
-		if err != nil {
-			return fmt.Errorf("consume %s: %w", c.filter, err)
+		seq, pending, at, ok := ackInfo(msg.Reply())
+		if !ok {
+			md, err := msg.Metadata()
+			if err != nil {
+				return fmt.Errorf("consume %s: %w", c.filter, err)
+			}
+			seq, pending, at = md.Sequence.Stream, md.NumPending, md.Timestamp
 		}
-		seq := md.Sequence.Stream
 		if seq <= c.last {
 			continue
 		}
-		nowReady := c.ready || seq >= c.start || md.NumPending == 0
+		nowReady := c.ready || seq >= c.start || pending == 0
 		kind, key, _ := KeyOf(msg.Subject())
 		hdr := msg.Headers()
-		ev := Event{Kind: kind, Key: key, Subject: msg.Subject(), Seq: seq, Time: md.Timestamp,
+		ev := Event{Kind: kind, Key: key, Subject: msg.Subject(), Seq: seq, Time: at,
 			Editor: hdr.Get(HeaderEditor), Source: hdr.Get(HeaderSource), Data: msg.Data()}
-		if err := c.h(ev, Progress{Ready: nowReady, Pending: md.NumPending, Seq: seq}); err != nil {
+		if err := c.h(ev, Progress{Ready: nowReady, Pending: pending, Seq: seq}); err != nil {
 			c.handlerErr = err
 			return err
 		}
@@ -209,6 +213,64 @@ func (s *Store) consume(ctx context.Context, c *consumption) error {
 			c.markReady()
 		}
 	}
+}
+
+// ackInfo reads a message's stream sequence, pending count and time from
+// its reply subject, $JS.ACK.<stream>.<consumer>.<delivered>.<stream
+// seq>.<consumer seq>.<time>.<pending>, or the same with a domain and an
+// account hash before the stream and a token after pending, where
+// jetstream's Metadata reads them, without the metadata it builds (an
+// allocation and a dozen cuts a message: 4 % of a replay's CPU at 1M). ok
+// is false for anything else, a number that is not plain digits included:
+// the caller then asks Metadata, so that this is a shortcut, never a
+// second reading of the format.
+func ackInfo(reply string) (seq, pending uint64, at time.Time, ok bool) {
+	rest, found := strings.CutPrefix(reply, "$JS.ACK.")
+	if !found {
+		return 0, 0, time.Time{}, false
+	}
+	var tok [10]string
+	n := 0
+	for more := true; more; n++ {
+		if n == len(tok) {
+			return 0, 0, time.Time{}, false
+		}
+		tok[n], rest, more = strings.Cut(rest, ".")
+	}
+	// Where the stream sequence is; time and pending follow at +2, +3.
+	var at0 int
+	switch n {
+	case 7:
+		at0 = 3
+	case 9, 10:
+		at0 = 5
+	default:
+		return 0, 0, time.Time{}, false
+	}
+	seq, ok1 := digits(tok[at0])
+	ts, ok2 := digits(tok[at0+2])
+	pending, ok3 := digits(tok[at0+3])
+	if !ok1 || !ok2 || !ok3 {
+		return 0, 0, time.Time{}, false
+	}
+	return seq, pending, time.Unix(0, int64(ts)), true
+}
+
+// digits reads a decimal number of at most 19 digits, which cannot
+// overflow.
+func digits(s string) (uint64, bool) {
+	if s == "" || len(s) > 19 {
+		return 0, false
+	}
+	var n uint64
+	for i := range len(s) {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return n, true
 }
 
 // Scan reads the current state of every entity matching filter and returns

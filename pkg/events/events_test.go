@@ -423,3 +423,45 @@ func TestScansLeaveNoConsumers(t *testing.T) {
 		t.Fatalf("%d consumers left after the scans (%v)", info.State.Consumers, err)
 	}
 }
+
+// The shortcut reading of a message's reply subject agrees with
+// jetstream's Metadata on what the server sends.
+func TestAckInfoAgreesWithMetadata(t *testing.T) {
+	srv := natstest.MustStart(t)
+	s := natstest.MustOpen(t, srv)
+	ctx := ctxT(t)
+	for i := 1; i <= 3; i++ {
+		if _, err := s.Publish(ctx, msg(t, team(i, fmt.Sprint("Team ", i)), 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nc, err := nats.Connect(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cons, err := js.OrderedConsumer(ctx, "FOOTBALL", jetstream.OrderedConsumerConfig{FilterSubjects: []string{"football.>"},
+		DeliverPolicy: jetstream.DeliverLastPerSubjectPolicy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		m, err := cons.Next(jetstream.FetchContext(ctx))
+		if err != nil {
+			t.Fatal(err)
+		}
+		md, err := m.Metadata()
+		if err != nil {
+			t.Fatal(err)
+		}
+		seq, pending, at, ok := events.AckInfo(m.Reply())
+		if !ok || seq != md.Sequence.Stream || pending != md.NumPending || !at.Equal(md.Timestamp) {
+			t.Fatalf("ackInfo(%q) = %d, %d, %v, ok %v; Metadata has %d, %d, %v", m.Reply(), seq, pending, at, ok,
+				md.Sequence.Stream, md.NumPending, md.Timestamp)
+		}
+	}
+}

@@ -35,9 +35,15 @@ func Encode(v any) ([]byte, error) {
 // Decode reads a message body into a T.
 func Decode[T any](body []byte) (T, error) {
 	var v T
-	if f, ok := any(&v).(*model.Fixture); ok {
+	switch p := any(&v).(type) {
+	case *model.Fixture:
 		if fast, ok := decodeFixture(body); ok {
-			*f = fast
+			*p = fast
+			return v, nil
+		}
+	case *model.Squad:
+		if fast, ok := decodeSquad(body); ok {
+			*p = fast
 			return v, nil
 		}
 	}

@@ -87,3 +87,10 @@ const golden = 0x9E3779B97F4A7C15
 func hashInt32(k int32) uint64 { return uint64(uint32(k)) * golden }
 
 func hashUint64(k uint64) uint64 { return (k ^ k>>29) * golden }
+
+// hashFixtureID keeps runs of 64 consecutive fixture ids in one shard. A
+// replay (and an import) meets fixtures mostly in id order: consecutive
+// look-ups then find one shard's table in cache instead of touching a
+// different shard each time, and an import's batch copies a few shards
+// rather than one per fixture.
+func hashFixtureID(k int32) uint64 { return hashInt32(k >> 6) }

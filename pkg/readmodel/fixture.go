@@ -167,14 +167,6 @@ func byDate(a, b *fixture) int {
 	return cmp.Compare(a.id, b.id)
 }
 
-// byMatchday orders a competition's fixtures for the matchday index.
-func byMatchday(a, b *fixture) int {
-	if c := cmp.Compare(a.matchday, b.matchday); c != 0 {
-		return c
-	}
-	return byDate(a, b)
-}
-
 // fitsInt32 reports whether an id can be held as an int32.
 func fitsInt32(id int) bool { return id >= math.MinInt32 && id <= math.MaxInt32 }
 
