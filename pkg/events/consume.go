@@ -302,9 +302,17 @@ func (s *Store) History(ctx context.Context, subject string) ([]Revision, error)
 		return nil, fmt.Errorf("history %s: %w", subject, err)
 	}
 	defer s.deleteConsumer(cons)
+	// One iterator over the consumer: each Next or Fetch of an ordered
+	// consumer would replace it with a new one and delete the old one in
+	// the background, after History returned.
+	it, err := cons.Messages()
+	if err != nil {
+		return nil, fmt.Errorf("history %s: %w", subject, err)
+	}
+	defer it.Stop()
 	var revs []Revision
 	for {
-		msg, err := cons.Next(jetstream.FetchContext(ctx))
+		msg, err := it.Next(jetstream.NextContext(ctx))
 		if err != nil {
 			return nil, fmt.Errorf("history %s: %w", subject, err)
 		}
