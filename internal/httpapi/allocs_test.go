@@ -6,8 +6,10 @@
 package httpapi
 
 import (
+	"bytes"
 	"testing"
 
+	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
 )
 
@@ -50,5 +52,37 @@ func TestCachedResponsesAllocateNothing(t *testing.T) {
 				t.Errorf("%s: %d, %.1f allocations per request, want %d and none", tt.path, rc.Response.StatusCode(), allocs, tt.status)
 			}
 		})
+	}
+}
+
+// TestCachedLentBodyAllocatesNothing: a hit on an entry whose body is lent
+// by the pool takes and gives up its hold (a user value fasthttp closes
+// after the write) without allocating.
+func TestCachedLentBodyAllocatesNothing(t *testing.T) {
+	s, _ := newTestServer(t, true, Options{})
+	defer s.Close()
+	body := bodyOfSize(5000)
+	// The key is built in the request's buffer, as the API's routes do.
+	s.App().Get("/lent", func(c *fiber.Ctx) error {
+		return s.respond(c, s.newKey(c, "lent", competitionsPath, full), func() (any, int) { return rawJSON(body), 10 })
+	})
+	handler := s.App().Handler()
+	var rc fasthttp.RequestCtx
+	serve := func() {
+		rc.ResetUserValues()
+		rc.Request.Reset()
+		rc.Response.Reset()
+		rc.Request.Header.SetMethod(fasthttp.MethodGet)
+		rc.Request.SetRequestURI("/lent")
+		rc.Request.Header.SetHost("api.test")
+		handler(&rc)
+	}
+	serve()
+	s.cache.c.Wait()
+	if allocs := testing.AllocsPerRun(100, serve); allocs != 0 || rc.Response.StatusCode() != fasthttp.StatusOK {
+		t.Errorf("%d, %.1f allocations per request, want 200 and none", rc.Response.StatusCode(), allocs)
+	}
+	if e := rc.UserValue(heldKey).(*heldEntry); e.pool == nil || e.refs.Load() != 2 || !bytes.Equal(e.body, body) {
+		t.Errorf("lent %v, %d holders; want a lent body of the rendered bytes held by the cache and the last response", e.pool != nil, e.refs.Load())
 	}
 }

@@ -23,8 +23,18 @@ type entry struct {
 	status int
 	body   []byte
 	etag   []byte
-	// cacheControl is the Cache-Control value, max-age=N.
+	// cacheControl is the Cache-Control value, max-age=N, shared by the
+	// entries of the same lifetime.
 	cacheControl []byte
+
+	// pool, when set, lent the body's buffer, which goes back to it once
+	// refs falls to 0; an entry without one leaves its body to the
+	// collector and counts nothing.
+	pool *bodyPool
+	// refs counts the holders of a lent body: the cache while the entry
+	// is in it, and each response until it is written. Once it is 0 it
+	// stays 0 (acquire refuses), and the buffer is another body's.
+	refs atomic.Int32
 
 	gzOnce sync.Once
 	gz     []byte // nil when the body is too small to be worth it
@@ -34,22 +44,102 @@ type entry struct {
 	// offsets of each response's own; -1 when the body is small or there
 	// is no memory file.
 	fd int
+
+	etagBuf [etagLen]byte
 }
 
 // gzipMin is the body size below which compression does not pay.
 const gzipMin = 512
 
-// newEntry hashes the body for its ETag with xxhash, ten times the speed of
-// FNV-1a byte by byte (which was a tenth of a cache miss's cost); the ETag
-// depends only on the bytes, so every replica gives the same one.
+// etagLen is an ETag's length: 16 hexadecimal digits, quoted.
+const etagLen = 18
+
+// newEntry makes an entry of a body the collector owns. It hashes the
+// body for its ETag with xxhash, ten times the speed of FNV-1a byte by
+// byte (which was a tenth of a cache miss's cost); the ETag depends only
+// on the bytes, so every replica gives the same one.
 func newEntry(status int, body []byte, maxAge int) *entry {
+	e := &entry{status: status, body: body, cacheControl: cacheControlOf(maxAge)}
 	var sum [8]byte
 	binary.BigEndian.PutUint64(sum[:], xxhash.Sum64(body))
-	etag := make([]byte, 18) // "%016x", quoted
-	etag[0], etag[17] = '"', '"'
-	hex.Encode(etag[1:17], sum[:])
-	return &entry{status: status, body: body, etag: etag,
-		cacheControl: strconv.AppendInt([]byte("max-age="), int64(maxAge), 10)}
+	e.etagBuf[0], e.etagBuf[etagLen-1] = '"', '"'
+	hex.Encode(e.etagBuf[1:etagLen-1], sum[:])
+	e.etag = e.etagBuf[:]
+	return e
+}
+
+// newLentEntry makes an entry of a copy of body, in a buffer of the pool's
+// when the body is of a size it keeps. The entry starts held twice: by the
+// cache it is meant for and by the response that rendered it.
+func newLentEntry(p *bodyPool, status int, body []byte, maxAge int) *entry {
+	if !pooled(len(body)) {
+		return newEntry(status, bytes.Clone(body), maxAge)
+	}
+	b := p.take(len(body))
+	copy(b, body)
+	e := newEntry(status, b, maxAge)
+	e.pool = p
+	e.refs.Store(2)
+	return e
+}
+
+// acquire takes a hold on the entry's body for a response, and reports
+// false when the body has already gone back to the pool (the entry left
+// the cache and its last response was written after the caller found it).
+func (e *entry) acquire() bool {
+	if e.pool == nil {
+		return true
+	}
+	for {
+		n := e.refs.Load()
+		if n == 0 {
+			return false
+		}
+		if e.refs.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// release gives up a hold from acquire or newLentEntry; the last one gives
+// the body's buffer back.
+func (e *entry) release() {
+	if e.pool == nil {
+		return
+	}
+	switch n := e.refs.Add(-1); {
+	case n == 0:
+		e.pool.give(e.body)
+	case n < 0:
+		panic("httpapi: a cache entry released more often than it was held")
+	}
+}
+
+// heldEntry is a response's hold on an entry, kept in the request's user
+// values: fasthttp closes those once the response has been written (or
+// the connection dropped), which releases the hold.
+type heldEntry entry
+
+func (h *heldEntry) Close() error {
+	(*entry)(h).release()
+	return nil
+}
+
+// cacheControls are the Cache-Control values of the lifetimes in use,
+// made once instead of once an entry.
+var cacheControls = func() map[int][]byte {
+	m := map[int][]byte{}
+	for _, age := range []int{maxAgeLive, maxAgeFinished, maxAgeTeams, maxAgeStatic} {
+		m[age] = strconv.AppendInt([]byte("max-age="), int64(age), 10)
+	}
+	return m
+}()
+
+func cacheControlOf(maxAge int) []byte {
+	if v, ok := cacheControls[maxAge]; ok {
+		return v
+	}
+	return strconv.AppendInt([]byte("max-age="), int64(maxAge), 10)
 }
 
 // gzipped returns the compressed body, compressing it once, or nil when
@@ -135,24 +225,27 @@ func closeMemFile(f *os.File) {
 	memFiles.Add(-1)
 }
 
-// cost counts the body twice, room for its compressed form, which may be
-// added after the entry is cached, and three times from sendfileMin on:
-// its memory file holds a copy too.
+// cost counts the body's buffer and room for its compressed form, which
+// may be added after the entry is cached, and the body a third time from
+// sendfileMin on: its memory file holds a copy too.
 func (e *entry) cost() int64 {
-	n := 2 * len(e.body)
+	n := cap(e.body) + len(e.body)
 	if len(e.body) >= sendfileMin {
 		n += len(e.body)
 	}
-	return int64(n+len(e.etag)+len(e.cacheControl)) + 128
+	return int64(n) + 128
 }
 
 // renderCache keeps rendered responses. Keys carry the version of the data
 // a response depends on, so a change makes new keys and nothing is ever
 // stale; old entries age out under the byte budget. Concurrent misses for
 // one key render once. Ristretto keeps only hashes of keys, so a key is the
-// request's own buffer: a hit builds no string.
+// request's own buffer: a hit builds no string. Bodies of the sizes bodies
+// keeps are lent by it and go back when their entry has left the cache and
+// been written for the last time.
 type renderCache struct {
-	c *ristretto.Cache[[]byte, *entry]
+	c      *ristretto.Cache[[]byte, *entry]
+	bodies *bodyPool
 
 	mu       sync.Mutex
 	inflight map[string]*call
@@ -175,39 +268,61 @@ func newRenderCache(maxBytes int64) (*renderCache, error) {
 		// response's time in BenchmarkHandler; with 1024 the policy sees
 		// the same keys in fewer, larger batches.
 		BufferItems: 1024,
+		// An entry leaving the cache, evicted, rejected or replaced, gives
+		// up the cache's hold on its body. ristretto may hand a nil value
+		// for a victim it no longer stores.
+		OnExit: func(e *entry) {
+			if e != nil {
+				e.release()
+			}
+		},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("render cache: %w", err)
 	}
-	return &renderCache{c: c, inflight: map[string]*call{}}, nil
+	// In steady state every miss's entry pushes one out, so little needs
+	// to wait here; what is beyond the bound goes to the collector.
+	return &renderCache{c: c, bodies: newBodyPool(int(min(maxBytes/16, 16<<20))), inflight: map[string]*call{}}, nil
 }
 
-// get returns the entry for key, rendering it with render on a miss. hit
-// tells whether it came from the cache. Nothing keeps key after get
-// returns.
+// get returns the entry for key, rendering it on a miss, with a hold on
+// it that the caller releases once the response is written. hit tells
+// whether it came from the cache. Nothing keeps key after get returns.
 func (rc *renderCache) get(key []byte, render func() (*entry, error)) (e *entry, hit bool, err error) {
-	if e, ok := rc.c.Get(key); ok {
-		return e, true, nil
-	}
-	rc.mu.Lock()
-	if cl, ok := rc.inflight[string(key)]; ok {
+	for {
+		// An entry found may have left the cache and had its body
+		// recycled since: that is a miss.
+		if e, ok := rc.c.Get(key); ok && e.acquire() {
+			return e, true, nil
+		}
+		rc.mu.Lock()
+		if cl, ok := rc.inflight[string(key)]; ok {
+			rc.mu.Unlock()
+			<-cl.done
+			if cl.err != nil {
+				return nil, true, cl.err
+			}
+			if cl.e.acquire() {
+				return cl.e, true, nil
+			}
+			continue
+		}
+		cl := &call{done: make(chan struct{})}
+		rc.inflight[string(key)] = cl
 		rc.mu.Unlock()
-		<-cl.done
-		return cl.e, true, cl.err
-	}
-	cl := &call{done: make(chan struct{})}
-	rc.inflight[string(key)] = cl
-	rc.mu.Unlock()
 
-	cl.e, cl.err = render()
-	if cl.err == nil {
-		rc.c.Set(key, cl.e, cl.e.cost())
+		cl.e, cl.err = render()
+		if cl.err == nil && !rc.c.Set(key, cl.e, cl.e.cost()) {
+			// Dropped before the cache saw it: its hold is not the
+			// cache's to give up.
+			cl.e.release()
+		}
+		rc.mu.Lock()
+		delete(rc.inflight, string(key))
+		rc.mu.Unlock()
+		close(cl.done)
+		return cl.e, false, cl.err
 	}
-	rc.mu.Lock()
-	delete(rc.inflight, string(key))
-	rc.mu.Unlock()
-	close(cl.done)
-	return cl.e, false, cl.err
 }
 
 func (rc *renderCache) close() { rc.c.Close() }

@@ -132,14 +132,16 @@ func (s *Server) respond(c *fiber.Ctx, key cacheKey, render func() (any, int)) e
 	requestOf(c).key = key.b
 	e, hit, err := s.cache.get(key.b, func() (*entry, error) {
 		v, maxAge := render()
-		body, err := encodeJSON(v)
-		if err != nil {
-			return nil, err
-		}
-		return newEntry(fiber.StatusOK, body, maxAge), nil
+		return s.cache.encode(v, maxAge)
 	})
 	if err != nil {
 		return err
+	}
+	// fasthttp writes the body after the handlers return: the hold on a
+	// lent body is given up when it closes the request's user values,
+	// once the response is written.
+	if e.pool != nil {
+		c.Context().SetUserValue(heldKey, (*heldEntry)(e))
 	}
 	if hit {
 		s.metrics.cacheHit.Inc()
@@ -148,6 +150,9 @@ func (s *Server) respond(c *fiber.Ctx, key cacheKey, render func() (any, int)) e
 	}
 	return send(c, e, vContentType, vVary)
 }
+
+// heldKey is the user value under which a request holds its entry.
+const heldKey = "entry"
 
 // send writes a rendered response with its ETag and Cache-Control: 304
 // when If-None-Match has the ETag, the gzip form for clients that accept
@@ -180,18 +185,23 @@ func send(c *fiber.Ctx, e *entry, contentType, vary []byte) error {
 	return nil
 }
 
-// encodeJSON writes a rendered value as JSON, without reflection where the
-// value knows how.
-func encodeJSON(v any) ([]byte, error) {
+// encode makes the entry of a rendered value. A value that writes its own
+// JSON writes it into a scratch buffer, copied into a buffer lent by the
+// pool (the copy is the body's exact size class, the scratch buffer is
+// reused); any other goes through encoding/json.
+func (rc *renderCache) encode(v any, maxAge int) (*entry, error) {
 	if a, ok := v.(jsonAppender); ok {
 		buf := jsonBuffers.Get().(*[]byte)
 		defer jsonBuffers.Put(buf)
 		b := a.appendJSON((*buf)[:0])
 		*buf = b
-		// The cache keeps the body: exactly its size, not the buffer's.
-		return bytes.Clone(b), nil
+		return newLentEntry(rc.bodies, fiber.StatusOK, b, maxAge), nil
 	}
-	return jsonMarshal(v)
+	body, err := jsonMarshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return newEntry(fiber.StatusOK, body, maxAge), nil
 }
 
 var jsonBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}

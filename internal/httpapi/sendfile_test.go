@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 	"golang.org/x/sys/unix"
 )
 
@@ -47,7 +48,12 @@ func bodyOfSize(n int) []byte {
 // sizedServer serves GET /size/N: a cached body of exactly N bytes.
 func sizedServer(t *testing.T) (*Server, string) {
 	t.Helper()
-	s, _ := newTestServer(t, true, Options{})
+	return sizedServerWith(t, Options{})
+}
+
+func sizedServerWith(t *testing.T, opts Options) (*Server, string) {
+	t.Helper()
+	s, _ := newTestServer(t, true, opts)
 	s.App().Get("/size/:n", func(c *fiber.Ctx) error {
 		n, err := strconv.Atoi(c.Params("n"))
 		if err != nil {
@@ -477,5 +483,100 @@ func TestMemoryFilesLimitedAndClosed(t *testing.T) {
 			t.Fatalf("descriptor %d still the entry's memory file 10 s after the entry became garbage", fd)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestLentBodiesUnderEviction: with a cache of 1 MiB, bodies of sizes the
+// pool lends are evicted and their buffers recycled while other
+// connections ask for them again: every response still carries its own
+// body, whole, with the ETag of those bytes, and buffers are recycled.
+func TestLentBodiesUnderEviction(t *testing.T) {
+	s, addr := sizedServerWith(t, Options{CacheBytes: 1 << 20})
+	sizes := make([]int, 200)
+	for i := range sizes {
+		sizes[i] = 4000 + 97*i // 4 to 23 KB: lent, copied to the socket
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer conn.Close()
+			_ = conn.SetDeadline(time.Now().Add(60 * time.Second))
+			br := bufio.NewReader(conn)
+			r := mrand.New(mrand.NewPCG(uint64(g), 2))
+			for i := range 300 {
+				n := sizes[r.IntN(len(sizes))]
+				if _, err := io.WriteString(conn, "GET /size/"+strconv.Itoa(n)+" HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+					errs <- err
+					return
+				}
+				resp, err := http.ReadResponse(br, nil)
+				if err != nil {
+					errs <- err
+					return
+				}
+				body, err := io.ReadAll(resp.Body)
+				want := bodyOfSize(n)
+				if err != nil || !bytes.Equal(body, want) {
+					errs <- fmt.Errorf("response %d, size %d: %d bytes (first difference at %d), %v", i, n, len(body), firstDiff(body, want), err)
+					return
+				}
+				if etag := resp.Header.Get("ETag"); etag != string(newEntry(200, want, 10).etag) {
+					errs <- fmt.Errorf("response %d, size %d: ETag %s is not the body's", i, n, etag)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	s.cache.bodies.mu.Lock()
+	free := s.cache.bodies.freeBytes
+	s.cache.bodies.mu.Unlock()
+	if free == 0 {
+		t.Error("no body went back to the pool: nothing was recycled")
+	}
+}
+
+// TestLentBodyHeldUntilWritten: fasthttp writes a body after the handlers
+// have returned. Between the two the entry may leave the cache and its
+// class of buffers be handed to other bodies: the response's hold keeps
+// its buffer out of the pool until fasthttp closes the request's user
+// values, which it does once the response is written.
+func TestLentBodyHeldUntilWritten(t *testing.T) {
+	s, _ := sizedServer(t)
+	handler := s.App().Handler()
+	const size = 10_079
+	want := bodyOfSize(size)
+	var rc fasthttp.RequestCtx
+	rc.Request.Header.SetMethod(fasthttp.MethodGet)
+	rc.Request.SetRequestURI("/size/" + strconv.Itoa(size))
+	rc.Request.Header.SetHost("test")
+	handler(&rc)
+	s.cache.c.Wait()
+	s.cache.c.Clear()
+	// Whatever the pool has of this class is taken and written over.
+	for range 4 {
+		b := s.cache.bodies.take(size)
+		for i := range b {
+			b[i] = '!'
+		}
+	}
+	if got := rc.Response.Body(); !bytes.Equal(got, want) {
+		t.Fatalf("body changed before it was written: first difference at %d", firstDiff(got, want))
+	}
+	rc.ResetUserValues()
+	if s.cache.bodies.freeBytes == 0 {
+		t.Error("the body did not go back to the pool once written and out of the cache")
 	}
 }

@@ -244,3 +244,101 @@ func TestNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestLentBodyGoesBackAfterLastHolder: a lent body goes back to the pool
+// only once the cache has let its entry go and every response holding it
+// has been written, whatever the order; after that the entry can no
+// longer be acquired, and the buffer is the next body's.
+func TestLentBodyGoesBackAfterLastHolder(t *testing.T) {
+	// Steps: "hit" is a response finding the entry in the cache, "done"
+	// the end of the oldest response still holding it, "evict" the cache
+	// letting it go. The first response is the miss that rendered it.
+	tests := []struct {
+		name  string
+		steps []string
+	}{
+		{"written, then evicted", []string{"done", "evict"}},
+		{"evicted while written", []string{"evict", "done"}},
+		{"hit, evicted, both written", []string{"hit", "evict", "done", "done"}},
+		{"two hits written, then evicted", []string{"hit", "hit", "done", "done", "done", "evict"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rc, err := newRenderCache(1 << 20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rc.close()
+			body := bytes.Repeat([]byte("x"), 3000)
+			key := []byte("k")
+			e, hit, err := rc.get(key, func() (*entry, error) { return newLentEntry(rc.bodies, 200, body, 10), nil })
+			if err != nil || hit || e.pool == nil {
+				t.Fatalf("render: hit=%v err=%v pooled=%v", hit, err, e.pool != nil)
+			}
+			rc.c.Wait()
+			held := 1
+			for i, st := range tt.steps {
+				if back := rc.bodies.freeBytes > 0; back {
+					t.Fatalf("step %d (%s): body back in the pool with %d responses holding it", i, st, held)
+				}
+				switch st {
+				case "hit":
+					got, hit, _ := rc.get(key, nil)
+					if !hit || got != e {
+						t.Fatalf("step %d: hit=%v, another entry=%v", i, hit, got != e)
+					}
+					held++
+				case "done":
+					e.release()
+					held--
+				case "evict":
+					rc.c.Del(key)
+				}
+			}
+			if rc.bodies.freeBytes != cap(e.body) {
+				t.Fatalf("%d bytes back in the pool, want the body's %d", rc.bodies.freeBytes, cap(e.body))
+			}
+			if e.acquire() {
+				t.Fatal("an entry whose body went back could still be acquired")
+			}
+			if next := rc.bodies.take(len(body)); &next[0] != &e.body[0] {
+				t.Error("the next body of the same class got a new buffer, not the one given back")
+			}
+		})
+	}
+}
+
+// TestBodyPoolClasses: a body is lent a buffer of the smallest class that
+// holds it, bodies outside the pooled sizes are not lent, and the pool
+// keeps at most its bound of free buffers.
+func TestBodyPoolClasses(t *testing.T) {
+	p := newBodyPool(3 * bodyClassStep)
+	for _, tt := range []struct {
+		n, cap int
+		lent   bool
+	}{
+		{bodyPoolMin - 1, 0, false},
+		{bodyPoolMin, bodyClassStep, true},
+		{bodyPoolMin + 1, 2 * bodyClassStep, true},
+		{10_079, 20 * bodyClassStep, true},
+		{sendfileMin - 1, bodyClasses * bodyClassStep, true},
+		{sendfileMin, 0, false},
+	} {
+		if got := pooled(tt.n); got != tt.lent {
+			t.Errorf("pooled(%d) = %v, want %v", tt.n, got, tt.lent)
+			continue
+		}
+		if !tt.lent {
+			continue
+		}
+		if b := p.take(tt.n); len(b) != tt.n || cap(b) != tt.cap {
+			t.Errorf("take(%d): len %d cap %d, want cap %d", tt.n, len(b), cap(b), tt.cap)
+		}
+	}
+	a, b := p.take(2*bodyClassStep), p.take(2*bodyClassStep)
+	p.give(a)
+	p.give(b) // beyond the bound: left to the collector
+	if p.freeBytes != cap(a) {
+		t.Errorf("%d bytes kept free, want %d", p.freeBytes, cap(a))
+	}
+}
