@@ -285,6 +285,16 @@ func setString(f *model.Fixture, key string, raw []byte) {
 // false when the body is not in the expected layout.
 func decodeFixture(body []byte) (f model.Fixture, ok bool) {
 	s := scanner{b: body}
+	if !s.envelope(func() error { return s.fixture(&f) }) {
+		return model.Fixture{}, false
+	}
+	return f, true
+}
+
+// envelope reads a whole message body, {"v":…,"data":…}, handing its data
+// to data, and reports whether the body is in the expected layout and of
+// a schema this code knows.
+func (s *scanner) envelope(data func() error) bool {
 	version := 0
 	err := s.object(func(key []byte) error {
 		var err error
@@ -292,14 +302,11 @@ func decodeFixture(body []byte) (f model.Fixture, ok bool) {
 		case "v":
 			version, err = s.int()
 		case "data":
-			err = s.fixture(&f)
+			err = data()
 		default:
 			err = errUnexpected
 		}
 		return err
 	})
-	if err != nil || s.i != len(body) || version < 1 || version > SchemaVersion {
-		return model.Fixture{}, false
-	}
-	return f, true
+	return err == nil && s.i == len(s.b) && version >= 1 && version <= SchemaVersion
 }

@@ -14,20 +14,7 @@ import "github.com/footdata/footballd/pkg/model"
 // not in the expected layout.
 func decodeSquad(body []byte) (q model.Squad, ok bool) {
 	s := scanner{b: body}
-	version := 0
-	err := s.object(func(key []byte) error {
-		var err error
-		switch string(key) {
-		case "v":
-			version, err = s.int()
-		case "data":
-			err = s.squad(&q)
-		default:
-			err = errUnexpected
-		}
-		return err
-	})
-	if err != nil || s.i != len(body) || version < 1 || version > SchemaVersion {
+	if !s.envelope(func() error { return s.squad(&q) }) {
 		return model.Squad{}, false
 	}
 	return q, true
