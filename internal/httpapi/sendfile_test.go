@@ -201,45 +201,7 @@ func firstDiff(a, b []byte) int {
 func TestConcurrentResponsesFromOneEntry(t *testing.T) {
 	_, addr := sizedServer(t)
 	const size = 5*sendfileMin + 3
-	want := bodyOfSize(size)
-	path := "/size/" + strconv.Itoa(size)
-	var wg sync.WaitGroup
-	errs := make(chan error, 16)
-	for range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			conn, err := net.Dial("tcp", addr)
-			if err != nil {
-				errs <- err
-				return
-			}
-			defer conn.Close()
-			_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
-			br := bufio.NewReader(conn)
-			for i := range 25 {
-				if _, err := io.WriteString(conn, "GET "+path+" HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
-					errs <- err
-					return
-				}
-				resp, err := http.ReadResponse(br, nil)
-				if err != nil {
-					errs <- err
-					return
-				}
-				body, err := io.ReadAll(resp.Body)
-				if err != nil || !bytes.Equal(body, want) {
-					errs <- fmt.Errorf("response %d: %d bytes (first difference at %d), %v", i, len(body), firstDiff(body, want), err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+	getSizes(t, addr, 16, 25, 30*time.Second, func(int, int) int { return size })
 }
 
 // TestSlowReaderWhileEntryIsEvicted: a client that reads nothing for a
@@ -496,50 +458,11 @@ func TestLentBodiesUnderEviction(t *testing.T) {
 	for i := range sizes {
 		sizes[i] = 4000 + 97*i // 4 to 23 KB: lent, copied to the socket
 	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for g := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			conn, err := net.Dial("tcp", addr)
-			if err != nil {
-				errs <- err
-				return
-			}
-			defer conn.Close()
-			_ = conn.SetDeadline(time.Now().Add(60 * time.Second))
-			br := bufio.NewReader(conn)
-			r := mrand.New(mrand.NewPCG(uint64(g), 2))
-			for i := range 300 {
-				n := sizes[r.IntN(len(sizes))]
-				if _, err := io.WriteString(conn, "GET /size/"+strconv.Itoa(n)+" HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
-					errs <- err
-					return
-				}
-				resp, err := http.ReadResponse(br, nil)
-				if err != nil {
-					errs <- err
-					return
-				}
-				body, err := io.ReadAll(resp.Body)
-				want := bodyOfSize(n)
-				if err != nil || !bytes.Equal(body, want) {
-					errs <- fmt.Errorf("response %d, size %d: %d bytes (first difference at %d), %v", i, n, len(body), firstDiff(body, want), err)
-					return
-				}
-				if etag := resp.Header.Get("ETag"); etag != string(newEntry(200, want, 10).etag) {
-					errs <- fmt.Errorf("response %d, size %d: ETag %s is not the body's", i, n, etag)
-					return
-				}
-			}
-		}()
+	rands := make([]*mrand.Rand, 8)
+	for c := range rands {
+		rands[c] = mrand.New(mrand.NewPCG(uint64(c), 2))
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+	getSizes(t, addr, 8, 300, time.Minute, func(c, _ int) int { return sizes[rands[c].IntN(len(sizes))] })
 	s.cache.bodies.mu.Lock()
 	free := s.cache.bodies.freeBytes
 	s.cache.bodies.mu.Unlock()
@@ -578,5 +501,54 @@ func TestLentBodyHeldUntilWritten(t *testing.T) {
 	rc.ResetUserValues()
 	if s.cache.bodies.freeBytes == 0 {
 		t.Error("the body did not go back to the pool once written and out of the cache")
+	}
+}
+
+// getSizes has clients connections at once each ask, one request after
+// another on its own keep-alive connection, for requests bodies of the
+// sizes size(client, i) gives, and fails the test for every response whose
+// body is not that size's whole or whose ETag is not that body's.
+func getSizes(t *testing.T, addr string, clients, requests int, timeout time.Duration, size func(client, i int) int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, clients)
+	for c := range clients {
+		wg.Go(func() {
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer conn.Close()
+			_ = conn.SetDeadline(time.Now().Add(timeout))
+			br := bufio.NewReader(conn)
+			for i := range requests {
+				n := size(c, i)
+				if _, err := io.WriteString(conn, "GET /size/"+strconv.Itoa(n)+" HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+					errs <- err
+					return
+				}
+				resp, err := http.ReadResponse(br, nil)
+				if err != nil {
+					errs <- err
+					return
+				}
+				body, err := io.ReadAll(resp.Body)
+				want := bodyOfSize(n)
+				if err != nil || !bytes.Equal(body, want) {
+					errs <- fmt.Errorf("client %d, response %d, size %d: %d bytes (first difference at %d), %v", c, i, n, len(body), firstDiff(body, want), err)
+					return
+				}
+				if etag := resp.Header.Get("ETag"); etag != string(newEntry(200, want, 10).etag) {
+					errs <- fmt.Errorf("client %d, response %d, size %d: ETag %s is not the body's", c, i, n, etag)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
