@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -320,5 +321,33 @@ func TestHistoricIDs(t *testing.T) {
 	}
 	if _, ok := HistoricTeamID("to be decided"); ok {
 		t.Error("the placeholder is a team")
+	}
+}
+
+// TestPlayerDates: each bad date is named, and a player with two always
+// gets the same error (the first in the order of the fields).
+func TestPlayerDates(t *testing.T) {
+	date := func(s string) *Date { d := Date(s); return &d }
+	for _, tc := range []struct {
+		name         string
+		birth, until *Date
+		want         string // the error, "" for none
+	}{
+		{"none", nil, nil, ""},
+		{"both valid", date("1990-02-28"), date("2027-06-30"), ""},
+		{"bad birth", date("1990-02-30"), date("2027-06-30"), `dateOfBirth "1990-02-30": must be a date YYYY-MM-DD`},
+		{"bad contract", date("1990-02-28"), date("30/06/2027"), `contractUntil "30/06/2027": must be a date YYYY-MM-DD`},
+		{"both bad", date("1990-13-01"), date("soon"), `dateOfBirth "1990-13-01": must be a date YYYY-MM-DD`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Player{Name: "Ada Striker", Position: "Centre-Forward", DateOfBirth: tc.birth, ContractUntil: tc.until}
+			// A map's order would change between calls: ask often.
+			for range 64 {
+				err := p.ValidateDraft()
+				if got := fmt.Sprint(err); (err == nil) != (tc.want == "") || (err != nil && got != tc.want) {
+					t.Fatalf("ValidateDraft: %v, want %q", err, tc.want)
+				}
+			}
+		})
 	}
 }

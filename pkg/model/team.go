@@ -88,9 +88,15 @@ func (p *Player) ValidateDraft() error {
 	if p.JerseyNumber != nil && (*p.JerseyNumber < 1 || *p.JerseyNumber > 99) {
 		return Invalidf("jerseyNumber", fmt.Sprint(*p.JerseyNumber), "must be from 1 to 99")
 	}
-	for field, d := range map[string]*Date{"dateOfBirth": p.DateOfBirth, "contractUntil": p.ContractUntil} {
-		if d != nil {
-			if _, err := ParseDate(field, string(*d)); err != nil {
+	// In a fixed order, so that a player with two bad dates always gets
+	// the same error (a map's order changes from run to run), and without
+	// building a map for every player of every squad replayed.
+	for _, d := range [...]struct {
+		field string
+		date  *Date
+	}{{"dateOfBirth", p.DateOfBirth}, {"contractUntil", p.ContractUntil}} {
+		if d.date != nil {
+			if _, err := ParseDate(d.field, string(*d.date)); err != nil {
 				return err
 			}
 		}
