@@ -479,7 +479,7 @@ func draftOf(pf *parsedFile, teamIDs map[string]int) model.Competition {
 // season's claim, zero when it was not claimed (the import knew its
 // competition). found tells whether the competition may hold fixtures this
 // import did not write from files of format.
-func (im *Importer) competition(ctx context.Context, format string, pf *parsedFile, draft model.Competition, claimed editor.ClaimedCompetition) (c *model.Competition, found bool, err error) {
+func (im *Importer) competition(ctx context.Context, format string, pf *parsedFile, draft model.Competition, claimed editor.ClaimedCompetition) (*model.Competition, bool, error) {
 	if claimed.ID != 0 {
 		im.comps[draft.Key()] = claimed.ID
 		if claimed.Created {
