@@ -258,3 +258,136 @@ func TestRacingSourceClaimsOfManyCompetitions(t *testing.T) {
 		}
 	}
 }
+
+// TestRacingCompetitionClaimsOfManySeasons: writers claiming many seasons
+// in one call at once get one competition per season, the same for all of
+// them, each created by exactly one writer; a season with a v1 id gets it,
+// a season that exists already is found and not created again, and every
+// writer's own season is its own.
+func TestRacingCompetitionClaimsOfManySeasons(t *testing.T) {
+	srv := natstest.MustStart(t)
+	ctx := ctxT(t)
+	existing, _ := league(t, natstest.Editor(t, natstest.MustOpen(t, srv))) // PL 2025
+	const writers = 3
+	shared := []int{2015, 2019, 2020, 2021, 2022, 2025}
+	drafts := func(writer int) []model.Competition {
+		var out []model.Competition
+		for _, y := range append(slices.Clone(shared), 2030+writer) {
+			out = append(out, model.Competition{League: "PL", Year: y, Caption: fmt.Sprintf("Premier League %d by %d", y, writer)})
+		}
+		return out
+	}
+	results := make([][]editor.ClaimedCompetition, writers)
+	atOnce(t, srv, writers, func(i int, ed *editor.Editor) (err error) {
+		results[i], err = ed.ClaimCompetitions(ctx, drafts(i))
+		return err
+	})
+	for j, y := range shared {
+		creators := 0
+		for i, r := range results {
+			if len(r) != len(shared)+1 {
+				t.Fatalf("writer %d got %v: want one result per draft", i, r)
+			}
+			if r[j].ID != results[0][j].ID || r[j].ID == 0 {
+				t.Errorf("PL %d: writer %d got %+v, writer 0 %+v", y, i, r[j], results[0][j])
+			}
+			if r[j].Created {
+				creators++
+			}
+		}
+		want := 1
+		if y == 2025 {
+			want = 0
+			if results[0][j].ID != existing {
+				t.Errorf("PL 2025 claimed as %d, want the existing %d", results[0][j].ID, existing)
+			}
+		}
+		if creators != want {
+			t.Errorf("PL %d: created by %d writers, want %d", y, creators, want)
+		}
+	}
+	if id := results[0][0].ID; id != 398 {
+		t.Errorf("PL 2015 has id %d, want its historic 398", id)
+	}
+	for i, r := range results {
+		if own := r[len(shared)]; !own.Created {
+			t.Errorf("writer %d's own season: %+v, want created", i, own)
+		}
+	}
+	s := natstest.MustOpen(t, srv)
+	comps := natstest.All[model.Competition](t, s, events.KindCompetition)
+	if len(comps) != len(shared)+writers {
+		t.Errorf("%d competitions, want %d", len(comps), len(shared)+writers)
+	}
+	byKey := map[string]int{}
+	for _, c := range comps {
+		if other, ok := byKey[c.Key()]; ok {
+			t.Errorf("%s is competition %d and %d", c.Key(), other, c.ID)
+		}
+		byKey[c.Key()] = c.ID
+	}
+	for _, k := range natstest.All[model.CompetitionKey](t, s, events.KindCompetitionKey) {
+		if id := byKey[fmt.Sprintf("%s/%d", k.League, k.Year)]; id != k.CompetitionID {
+			t.Errorf("claim of %s/%d holds %d, the competition is %d", k.League, k.Year, k.CompetitionID, id)
+		}
+	}
+}
+
+// TestClaimCompetitionsChecksEveryDraftFirst: a draft that breaks a rule
+// fails the claim with the competition named, and nothing is written.
+func TestClaimCompetitionsChecksEveryDraftFirst(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+		bad        model.Competition
+	}{
+		{"unknown team", "competition PL/2024", model.Competition{League: "PL", Year: 2024, Caption: "PL 2024",
+			Teams: []model.CompetitionTeam{{TeamID: 999999}}}},
+		{"unknown league", "competition ZZ9/2024", model.Competition{League: "ZZ9", Year: 2024, Caption: "ZZ 2024"}},
+		{"no caption", "competition PL/2024", model.Competition{League: "PL", Year: 2024}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := natstest.MustOpen(t, natstest.MustStart(t))
+			ed := natstest.Editor(t, s)
+			_, err := ed.ClaimCompetitions(ctxT(t), []model.Competition{{League: "PL", Year: 2023, Caption: "PL 2023"}, tc.bad})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want an error naming %s", err, tc.want)
+			}
+			if n := len(natstest.All[model.Competition](t, s, events.KindCompetition)); n != 0 {
+				t.Errorf("%d competitions written, want none", n)
+			}
+			if n := len(natstest.All[model.CompetitionKey](t, s, events.KindCompetitionKey)); n != 0 {
+				t.Errorf("%d claims written, want none", n)
+			}
+		})
+	}
+}
+
+// TestClaimOfAMovedCompetitionsSeason: a competition moved to another
+// season leaves its old claim stale; claiming the old season creates a
+// competition of its own, and the moved one keeps its new season.
+func TestClaimOfAMovedCompetitionsSeason(t *testing.T) {
+	s := natstest.MustOpen(t, natstest.MustStart(t))
+	ed := natstest.Editor(t, s)
+	ctx := ctxT(t)
+	moved, _ := league(t, ed) // PL 2025
+	if _, _, err := ed.PutCompetition(ctx, moved, func(c *model.Competition) error { c.Year = 2026; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ed.ClaimCompetitions(ctx, []model.Competition{
+		{League: "PL", Year: 2025, Caption: "PL 2025/26"},
+		{League: "PL", Year: 2026, Caption: "PL 2026/27"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got[0].Created || got[0].ID == moved {
+		t.Errorf("PL 2025: %+v, want a new competition, not the moved %d", got[0], moved)
+	}
+	if got[1].Created || got[1].ID != moved {
+		t.Errorf("PL 2026: %+v, want the moved %d", got[1], moved)
+	}
+	comps := natstest.All[model.Competition](t, s, events.KindCompetition)
+	if len(comps) != 2 {
+		t.Errorf("%d competitions, want 2", len(comps))
+	}
+}

@@ -3,6 +3,7 @@ package editor
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/footdata/footballd/pkg/events"
@@ -151,42 +152,174 @@ func (e *Editor) createCompetition(ctx context.Context, c *model.Competition) (C
 // not yet (whoever writes it first, the others find it). created tells
 // whether this draft is the one stored.
 func (e *Editor) ClaimCompetition(ctx context.Context, draft model.Competition) (id int, created bool, err error) {
-	draft.SetDefaults()
-	if err := e.checkDraft(ctx, &draft); err != nil {
-		return 0, false, err
-	}
-	id, absent, err := e.keyOwner(ctx, draft.League, draft.Year)
+	got, err := e.ClaimCompetitions(ctx, []model.Competition{draft})
 	if err != nil {
 		return 0, false, err
 	}
-	if id == 0 {
-		historic, err := e.historicCompetition(ctx, draft.League, draft.Year)
+	return got[0].ID, got[0].Created, nil
+}
+
+// ClaimedCompetition is what ClaimCompetitions gives for a draft: the id
+// of its league's season, and whether the draft is the competition stored.
+type ClaimedCompetition struct {
+	ID      int
+	Created bool
+}
+
+// ClaimCompetitions is ClaimCompetition for many seasons, each of a league
+// and year of its own, with their round trips overlapping: the claims are
+// read together, the new ids reserved with one counter update, and the
+// claims and then the competitions written as batches, a claim decided
+// again after a lost race. Every draft is checked before anything is
+// written; an error names the competition. It returns what each draft
+// got, in order.
+func (e *Editor) ClaimCompetitions(ctx context.Context, drafts []model.Competition) ([]ClaimedCompetition, error) {
+	drafts = slices.Clone(drafts)
+	keySubjects := make([]string, len(drafts))
+	for i := range drafts {
+		d := &drafts[i]
+		d.SetDefaults()
+		if err := e.checkDraft(ctx, d); err != nil {
+			return nil, fmt.Errorf("competition %s: %w", d.Key(), err)
+		}
+		keySubjects[i] = keySubject(d.League, d.Year)
+	}
+	keys, err := loadAll[model.CompetitionKey](ctx, e.Store, keySubjects)
+	if err != nil {
+		return nil, fmt.Errorf("read the claims of %d competitions: %w", len(drafts), err)
+	}
+	// A claim read belongs to its holder unless the holder has moved to
+	// another season (as keyOwner decides); exists tells that the
+	// holder's competition is written.
+	var holderSubjects []string
+	for _, k := range keys {
+		if k.rev != nil {
+			holderSubjects = append(holderSubjects, competitionSubject(k.value.CompetitionID))
+		}
+	}
+	holders, err := loadAll[model.Competition](ctx, e.Store, holderSubjects)
+	if err != nil {
+		return nil, fmt.Errorf("read the holders of %d claims: %w", len(holderSubjects), err)
+	}
+	out := make([]ClaimedCompetition, len(drafts))
+	exists := make([]bool, len(drafts))
+	var fresh []int // the drafts whose season nobody holds
+	h := 0
+	for i, k := range keys {
+		if k.rev != nil {
+			c := holders[h]
+			h++
+			if c.rev == nil || c.value.Key() == drafts[i].Key() {
+				out[i].ID, exists[i] = k.value.CompetitionID, c.rev != nil
+				continue
+			}
+		}
+		fresh = append(fresh, i)
+	}
+	if err := e.assignIDs(ctx, drafts, fresh); err != nil {
+		return nil, err
+	}
+	var failed error
+	fail := func(i int, err error) {
+		if err != nil && failed == nil {
+			failed = fmt.Errorf("competition %s: %w", drafts[i].Key(), err)
+		}
+	}
+	b := e.Batch()
+	for _, i := range fresh {
+		decide := e.keyClaim(&drafts[i], true, keys[i].rev == nil, &out[i].ID)
+		p, err := decide(ctx)
 		if err != nil {
-			return 0, false, err
+			fail(i, err)
+			continue
 		}
-		if err := e.assignID(ctx, events.KindCompetition, &draft.ID, historic); err != nil {
-			return 0, false, err
-		}
-		if id, err = e.claimKey(ctx, &draft, true, absent); err != nil {
-			return 0, false, err
+		if err := b.add(ctx, &op{plan: p, redo: redoFunc(decide), done: func(_ Change, err error) { fail(i, err) }}); err != nil {
+			return nil, err
 		}
 	}
-	draft.ID = id
-	_, err = e.createCompetition(ctx, &draft)
-	switch {
-	case err == nil:
-		return id, true, nil
-	case model.ErrorCode(err) == model.Conflict:
-		return id, false, nil // it exists: the caller merges into it
+	if err := b.Flush(ctx); err != nil {
+		return nil, err
 	}
-	return 0, false, err
+	if failed != nil {
+		return nil, failed
+	}
+	for i := range drafts {
+		if exists[i] {
+			continue
+		}
+		drafts[i].ID = out[i].ID
+		p, err := e.newPlan(ctx, nil, &drafts[i])
+		if err != nil {
+			fail(i, err)
+			continue
+		}
+		err = b.add(ctx, &op{plan: p, done: func(_ Change, err error) {
+			switch {
+			case err == nil:
+				out[i].Created = true
+			case model.ErrorCode(err) != model.Conflict: // a conflict: it exists, the caller merges into it
+				fail(i, err)
+			}
+		}})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := b.Flush(ctx); err != nil {
+		return nil, err
+	}
+	if failed != nil {
+		return nil, failed
+	}
+	return out, nil
+}
+
+// assignIDs gives the drafts of fresh their ids as assignID would, the new
+// ones from one counter update.
+func (e *Editor) assignIDs(ctx context.Context, drafts []model.Competition, fresh []int) error {
+	var historicSubjects []string
+	var historic []int // the drafts of fresh with a v1 id to check
+	for _, i := range fresh {
+		if id, ok := model.HistoricCompetitionID(drafts[i].League, drafts[i].Year); ok && drafts[i].ID == 0 {
+			historic = append(historic, i)
+			historicSubjects = append(historicSubjects, competitionSubject(id))
+		}
+	}
+	taken, err := loadAll[model.Competition](ctx, e.Store, historicSubjects)
+	if err != nil {
+		return fmt.Errorf("read %d historic competitions: %w", len(historic), err)
+	}
+	historicID := map[int]int{}
+	for j, i := range historic {
+		if taken[j].rev == nil {
+			historicID[i], _ = model.HistoricCompetitionID(drafts[i].League, drafts[i].Year)
+		}
+	}
+	var counted []int // the drafts that take an id from the counter
+	for _, i := range fresh {
+		if drafts[i].ID == 0 && historicID[i] == 0 {
+			counted = append(counted, i)
+			continue
+		}
+		if err := e.assignID(ctx, events.KindCompetition, &drafts[i].ID, historicID[i]); err != nil {
+			return fmt.Errorf("competition %s: %w", drafts[i].Key(), err)
+		}
+	}
+	ids, err := e.newIDs(ctx, events.KindCompetition, len(counted))
+	if err != nil {
+		return fmt.Errorf("reserve %d competition ids: %w", len(counted), err)
+	}
+	for j, i := range counted {
+		drafts[i].ID = ids[j]
+	}
+	return nil
 }
 
 // keyOwner returns the competition that holds a league's season, 0 if none;
 // absent tells that nobody ever claimed it (no claim was read at all). A
 // claim whose competition has since moved to another season is stale.
 func (e *Editor) keyOwner(ctx context.Context, league model.LeagueCode, year int) (id int, absent bool, err error) {
-	k, rev, err := load[model.CompetitionKey](ctx, e.Store, events.Subject(events.KindCompetitionKey, string(league), strconv.Itoa(year)))
+	k, rev, err := load[model.CompetitionKey](ctx, e.Store, keySubject(league, year))
 	if err != nil || rev == nil {
 		return 0, err == nil, err
 	}
@@ -200,6 +333,10 @@ func (e *Editor) keyOwner(ctx context.Context, league model.LeagueCode, year int
 	return k.CompetitionID, false, nil
 }
 
+func keySubject(league model.LeagueCode, year int) string {
+	return events.Subject(events.KindCompetitionKey, string(league), strconv.Itoa(year))
+}
+
 // claimKey claims c's league and season for c. A claim held by another
 // competition is a conflict, unless shared: then the holder's id is
 // returned (an importer joins the winner). A stale claim is taken over.
@@ -207,11 +344,18 @@ func (e *Editor) keyOwner(ctx context.Context, league model.LeagueCode, year int
 // attempt writes it without reading it again (a claim made meanwhile
 // makes it lose, and the next attempt reads).
 func (e *Editor) claimKey(ctx context.Context, c *model.Competition, shared, absent bool) (int, error) {
-	key := model.CompetitionKey{League: c.League, Year: c.Year, CompetitionID: c.ID}
-	subject := events.Subject(events.KindCompetitionKey, string(c.League), strconv.Itoa(c.Year))
 	holder := 0
-	_, err := e.run(ctx, func(ctx context.Context) (plan, error) {
-		holder = c.ID
+	_, err := e.run(ctx, e.keyClaim(c, shared, absent, &holder), true)
+	return holder, err
+}
+
+// keyClaim decides claimKey's edit of the claim, each time it is called,
+// setting holder to the competition that ends up holding it.
+func (e *Editor) keyClaim(c *model.Competition, shared, absent bool, holder *int) func(ctx context.Context) (plan, error) {
+	key := model.CompetitionKey{League: c.League, Year: c.Year, CompetitionID: c.ID}
+	subject := keySubject(c.League, c.Year)
+	return func(ctx context.Context) (plan, error) {
+		*holder = c.ID
 		if absent {
 			absent = false
 			return e.newPlan(ctx, nil, &key)
@@ -226,7 +370,7 @@ func (e *Editor) claimKey(ctx context.Context, c *model.Competition, shared, abs
 				return plan{}, err
 			}
 			if owner != 0 {
-				holder = owner
+				*holder = owner
 				if !shared {
 					return plan{}, &model.Error{Code: model.Conflict, Field: "competition", Value: c.Key(),
 						Message: fmt.Sprintf("exists as competition %d: change it with --id %d", owner, owner)}
@@ -235,8 +379,7 @@ func (e *Editor) claimKey(ctx context.Context, c *model.Competition, shared, abs
 			}
 		}
 		return e.newPlan(ctx, rev, &key)
-	}, true)
-	return holder, err
+	}
 }
 
 // PutTeam creates a team or changes one: change is applied to its current

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -336,4 +337,51 @@ func BenchmarkEngSoccerEngland(b *testing.B) {
 		fixtures = im.Summary.Fixtures.Created
 	}
 	b.ReportMetric(float64(fixtures*b.N)/elapsed.Seconds(), "fixtures/s")
+}
+
+// TestRacingEngSoccerImports: importers of the same seasons at once, each
+// claiming a file's seasons together, end with one competition per
+// season, created by exactly one of them, and every match once.
+func TestRacingEngSoccerImports(t *testing.T) {
+	srv := natstest.MustStart(t)
+	const importers = 3
+	sums := make([]importer.Summary, importers)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range importers {
+		im := newImporter(t, natstest.MustOpen(t, srv))
+		wg.Go(func() {
+			<-start
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			if err := im.Import(ctx, importer.Formats["engsoccerdata"], []string{engFile("england.csv")}, importer.Options{From: 1990, To: 1991}); err != nil {
+				t.Errorf("importer %d: %v", i, err)
+			}
+			sums[i] = im.Summary
+		})
+	}
+	close(start)
+	wg.Wait()
+	want := csvCounts(t, "england.csv", 1990, 1991)
+	total := 0
+	for _, n := range want {
+		total += n
+	}
+	w := load(t, natstest.MustOpen(t, srv))
+	if len(w.comps) != len(want) {
+		t.Errorf("%d competitions, want %d (one per season and division)", len(w.comps), len(want))
+	}
+	if len(w.fixtures) != total {
+		t.Errorf("%d fixtures, the file has %d", len(w.fixtures), total)
+	}
+	created := 0
+	for i, s := range sums {
+		created += s.Competitions.Created
+		if got := s.Competitions.Created + s.Competitions.Updated + s.Competitions.Unchanged; got != len(want) {
+			t.Errorf("importer %d counted %d competitions (%+v), want %d", i, got, s.Competitions, len(want))
+		}
+	}
+	if created != len(want) {
+		t.Errorf("%d competitions created in all, want %d: each by one importer", created, len(want))
+	}
 }

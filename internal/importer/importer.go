@@ -269,14 +269,9 @@ func (im *Importer) write(ctx context.Context, batch *editor.Batch, src *source,
 	if err != nil {
 		return err
 	}
-	comps := make([]*model.Competition, len(src.seasons))
-	existed := map[int]bool{}
-	for i, pf := range src.seasons {
-		c, found, err := im.competition(ctx, src.format, pf, teamIDs)
-		if err != nil {
-			return err
-		}
-		comps[i], existed[c.ID] = c, found
+	comps, existed, err := im.competitions(ctx, src.format, src.seasons, teamIDs)
+	if err != nil {
+		return err
 	}
 	known, err := im.fixtures(ctx, src.format, existed)
 	if err != nil {
@@ -411,13 +406,49 @@ func ReadAliases(path string) (map[string]string, error) {
 	return out, nil
 }
 
-// competition finds or creates the competition of a season and adds the
-// season's teams and matchdays to it. Everything else of an existing
-// competition (caption, access tier, table rules) is the editors' decision,
-// or that of the source that created it: an import never changes it.
-// existed tells whether it may hold fixtures this import did not write
-// from files of format.
-func (im *Importer) competition(ctx context.Context, format string, pf *parsedFile, teamIDs map[string]int) (*model.Competition, bool, error) {
+// competitions finds or creates the competitions of seasons and adds each
+// season's teams and matchdays to its competition. The seasons nobody had
+// when the import began are claimed together, their round trips
+// overlapping. existed tells, by competition, whether it may hold fixtures
+// this import did not write from files of format.
+func (im *Importer) competitions(ctx context.Context, format string, seasons []*parsedFile, teamIDs map[string]int) ([]*model.Competition, map[int]bool, error) {
+	drafts := make([]model.Competition, len(seasons))
+	var fresh []model.Competition
+	var claimedAt []int // the season of each of fresh
+	freshKeys := map[string]bool{}
+	for i, pf := range seasons {
+		drafts[i] = draftOf(pf, teamIDs)
+		key := drafts[i].Key()
+		if _, ok := im.comps[key]; !ok && !freshKeys[key] {
+			freshKeys[key] = true
+			fresh = append(fresh, drafts[i])
+			claimedAt = append(claimedAt, i)
+		}
+	}
+	claimed := make([]editor.ClaimedCompetition, len(seasons))
+	if len(fresh) > 0 {
+		got, err := im.ed.ClaimCompetitions(ctx, fresh)
+		if err != nil {
+			return nil, nil, err
+		}
+		for j, i := range claimedAt {
+			claimed[i] = got[j]
+		}
+	}
+	comps := make([]*model.Competition, len(seasons))
+	existed := map[int]bool{}
+	for i, pf := range seasons {
+		c, found, err := im.competition(ctx, format, pf, drafts[i], claimed[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		comps[i], existed[c.ID] = c, found
+	}
+	return comps, existed, nil
+}
+
+// draftOf is the competition a season describes.
+func draftOf(pf *parsedFile, teamIDs map[string]int) model.Competition {
 	var teams []model.CompetitionTeam
 	seen := map[int]bool{}
 	for _, pm := range pf.matches {
@@ -437,31 +468,35 @@ func (im *Importer) competition(ctx context.Context, format string, pf *parsedFi
 	if pf.rules != nil {
 		draft.Rules = *pf.rules
 	}
-	fail := func(err error) (*model.Competition, bool, error) {
-		return nil, false, fmt.Errorf("competition %s: %w", draft.Key(), err)
-	}
-	id, existed := im.comps[draft.Key()]
-	if !existed {
-		var created bool
-		var err error
-		if id, created, err = im.ed.ClaimCompetition(ctx, draft); err != nil {
-			return fail(err)
-		}
-		im.comps[draft.Key()] = id
-		if created {
-			im.created[id] = format
+	return draft
+}
+
+// competition settles the competition of a season: the one its claim
+// created from draft, or an existing one, to which it adds the season's
+// teams and matchdays. Everything else of an existing competition
+// (caption, access tier, table rules) is the editors' decision, or that of
+// the source that created it: an import never changes it. claimed is the
+// season's claim, zero when it was not claimed (the import knew its
+// competition). found tells whether the competition may hold fixtures this
+// import did not write from files of format.
+func (im *Importer) competition(ctx context.Context, format string, pf *parsedFile, draft model.Competition, claimed editor.ClaimedCompetition) (*model.Competition, bool, error) {
+	if claimed.ID != 0 {
+		im.comps[draft.Key()] = claimed.ID
+		if claimed.Created {
+			im.created[claimed.ID] = format
 			im.Summary.Competitions.Created++
-			draft.ID = id
+			draft.ID = claimed.ID
 			draft.SetDefaults()
 			return &draft, false, nil
 		}
 	}
+	id := im.comps[draft.Key()]
 	ch, c, err := im.ed.MergeCompetition(ctx, id, func(c *model.Competition) error {
 		have := map[int]bool{}
 		for _, t := range c.Teams {
 			have[t.TeamID] = true
 		}
-		for _, t := range teams {
+		for _, t := range draft.Teams {
 			if !have[t.TeamID] {
 				c.Teams = append(c.Teams, t)
 			}
@@ -471,7 +506,7 @@ func (im *Importer) competition(ctx context.Context, format string, pf *parsedFi
 		return nil
 	})
 	if err != nil {
-		return fail(err)
+		return nil, false, fmt.Errorf("competition %s: %w", draft.Key(), err)
 	}
 	im.Summary.Competitions.add(ch.Action)
 	own := im.created[id] == format
