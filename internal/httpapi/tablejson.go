@@ -139,7 +139,7 @@ func appendDigits(b []byte, v int) []byte {
 // encoding/json itself, so that the bytes are always the same as its.
 func appendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if !jsonPlain[s[i]] {
 			raw, _ := json.Marshal(s) // a string always encodes
 			return append(b, raw...)
 		}
@@ -148,3 +148,13 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, s...)
 	return append(b, '"')
 }
+
+// jsonPlain tells the bytes appendString writes as they are: one look-up a
+// byte instead of six comparisons, for the names and crests of every row
+// of a table rendered afresh.
+var jsonPlain = func() (t [256]bool) {
+	for c := byte(0x20); c <= 0x7e; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
