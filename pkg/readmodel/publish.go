@@ -681,6 +681,9 @@ func (w *writer) tableInput(st *compState, s *compSnap) *tableInput {
 // of every rendering was a third of the cost of encoding a table on a 1M
 // world, where the teams' map is seldom in the processor's cache.
 func (w *writer) tableNames(tg []teamGroup) *tableNames {
+	if len(tg) == 0 {
+		return nil
+	}
 	names := &tableNames{ids: make([]int32, 0, len(tg)), names: make([]tableName, 0, len(tg))}
 	for i, g := range tg {
 		if i > 0 && g.team == tg[i-1].team {
