@@ -77,7 +77,13 @@ func newLentEntry(p *bodyPool, status int, body []byte, maxAge int) *entry {
 	}
 	b := p.take(len(body))
 	copy(b, body)
-	e := newEntry(status, b, maxAge)
+	return newLentBody(p, status, b, maxAge)
+}
+
+// newLentBody makes an entry of body, a buffer the pool lent, held as
+// newLentEntry's is.
+func newLentBody(p *bodyPool, status int, body []byte, maxAge int) *entry {
+	e := newEntry(status, body, maxAge)
 	e.pool = p
 	e.refs.Store(2)
 	return e
@@ -246,6 +252,9 @@ func (e *entry) cost() int64 {
 type renderCache struct {
 	c      *ristretto.Cache[[]byte, *entry]
 	bodies *bodyPool
+	// lastJSON is the length of the last body a jsonAppender wrote, the
+	// size of the buffer the next one is written into.
+	lastJSON atomic.Int64
 
 	mu       sync.Mutex
 	inflight map[string]*call

@@ -383,15 +383,23 @@ type leagueTable struct {
 	// links are appended piece by piece to base, links.base JSON-encoded
 	// without its quotes, and comp, links.comp, which needs no escaping.
 	full bool
-	base []byte
+	base string
 	comp string
+	// row is where the rows are read into, in the value the cache's
+	// miss allocates anyway rather than in an allocation of its own.
+	row readmodel.TableRow
 }
 
-func newLeagueTable(id int, caption string, matchday int, rows tableRows, rep representation, l links) leagueTable {
-	t := leagueTable{id: id, caption: caption, matchday: matchday, rows: rows, full: rep == full}
+func newLeagueTable(id int, caption string, matchday int, rows tableRows, rep representation, l links) *leagueTable {
+	t := &leagueTable{id: id, caption: caption, matchday: matchday, rows: rows, full: rep == full}
 	if t.full {
-		base := appendString(nil, l.base)
-		t.base, t.comp = base[1:len(base)-1], l.comp
+		// A base that needs no escaping, as nearly all do, is taken as
+		// it is.
+		t.base, t.comp = l.base, l.comp
+		if !jsonPlainString(l.base) {
+			base := appendString(nil, l.base)
+			t.base = string(base[1 : len(base)-1])
+		}
 	}
 	return t
 }

@@ -16,7 +16,7 @@ type jsonAppender interface {
 	appendJSON(b []byte) []byte
 }
 
-func (t leagueTable) appendJSON(b []byte) []byte {
+func (t *leagueTable) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	if t.full {
 		b = append(b, `"_links":{"self":{"href":`...)
@@ -37,18 +37,18 @@ func (t leagueTable) appendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"standing":[`...)
 	first := true
-	var r readmodel.TableRow
+	r := &t.row
 	for i := range t.rows.Standings() {
 		for k := range t.rows.Len(i) {
 			if !first {
 				b = append(b, ',')
 			}
 			first = false
-			t.rows.Row(i, k, &r)
+			t.rows.Row(i, k, r)
 			if t.full {
-				b = t.appendFullRow(b, &r)
+				b = t.appendFullRow(b, r)
 			} else {
-				b = appendMinifiedRow(b, &r)
+				b = appendMinifiedRow(b, r)
 			}
 		}
 	}
@@ -59,13 +59,13 @@ func (t leagueTable) appendJSON(b []byte) []byte {
 // without closing its quote: the pieces need no escaping but the base,
 // which is escaped once, and escaping a string piece by piece gives what
 // escaping it whole does when the pieces are cut at ASCII characters.
-func (t leagueTable) appendCompetition(b []byte) []byte {
+func (t *leagueTable) appendCompetition(b []byte) []byte {
 	b = append(append(append(append(b, '"'), t.base...), '/'), t.comp...)
 	return strconv.AppendInt(append(b, '/'), int64(t.id), 10)
 }
 
 // appendFullRow writes the full form of a row, renderFullRow's shape.
-func (t leagueTable) appendFullRow(b []byte, r *readmodel.TableRow) []byte {
+func (t *leagueTable) appendFullRow(b []byte, r *readmodel.TableRow) []byte {
 	b = append(append(b, `{"_links":{"team":{"href":"`...), t.base...)
 	b = appendDigits(append(b, "/teams/"...), r.TeamID)
 	b = appendDigits(append(b, `"}},"position":`...), r.Position)
@@ -138,13 +138,31 @@ func appendDigits(b []byte, v int) []byte {
 // the characters it escapes (" \ < > &) as it is, anything else through
 // encoding/json itself, so that the bytes are always the same as its.
 func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			raw, _ := json.Marshal(s) // a string always encodes
-			return append(b, raw...)
-		}
+	if !jsonPlainString(s) {
+		raw, _ := json.Marshal(s) // a string always encodes
+		return append(b, raw...)
 	}
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
 }
+
+// jsonPlainString reports whether encoding/json writes s as it is, quoted.
+func jsonPlainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !jsonPlain[s[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonPlain tells the bytes appendString writes as they are: one look-up a
+// byte instead of six comparisons, for the names and crests of every row
+// of a table rendered afresh.
+var jsonPlain = func() (t [256]bool) {
+	for c := byte(0x20); c <= 0x7e; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()

@@ -342,3 +342,36 @@ func TestBodyPoolClasses(t *testing.T) {
 		t.Errorf("%d bytes kept free, want %d", p.freeBytes, cap(a))
 	}
 }
+
+// TestEncodeWritesIntoLentBuffers: a jsonAppender's body is written into a
+// buffer of the last body's class; whatever the next body's size (the same
+// class, smaller, larger, beyond the pooled sizes, below them) it comes
+// out whole in a buffer of its own class, and a buffer it was not written
+// into goes back to the pool.
+func TestEncodeWritesIntoLentBuffers(t *testing.T) {
+	rc, err := newRenderCache(1 << 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.close()
+	for i, n := range []int{300, 5000, 5100, 2000, 9000, 9000, sendfileMin + 100, 700, 100, 4000} {
+		body := bytes.Repeat([]byte{byte('a' + i)}, n)
+		free := rc.bodies.freeBytes
+		e, err := rc.encode(rawJSON(body), maxAgeLive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(e.body, body) {
+			t.Fatalf("body %d (%d bytes): got %d bytes, not the body", i, n, len(e.body))
+		}
+		if lent := e.pool != nil; lent != pooled(n) {
+			t.Fatalf("body %d (%d bytes): lent=%v", i, n, lent)
+		}
+		if pooled(n) && cap(e.body) != (class(n)+1)*bodyClassStep {
+			t.Errorf("body %d (%d bytes): buffer of %d bytes, want its class's %d", i, n, cap(e.body), (class(n)+1)*bodyClassStep)
+		}
+		if rc.bodies.freeBytes < free {
+			t.Errorf("body %d (%d bytes): %d bytes free in the pool before, %d after: a buffer was lost", i, n, free, rc.bodies.freeBytes)
+		}
+	}
+}

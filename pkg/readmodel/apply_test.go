@@ -100,8 +100,10 @@ func TestLiveEventUpdatesTableAndVersion(t *testing.T) {
 	if fx, _ := s.Fixture(1); fx.HomeTeamName != "Aardvark FC" {
 		t.Errorf("fixture shows %q", fx.HomeTeamName)
 	}
-	if tb, _ := s.Table(10, 1); tb.Standings[0].Rows[1].TeamName != "Aardvark FC" {
-		t.Errorf("table shows %q", tb.Standings[0].Rows[1].TeamName)
+	// The new entity has no short name or crest: the table drops the old ones.
+	if tb, _ := s.Table(10, 1); tb.Standings[0].Rows[1].TeamName != "Aardvark FC" || tb.Standings[0].Rows[1].ShortName != "" ||
+		tb.Standings[0].Rows[1].CrestURL != "" {
+		t.Errorf("table shows %+v", tb.Standings[0].Rows[1])
 	}
 }
 

@@ -87,8 +87,38 @@ type TableView struct {
 	// Caption is the competition's.
 	Caption string
 
-	s  Snapshot
-	md *mdTable // nil when there is no standing
+	md    *mdTable // nil when there is no standing
+	names *tableNames
+}
+
+// tableNames is what a competition's table rows show of their teams:
+// names[i] is team ids[i]'s, ids in increasing order. The ids are apart
+// from the names so that the search reads one or two cache lines.
+type tableNames struct {
+	ids   []int32
+	names []tableName
+}
+
+type tableName struct{ name, short, crest string }
+
+// of returns team's names, nil for a team the tables do not hold.
+func (t *tableNames) of(team int32) *tableName {
+	if t == nil {
+		return nil
+	}
+	lo, hi := 0, len(t.ids)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if t.ids[m] < team {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == len(t.ids) || t.ids[lo] != team {
+		return nil
+	}
+	return &t.names[lo]
 }
 
 // TableView returns the competition's table as Table does, without
@@ -98,7 +128,7 @@ func (s Snapshot) TableView(id, matchday int) (TableView, bool) {
 	if !ok {
 		return TableView{}, false
 	}
-	v := TableView{Version: c.version, Caption: c.comp.Caption, s: s}
+	v := TableView{Version: c.version, Caption: c.comp.Caption, names: c.tableNames}
 	if matchday == 0 {
 		matchday = s.defaultMatchday(c)
 	}
@@ -131,14 +161,14 @@ func (v TableView) Len(i int) int { return len(v.md.groups[i].rows) }
 // third of the cost of reading it.
 func (v TableView) Row(i, k int, r *TableRow) {
 	g := &v.md.groups[i]
-	v.s.tableRow(&g.rows[k], r)
+	v.tableRow(&g.rows[k], r)
 	r.Group = g.name
 	if g.groups != nil {
 		r.Group = g.groups[k]
 	}
 }
 
-func (s Snapshot) tableRow(r *row, v *TableRow) {
+func (tv *TableView) tableRow(r *row, v *TableRow) {
 	*v = TableRow{
 		Position: int(r.position), Rank: int(r.rank), TeamID: int(r.team),
 		PlayedGames: int(r.played), Points: int(r.points), PointsAdjustment: int(r.adjusting), CarriedPoints: int(r.carried),
@@ -146,14 +176,8 @@ func (s Snapshot) tableRow(r *row, v *TableRow) {
 		Wins: int(r.won), Draws: int(r.drawn), Losses: int(r.lost),
 		Home: split32(r.home), Away: split32(r.away),
 	}
-	if t, ok := s.w.teams.get(r.team); ok && t.team != nil {
-		v.TeamName = t.team.Name
-		if t.team.ShortName != nil {
-			v.ShortName = *t.team.ShortName
-		}
-		if t.team.CrestURL != nil {
-			v.CrestURL = *t.team.CrestURL
-		}
+	if n := tv.names.of(r.team); n != nil {
+		v.TeamName, v.ShortName, v.CrestURL = n.name, n.short, n.crest
 	}
 }
 
