@@ -1,6 +1,7 @@
 package readmodel_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +172,55 @@ func TestFixtureMovesBetweenCompetitionsAndTeams(t *testing.T) {
 	}
 	if fs := s.Fixtures(timeFrame(moved.Kickoff, moved.Kickoff)); len(fs) != 1 {
 		t.Errorf("new day lists %v", ids(fs))
+	}
+}
+
+// TestRenameInABatchWithNewFixtures: a team renamed in the live batch that
+// also brings its first fixture of another competition shows its new name
+// in the tables of both, although neither lists it among its teams: one
+// it played in before the batch, one it plays in from the batch on.
+func TestRenameInABatchWithNewFixtures(t *testing.T) {
+	unlisted := func(id int) *model.Competition {
+		c := league(id, 2017, gd)
+		c.Teams = []model.CompetitionTeam{{TeamID: bravo}, {TeamID: charlie}, {TeamID: delta}, {TeamID: echo}}
+		return c
+	}
+	f := newFeed(t, t0.Add(30*24*time.Hour))
+	f.put(teams()...)
+	f.put(unlisted(10), unlisted(11), played(1, 10, 1, alpha, bravo, "1-0"), played(2, 11, 1, bravo, charlie, "0-0"))
+	f.m.MarkReady()
+	for _, step := range []struct {
+		name  string
+		batch []any
+	}{
+		{"rename first", []any{&model.Team{ID: alpha, Name: "Aardvark FC"}, played(3, 11, 2, alpha, charlie, "2-0")}},
+		{"fixture first", []any{played(4, 11, 3, charlie, alpha, "1-1"), &model.Team{ID: alpha, Name: "Albatross FC"}}},
+	} {
+		name, batch := step.name, step.batch
+		evs := make([]events.Event, len(batch))
+		for i, v := range batch {
+			f.seq++
+			evs[i] = event(t, f.seq, v)
+		}
+		f.m.ApplyBatch(evs...)
+		s := f.snap()
+		tm, _ := s.Team(alpha)
+		for _, comp := range []int{10, 11} {
+			c, _ := s.Competition(comp)
+			tb, ok := s.Table(comp, c.CurrentMatchday)
+			if !ok {
+				t.Fatalf("%s: no table of %d", name, comp)
+			}
+			var names []string
+			for _, r := range tb.Standings[0].Rows {
+				names = append(names, r.TeamName)
+			}
+			if !slices.Contains(names, tm.Name) {
+				t.Errorf("%s: table of %d holds %q, want %q in it", name, comp, names, tm.Name)
+			}
+		}
+		if fx, _ := s.Fixture(1); fx.HomeTeamName != tm.Name {
+			t.Errorf("%s: fixture 1 shows %q, want %q", name, fx.HomeTeamName, tm.Name)
+		}
 	}
 }
