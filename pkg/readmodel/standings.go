@@ -1,5 +1,7 @@
 package readmodel
 
+import "slices"
+
 // Table is a competition's league table at one matchday: one standing for
 // a league; one per play-off phase once a league's play-offs have begun
 // (in the order of its rules, then model.RegularSeason for the teams in
@@ -106,19 +108,11 @@ func (t *tableNames) of(team int32) *tableName {
 	if t == nil {
 		return nil
 	}
-	lo, hi := 0, len(t.ids)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if t.ids[m] < team {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo == len(t.ids) || t.ids[lo] != team {
+	i, ok := slices.BinarySearch(t.ids, team)
+	if !ok {
 		return nil
 	}
-	return &t.names[lo]
+	return &t.names[i]
 }
 
 // TableView returns the competition's table as Table does, without
