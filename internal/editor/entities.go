@@ -189,8 +189,8 @@ func (e *Editor) ClaimCompetitions(ctx context.Context, drafts []model.Competiti
 		return nil, fmt.Errorf("read the claims of %d competitions: %w", len(drafts), err)
 	}
 	// A claim read belongs to its holder unless the holder has moved to
-	// another season (as keyOwner decides); exists tells that the
-	// holder's competition is written.
+	// another season; exists tells that the holder's competition is
+	// written.
 	var holderSubjects []string
 	for _, k := range keys {
 		if k.rev != nil {
@@ -209,7 +209,7 @@ func (e *Editor) ClaimCompetitions(ctx context.Context, drafts []model.Competiti
 		if k.rev != nil {
 			c := holders[h]
 			h++
-			if c.rev == nil || c.value.Key() == drafts[i].Key() {
+			if holdsSeason(c.value, c.rev, drafts[i].League, drafts[i].Year) {
 				out[i].ID, exists[i] = k.value.CompetitionID, c.rev != nil
 				continue
 			}
@@ -327,10 +327,17 @@ func (e *Editor) keyOwner(ctx context.Context, league model.LeagueCode, year int
 	if err != nil {
 		return 0, false, err
 	}
-	if crev != nil && c.Key() != fmt.Sprintf("%s/%d", league, year) {
+	if !holdsSeason(c, crev, league, year) {
 		return 0, false, nil
 	}
 	return k.CompetitionID, false, nil
+}
+
+// holdsSeason reports whether the competition a season's claim points at,
+// c as read at rev (nil: not written yet), still holds that season: one
+// that has moved to another season leaves its claim stale.
+func holdsSeason(c *model.Competition, rev *events.Revision, league model.LeagueCode, year int) bool {
+	return rev == nil || (c.League == league && c.Year == year)
 }
 
 func keySubject(league model.LeagueCode, year int) string {
