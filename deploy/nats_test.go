@@ -315,6 +315,16 @@ func TestNATSConfiguration(t *testing.T) {
 		t.Fatalf("editor publishes an edit: %v", err)
 	}
 
+	t.Run("an editor reads an entity from the stream's leader", func(t *testing.T) {
+		rev, err := editor.Get(ctx, "football.league.XX")
+		if err != nil || rev.Seq != seq || string(rev.Data) != `{"code":"XX"}` || rev.Editor != "test" {
+			t.Errorf("Get: %+v, %v; want sequence %d, the body and the editor as published", rev, err, seq)
+		}
+		if _, err := editor.Get(ctx, "football.league.ZZ"); model.ErrorCode(err) != model.NotFound {
+			t.Errorf("Get of an entity never written: %v, want not found", err)
+		}
+	})
+
 	t.Run("a replica reads the stream and shares budgets", func(t *testing.T) {
 		replica, err := events.Connect(ctx, c.url("api"), "api", events.StreamConfig{Replicas: 3})
 		if err != nil {
@@ -407,6 +417,14 @@ func TestNATSConfiguration(t *testing.T) {
 		{"ingest", "$JS.API.STREAM.DELETE.FOOTBALL", false},
 		{"ingest", "$KV.FD_LIMITS.somebody", false},
 		{"admin", "$JS.API.STREAM.INFO.FOOTBALL", true},
+		// Reads of the stream's messages go to its leader, never to a
+		// follower that may lag (Store.lastMsg).
+		{"ingest", "$JS.API.STREAM.MSG.GET.FOOTBALL", true},
+		{"api", "$JS.API.STREAM.MSG.GET.FOOTBALL", true},
+		{"ingest", "$JS.API.DIRECT.GET.FOOTBALL", false},
+		{"ingest", "$JS.API.DIRECT.GET.FOOTBALL.football.league.XX", false},
+		{"api", "$JS.API.DIRECT.GET.FOOTBALL", false},
+		{"api", "$JS.API.DIRECT.GET.FOOTBALL.football.league.XX", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.user+" "+tc.subject, func(t *testing.T) {

@@ -97,7 +97,10 @@ type consumption struct {
 	h       Handler
 	onReady func()
 	// start is the last sequence matching filter when the consumption
-	// began (0 until known, and if the stream had none); known tells.
+	// began, as the stream's leader had it (0 until known, and if the
+	// stream had none); known tells. Ready waits for it, not for the
+	// consumer to run out of pending messages: the consumer may be served
+	// by a follower that has not stored it yet, and runs out early there.
 	start uint64
 	known bool
 	ready bool
@@ -138,7 +141,7 @@ func (s *Store) consume(ctx context.Context, c *consumption) error {
 		// it or for the end of what is pending.
 		lastMsg = make(chan lastResult, 1)
 		go func() {
-			last, err := s.stream.GetLastMsgForSubject(ctx, c.filter)
+			last, err := s.lastMsg(ctx, c.filter)
 			lastMsg <- lastResult{last, err}
 		}()
 	}
@@ -198,7 +201,7 @@ func (s *Store) consume(ctx context.Context, c *consumption) error {
 		if seq <= c.last {
 			continue
 		}
-		nowReady := c.ready || seq >= c.start || pending == 0
+		nowReady := c.ready || seq >= c.start
 		kind, key, _ := KeyOf(msg.Subject())
 		hdr := msg.Headers()
 		ev := Event{Kind: kind, Key: key, Subject: msg.Subject(), Seq: seq, Time: at,

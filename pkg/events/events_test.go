@@ -465,3 +465,54 @@ func TestAckInfoAgreesWithMetadata(t *testing.T) {
 		}
 	}
 }
+
+// Get reads from the stream's leader with a message get of its own, not
+// jetstream's direct get (which a lagging follower may answer): it must
+// read every revision as the direct get does, headers, time and a body
+// that is not valid UTF-8 included.
+func TestGetAgreesWithDirectGet(t *testing.T) {
+	s := natstest.MustOpen(t, natstest.MustStart(t))
+	ctx := ctxT(t)
+	first, err := s.Publish(ctx, msg(t, team(1, "Arsenal"), 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Publish(ctx, msg(t, team(1, "Arsenal FC"), first)); err != nil {
+		t.Fatal(err)
+	}
+	bare := events.Msg{Subject: "football.team.2", Body: []byte("\xff\x00{}")}
+	if _, err := s.Publish(ctx, bare); err != nil {
+		t.Fatal(err)
+	}
+	js, err := jetstream.New(s.Conn())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream, err := js.Stream(ctx, "FOOTBALL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !stream.CachedInfo().Config.AllowDirect {
+		t.Fatal("the stream does not allow direct gets: the comparison would compare Get with itself")
+	}
+	for _, subject := range []string{"football.team.1", "football.team.2", "football.team.3"} {
+		t.Run(subject, func(t *testing.T) {
+			got, err := s.Get(ctx, subject)
+			want, werr := stream.GetLastMsgForSubject(ctx, subject)
+			if errors.Is(werr, jetstream.ErrMsgNotFound) {
+				if model.ErrorCode(err) != model.NotFound {
+					t.Fatalf("Get: %+v, %v; want not found", got, err)
+				}
+				return
+			}
+			if err != nil || werr != nil {
+				t.Fatalf("Get: %v; direct get: %v", err, werr)
+			}
+			if got.Subject != want.Subject || got.Seq != want.Sequence || !got.Time.Equal(want.Time) ||
+				string(got.Data) != string(want.Data) || got.Editor != want.Header.Get(events.HeaderEditor) ||
+				got.Source != want.Header.Get(events.HeaderSource) {
+				t.Errorf("Get: %+v\ndirect get: %+v", got, want)
+			}
+		})
+	}
+}

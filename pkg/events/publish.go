@@ -112,7 +112,7 @@ func (s *Store) landed(ctx context.Context, msg *nats.Msg) (uint64, bool, error)
 	var m *jetstream.RawStreamMsg
 	err := retry(ctx, func(ctx context.Context) error {
 		var err error
-		m, err = s.stream.GetLastMsgForSubject(ctx, msg.Subject)
+		m, err = s.lastMsg(ctx, msg.Subject)
 		return err
 	}, func(err error) bool { return errors.Is(err, jetstream.ErrMsgNotFound) })
 	if errors.Is(err, jetstream.ErrMsgNotFound) {

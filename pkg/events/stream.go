@@ -2,6 +2,7 @@ package events
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	neturl "net/url"
@@ -72,8 +73,11 @@ func (c *StreamConfig) jetstream() jetstream.StreamConfig {
 		Storage:           storage,
 		Replicas:          c.Replicas,
 		Duplicates:        c.DuplicateWindow,
-		// Direct gets let any replica answer "last message of subject"
-		// reads, which every compare-and-set write starts with.
+		// Direct gets let any replica answer reads of a message. This
+		// service's own reads ask the leader (Store.lastMsg says why); the
+		// setting stays for operators' tools, and because a replica of an
+		// earlier release compares the stream's settings with its own at
+		// start (Open), so changing it would stop a rolling upgrade.
 		AllowDirect: true,
 	}
 }
@@ -239,13 +243,13 @@ func retry(ctx context.Context, try func(ctx context.Context) error, done func(e
 	return err
 }
 
-// Get returns the current revision of subject, or an error with code
-// model.NotFound.
+// Get returns the current revision of subject, as the stream's leader has
+// it, or an error with code model.NotFound.
 func (s *Store) Get(ctx context.Context, subject string) (Revision, error) {
 	var m *jetstream.RawStreamMsg
 	err := retry(ctx, func(ctx context.Context) error {
 		var err error
-		m, err = s.stream.GetLastMsgForSubject(ctx, subject)
+		m, err = s.lastMsg(ctx, subject)
 		return err
 	}, func(err error) bool { return errors.Is(err, jetstream.ErrMsgNotFound) })
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
@@ -256,6 +260,65 @@ func (s *Store) Get(ctx context.Context, subject string) (Revision, error) {
 	}
 	return Revision{Subject: m.Subject, Seq: m.Sequence, Time: m.Time, Data: m.Data,
 		Editor: m.Header.Get(HeaderEditor), Source: m.Header.Get(HeaderSource)}, nil
+}
+
+// lastMsg reads the last message of subject (wildcards allowed) from the
+// stream's leader, or fails with jetstream.ErrMsgNotFound.
+//
+// Not with jetstream's GetLastMsgForSubject: on a stream that allows direct
+// gets it sends one, which any replica may answer, a follower that lags
+// included (NATS promises no read-after-write for them). Every read a
+// decision rests on comes here: a write that read a stale state equal to
+// the one it wants would report "unchanged" and skip itself, an update
+// lost; a replica or a scan would call itself ready before it had seen
+// everything. The leader's answer costs a JSON reply with the message in
+// base64, about as much as the compare-and-set write that follows.
+func (s *Store) lastMsg(ctx context.Context, subject string) (*jetstream.RawStreamMsg, error) {
+	req, err := json.Marshal(msgGetRequest{LastFor: subject})
+	if err != nil {
+		return nil, fmt.Errorf("get %s: %w", subject, err)
+	}
+	reply, err := s.nc.RequestWithContext(ctx, jetstream.DefaultAPIPrefix+"STREAM.MSG.GET."+s.cfg.Name, req)
+	if err != nil {
+		return nil, err
+	}
+	var resp msgGetResponse
+	if err := json.Unmarshal(reply.Data, &resp); err != nil {
+		return nil, fmt.Errorf("get %s: reply %q: %w", subject, reply.Data, err)
+	}
+	switch {
+	case resp.Error != nil && resp.Error.ErrorCode == jetstream.JSErrCodeMessageNotFound:
+		return nil, jetstream.ErrMsgNotFound
+	case resp.Error != nil:
+		return nil, resp.Error
+	case resp.Message == nil:
+		return nil, fmt.Errorf("get %s: reply %q: %w", subject, reply.Data, jetstream.ErrInvalidJetStreamResponse)
+	}
+	m := resp.Message
+	var hdr nats.Header
+	if len(m.Header) > 0 {
+		if hdr, err = nats.DecodeHeadersMsg(m.Header); err != nil {
+			return nil, fmt.Errorf("get %s: headers: %w", subject, err)
+		}
+	}
+	return &jetstream.RawStreamMsg{Subject: m.Subject, Sequence: m.Sequence, Header: hdr, Data: m.Data, Time: m.Time}, nil
+}
+
+// msgGetRequest and msgGetResponse are the JetStream API's message get, as
+// far as lastMsg uses it.
+type msgGetRequest struct {
+	LastFor string `json:"last_by_subj"`
+}
+
+type msgGetResponse struct {
+	Error   *jetstream.APIError `json:"error"`
+	Message *struct {
+		Subject  string    `json:"subject"`
+		Sequence uint64    `json:"seq"`
+		Header   []byte    `json:"hdrs"`
+		Data     []byte    `json:"data"`
+		Time     time.Time `json:"time"`
+	} `json:"message"`
 }
 
 // Load returns the current state of subject and its revision.
