@@ -260,8 +260,11 @@ type renderCache struct {
 	inflight map[string]*call
 }
 
+// call is a render in progress; the requests for its key that arrive
+// meanwhile wait on done (a WaitGroup, unlike a channel, costs no
+// allocation of its own).
 type call struct {
-	done chan struct{}
+	done sync.WaitGroup
 	e    *entry
 	err  error
 }
@@ -307,7 +310,7 @@ func (rc *renderCache) get(key []byte, render func() (*entry, error)) (e *entry,
 		rc.mu.Lock()
 		if cl, ok := rc.inflight[string(key)]; ok {
 			rc.mu.Unlock()
-			<-cl.done
+			cl.done.Wait()
 			if cl.err != nil {
 				return nil, true, cl.err
 			}
@@ -316,7 +319,8 @@ func (rc *renderCache) get(key []byte, render func() (*entry, error)) (e *entry,
 			}
 			continue
 		}
-		cl := &call{done: make(chan struct{})}
+		cl := &call{}
+		cl.done.Add(1)
 		rc.inflight[string(key)] = cl
 		rc.mu.Unlock()
 
@@ -329,7 +333,7 @@ func (rc *renderCache) get(key []byte, render func() (*entry, error)) (e *entry,
 		rc.mu.Lock()
 		delete(rc.inflight, string(key))
 		rc.mu.Unlock()
-		close(cl.done)
+		cl.done.Done()
 		return cl.e, false, cl.err
 	}
 }

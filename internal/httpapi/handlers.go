@@ -86,7 +86,7 @@ func (s *Server) listCompetitions(kind linkKind) fiber.Handler {
 		}
 		k := s.newKey(c, "comps", kind, rep).int(season).str(string(who.tier)).u64(who.snap.SeasonVersion(season))
 		return s.respond(c, k, func() (any, int) {
-			l := newLinks(s.baseURL(c), kind)
+			l := s.links(c, kind)
 			out := []competitionJSON{}
 			for _, comp := range who.snap.Competitions(season) {
 				if who.tier.Allows(comp.Tier) {
@@ -112,7 +112,7 @@ func (s *Server) showCompetition(kind linkKind) fiber.Handler {
 		k := s.newKey(c, "comp", kind, rep).int(id).u64(comp.Version)
 		return s.respond(c, k, func() (any, int) {
 			whole, _ := who.snap.Competition(id)
-			return renderCompetition(whole, rep, newLinks(s.baseURL(c), kind)), maxAgeOf(who, comp)
+			return renderCompetition(whole, rep, s.links(c, kind)), maxAgeOf(who, comp)
 		})
 	}
 }
@@ -126,7 +126,7 @@ func (s *Server) competitionTeams(kind linkKind) fiber.Handler {
 		id := comp.ID
 		k := s.newKey(c, "comp-teams", kind, rep).int(id).u64(comp.Version).u64(who.snap.TeamsVersion())
 		return s.respond(c, k, func() (any, int) {
-			l := newLinks(s.baseURL(c), kind)
+			l := s.links(c, kind)
 			teams, _ := who.snap.CompetitionTeams(id)
 			out := struct {
 				Links *selfLinks `json:"_links,omitempty"`
@@ -162,7 +162,7 @@ func (s *Server) leagueTable(kind linkKind) fiber.Handler {
 		k := s.newKey(c, "table", kind, rep).int(id).int(f.matchday).u64(comp.Version)
 		return s.respond(c, k, func() (any, int) {
 			t, _ := who.snap.TableView(id, f.matchday)
-			return renderTable(comp, t, rep, newLinks(s.baseURL(c), kind)), maxAgeOf(who, comp)
+			return renderTable(comp, t, rep, s.links(c, kind)), maxAgeOf(who, comp)
 		})
 	}
 }
@@ -190,7 +190,7 @@ func (s *Server) competitionFixtures(kind linkKind) fiber.Handler {
 		}
 		k := s.newKey(c, "comp-fixtures", kind, rep).int(id).filters(&f).u64(comp.Version).u64(who.snap.TeamsVersion())
 		return s.respond(c, k, func() (any, int) {
-			l := newLinks(s.baseURL(c), kind)
+			l := s.links(c, kind)
 			fs, _ := who.snap.CompetitionFixtures(id, readmodel.FixtureFilter{From: f.start, To: f.end, Matchday: f.matchday})
 			out := fixtureList{Count: len(fs), Fixtures: renderFixtures(fs, rep, l)}
 			if f.hasRange {
@@ -227,7 +227,7 @@ func (s *Server) listFixtures(kind linkKind) fiber.Handler {
 		}
 		k := s.newKey(c, "fixtures", kind, rep).filters(&f).str(string(who.tier)).u64(who.snap.CalendarVersion())
 		return s.respond(c, k, func() (any, int) {
-			l := newLinks(s.baseURL(c), kind)
+			l := s.links(c, kind)
 			leagues := make([]model.LeagueCode, len(f.leagues))
 			for i, code := range f.leagues {
 				leagues[i] = model.LeagueCode(code)
@@ -275,7 +275,7 @@ func (s *Server) showFixture(kind linkKind) fiber.Handler {
 		// its tier keys the response too.
 		k := s.newKey(c, "fixture", kind, rep).int(id).int(n).str(string(who.tier)).u64(comp.Version).u64(who.snap.PairVersion(id)).u64(who.snap.TeamsVersion())
 		return s.respond(c, k, func() (any, int) {
-			l := newLinks(s.baseURL(c), kind)
+			l := s.links(c, kind)
 			fx, _ := who.snap.Fixture(id)
 			h, _ := who.snap.HeadToHead(id, n, who.tier)
 			return struct {
@@ -351,7 +351,7 @@ func (s *Server) showTeam(kind linkKind) fiber.Handler {
 		k := s.newKey(c, "team", kind, rep).int(id).u64(version)
 		return s.respond(c, k, func() (any, int) {
 			t, _ := callerOf(c).snap.Team(id)
-			return renderTeam(t, rep, newLinks(s.baseURL(c), kind)), maxAgeTeams
+			return renderTeam(t, rep, s.links(c, kind)), maxAgeTeams
 		})
 	}
 }
@@ -372,7 +372,7 @@ func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 		}
 		k := s.newKey(c, "team-fixtures", kind, rep).int(id).filters(&f).str(string(who.tier)).u64(version).u64(who.snap.TeamsVersion())
 		return s.respond(c, k, func() (any, int) {
-			l := newLinks(s.baseURL(c), kind)
+			l := s.links(c, kind)
 			venue := model.Side("")
 			switch f.venue {
 			case "home":
@@ -413,7 +413,7 @@ func (s *Server) teamPlayers(kind linkKind) fiber.Handler {
 		k := s.newKey(c, "players", kind, rep).int(id).u64(callerOf(c).snap.SquadVersion(id))
 		return s.respond(c, k, func() (any, int) {
 			sq, _ := callerOf(c).snap.Squad(id)
-			l := newLinks(s.baseURL(c), kind)
+			l := s.links(c, kind)
 			out := struct {
 				Links   *selfLinks   `json:"_links,omitempty"`
 				Count   int          `json:"count"`

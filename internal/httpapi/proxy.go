@@ -72,6 +72,17 @@ func (s *Server) baseURL(c *fiber.Ctx) string {
 	return string(s.appendBaseURL(nil, c))
 }
 
+// links are the request's links of kind, made with one allocation: the
+// base URL and the path after it are joined in a buffer on the stack.
+func (s *Server) links(c *fiber.Ctx, kind linkKind) links {
+	prefix, comp := linkPaths(kind)
+	if s.opts.PublicURL != "" {
+		return links{s.opts.PublicURL + prefix, comp}
+	}
+	var buf [256]byte
+	return links{string(append(s.appendBaseURL(buf[:0], c), prefix...)), comp}
+}
+
 // appendBaseURL appends baseURL to b, so that a cache key is built without
 // a string of its own.
 func (s *Server) appendBaseURL(b []byte, c *fiber.Ctx) []byte {

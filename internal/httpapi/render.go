@@ -35,13 +35,20 @@ type links struct {
 }
 
 func newLinks(base string, kind linkKind) links {
+	prefix, comp := linkPaths(kind)
+	return links{base + prefix, comp}
+}
+
+// linkPaths is what kind puts after the base URL, and the name of the
+// competitions' collection under it.
+func linkPaths(kind linkKind) (prefix, comp string) {
 	switch kind {
 	case soccerseasonsPath:
-		return links{base + "/v1", "soccerseasons"}
+		return "/v1", "soccerseasons"
 	case alphaPath:
-		return links{base + "/alpha", "soccerseasons"}
+		return "/alpha", "soccerseasons"
 	}
-	return links{base + "/v1", "competitions"}
+	return "/v1", "competitions"
 }
 
 type href struct {
@@ -385,9 +392,11 @@ type leagueTable struct {
 	full bool
 	base string
 	comp string
-	// row is where the rows are read into, in the value the cache's
-	// miss allocates anyway rather than in an allocation of its own.
-	row readmodel.TableRow
+	// row is where the rows are read into, and view the read model's
+	// table that rows reads when it is one, both in the value the cache's
+	// miss allocates anyway rather than in allocations of their own.
+	row  readmodel.TableRow
+	view readmodel.TableView
 }
 
 func newLeagueTable(id int, caption string, matchday int, rows tableRows, rep representation, l links) *leagueTable {
@@ -468,7 +477,10 @@ func renderGroupRow(r readmodel.TableRow) rowGroup {
 // tournament's groups or a league's play-off phases as "standings".
 func renderTable(c readmodel.CompetitionKey, t readmodel.TableView, rep representation, l links) any {
 	if c.Type != model.TypeTournament && (t.Standings() == 0 || t.Group(0) == "") {
-		return newLeagueTable(c.ID, t.Caption, t.Matchday, t, rep, l)
+		lt := newLeagueTable(c.ID, t.Caption, t.Matchday, nil, rep, l)
+		lt.view = t
+		lt.rows = &lt.view
+		return lt
 	}
 	var md *int
 	if t.Matchday > 0 {
