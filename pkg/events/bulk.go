@@ -39,6 +39,12 @@ const (
 type Bulk struct {
 	s     *Store
 	queue []*inflight
+	// acks receives the outcome of each send, in the order they come;
+	// it has room for the whole window, so that the store's ack handler
+	// never waits for the Bulk.
+	acks chan *inflight
+	// timer times out the oldest send when its ack is late.
+	timer *time.Timer
 	// resumed is when the last wait for the server ended: a message sent
 	// before it failed in the outage already waited for.
 	resumed time.Time
@@ -68,12 +74,21 @@ type inflight struct {
 	// resent: a conflict may be the message meeting its own first copy,
 	// stored before its ack was lost.
 	resent bool
-	fut    jetstream.PubAckFuture
 	done   func(seq uint64, err error)
+	// token names the send in flight to the store's acker; acks is the
+	// Bulk's channel its outcome (ackSeq, ackErr) is handed to, and
+	// replied says it was received from there.
+	token   uint64
+	acks    chan *inflight
+	ackSeq  uint64
+	ackErr  error
+	replied bool
 }
 
 // Bulk starts a bulk publication.
-func (s *Store) Bulk() *Bulk { return &Bulk{s: s, hash: sha256.New()} }
+func (s *Store) Bulk() *Bulk {
+	return &Bulk{s: s, hash: sha256.New(), acks: make(chan *inflight, bulkWindow)}
+}
 
 // Put queues m. done is called with the outcome of this message (later,
 // from Put or Flush): its sequence, or a model.Error with code Conflict
@@ -86,7 +101,7 @@ func (b *Bulk) Put(ctx context.Context, m Msg, done func(seq uint64, err error))
 			return err
 		}
 	}
-	return b.send(ctx, &inflight{msg: b.natsMsg(m), expected: m.Expected, done: done})
+	return b.send(ctx, &inflight{msg: b.natsMsg(m), expected: m.Expected, done: done, acks: b.acks})
 }
 
 // Flush waits until every queued message is done.
@@ -106,31 +121,74 @@ func (b *Bulk) send(ctx context.Context, f *inflight) error {
 		if f.resent {
 			b.stats.Resent++
 		}
-		fut, err := b.s.js.PublishMsgAsync(f.msg)
+		f.replied = false
+		err := b.s.publishAsync(f)
 		if err == nil {
-			f.fut = fut
 			b.queue = append(b.queue, f)
 			return nil
 		}
 		if err := b.failed(ctx, f, err); err != nil {
+			b.abandon()
 			return err
 		}
 	}
 }
 
+// await waits for the outcome of f's send: its ack, a failure, or a
+// timeout when no ack came within ackTimeout.
+func (b *Bulk) await(ctx context.Context, f *inflight) error {
+	for !f.replied {
+		select {
+		case g := <-b.acks:
+			g.replied = true
+			continue
+		default:
+		}
+		wait := time.Until(f.sent.Add(ackTimeout))
+		if wait <= 0 && b.s.forget(f) {
+			f.ackSeq, f.ackErr = 0, jetstream.ErrAsyncPublishTimeout
+			return nil
+		}
+		// Past the timeout but already settled: its outcome is on the
+		// way, so the wait is short.
+		wait = max(wait, time.Millisecond)
+		if b.timer == nil {
+			b.timer = time.NewTimer(wait)
+		} else {
+			b.timer.Reset(wait)
+		}
+		select {
+		case g := <-b.acks:
+			g.replied = true
+		case <-b.timer.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// abandon takes the sends in flight out of the store's acker when the
+// publication stops with an error: their acks, if they come, are dropped.
+func (b *Bulk) abandon() {
+	for _, f := range b.queue {
+		b.s.forget(f)
+	}
+}
+
 func (b *Bulk) settleOldest(ctx context.Context) error {
 	f := b.queue[0]
+	if err := b.await(ctx, f); err != nil {
+		b.abandon()
+		return err
+	}
 	b.queue[0] = nil
 	b.queue = b.queue[1:]
-	var pubErr error
-	select {
-	case ack := <-f.fut.Ok():
+	pubErr := f.ackErr
+	if pubErr == nil {
 		b.pause = 0
-		f.done(ack.Sequence, nil)
+		f.done(f.ackSeq, nil)
 		return nil
-	case pubErr = <-f.fut.Err():
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 	var apiErr *jetstream.APIError
 	switch {
@@ -160,6 +218,7 @@ func (b *Bulk) settleOldest(ctx context.Context) error {
 		return nil
 	}
 	if err := b.failed(ctx, f, pubErr); err != nil {
+		b.abandon()
 		return err
 	}
 	return b.send(ctx, f)

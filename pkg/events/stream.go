@@ -94,6 +94,8 @@ type Store struct {
 	// trip, not two).
 	countersMu sync.Mutex
 	counters   map[Kind]counterRev
+	// acks takes the acks of the store's publications (Bulk).
+	acks acker
 }
 
 // Open creates the stream, or updates it to cfg, and returns a Store on it.
@@ -105,7 +107,7 @@ func Open(ctx context.Context, nc *nats.Conn, cfg StreamConfig) (*Store, error) 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	js, err := jetstream.New(nc, jetstream.WithPublishAsyncMaxPending(4*bulkWindow), jetstream.WithPublishAsyncTimeout(ackTimeout))
+	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, fmt.Errorf("jetstream: %w", err)
 	}
