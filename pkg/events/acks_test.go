@@ -8,6 +8,9 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
+// HeaderChange is headerChange, for the tests of package events_test.
+const HeaderChange = headerChange
+
 // PendingAcks is how many sends of s await their ack, for the tests of
 // package events_test.
 func PendingAcks(s *Store) int {
@@ -29,8 +32,8 @@ func TestReadAck(t *testing.T) {
 		{"spaces", `{ "stream": "FOOTBALL", "seq": 9 }`, "", 9, nil},
 		{"conflict", `{"error":{"code":400,"err_code":10071,"description":"wrong last sequence: 3"},"stream":"FOOTBALL","seq":0}`, "", 0,
 			&jetstream.APIError{ErrorCode: jetstream.JSErrCodeStreamWrongLastSequence}},
-		{"duplicate in process", `{"error":{"code":503,"err_code":10158,"description":"duplicate message id is in process"}}`, "", 0,
-			&jetstream.APIError{ErrorCode: errCodeDuplicateInProcess}},
+		{"subject in process", `{"error":{"code":400,"err_code":10164,"description":"wrong last sequence"},"stream":"FOOTBALL","seq":0}`, "", 0,
+			&jetstream.APIError{ErrorCode: jetstream.JSErrCodeStreamWrongLastSequenceConstant}},
 		{"no responders", "", "503", 0, jetstream.ErrNoStreamResponse},
 		{"empty", "", "", 0, jetstream.ErrInvalidJSAck},
 		{"not JSON", `nope`, "", 0, jetstream.ErrInvalidJSAck},

@@ -21,15 +21,12 @@ const (
 	// maxPause caps one wait for the server to come back.
 	maxPause   = time.Second
 	ackTimeout = 5 * time.Second
-	// errCodeDuplicateInProcess is nats-server's "duplicate message id is
-	// in process" (JSStreamDuplicateMessageConflict), which nats.go has no
-	// name for.
-	errCodeDuplicateInProcess jetstream.ErrorCode = 10158
 )
 
 // Bulk publishes messages asynchronously with a bounded window; it is the
 // one way messages reach the stream. A message whose ack does not come is
-// sent again with the same message id until it is acknowledged, so a server
+// sent again, with the same change id, until it is acknowledged or its
+// compare-and-set fails and landed finds the copy sent before, so a server
 // restart in the middle loses nothing and doubles nothing. An outage fails
 // every message in flight at once: after one wait for the server they are
 // all sent again at once, so an outage costs about its own length, not a
@@ -196,7 +193,7 @@ func (b *Bulk) settleOldest(ctx context.Context) error {
 		f.done(0, conflict(f.msg.Subject, f.expected))
 		return nil
 	case IsConflict(pubErr):
-		seq, ok, err := b.s.landed(ctx, f.msg)
+		seq, ok, err := b.s.landed(ctx, f.msg, f.expected)
 		if err == nil {
 			if ok {
 				f.done(seq, nil)
@@ -205,12 +202,10 @@ func (b *Bulk) settleOldest(ctx context.Context) error {
 			}
 			return nil
 		}
+		// A failed check, or errInProcess: ask again after a pause, as
+		// after any lost ack; the next answer is the sequence or a
+		// conflict that landed settles.
 		pubErr = err
-	case errors.As(pubErr, &apiErr) && apiErr.ErrorCode == errCodeDuplicateInProcess:
-		// A copy sent before (its ack lost while the stream's leader
-		// moved) is still being stored: ask again after a pause, as
-		// after any lost ack; the next answer is its sequence or a
-		// conflict that landed() settles.
 	case errors.As(pubErr, &apiErr):
 		// The server refused the message itself: sending it again
 		// would be refused again.

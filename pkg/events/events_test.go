@@ -67,9 +67,8 @@ func TestPublishCreateUpdateConflict(t *testing.T) {
 }
 
 // Two writers making the very same write from the same revision (same
-// subject, base and body, so the same message id) must not both be told
-// they wrote it. The server checks the expected revision before it looks
-// for duplicates, so the second gets a conflict, not a duplicate's ack; id
+// subject, base and body, so the same change id) must not both be told
+// they wrote it: the second gets a conflict from the compare-and-set; id
 // counters depend on it: two writers reserving as many ids from one
 // counter state publish identical messages, and must not both hand out
 // the same ids.
@@ -518,7 +517,7 @@ func TestGetAgreesWithDirectGet(t *testing.T) {
 }
 
 // TestLateAckTimesOutAndIsResent: a send whose ack does not come within
-// the ack timeout (5 s) is sent again with the same message id, and only
+// the ack timeout (5 s) is sent again with the same change id, and only
 // the resend's ack settles the message: the first send's ack, arriving
 // while the resend waits for its own, is dropped. A plain subscriber
 // stands in for the stream on a subject the stream does not hold.
@@ -542,7 +541,7 @@ func TestLateAckTimesOutAndIsResent(t *testing.T) {
 	}{{5500 * time.Millisecond, `{"stream":"FOOTBALL","seq":99}`}, {time.Second, `{"stream":"FOOTBALL","seq":100}`}}
 	sub, err := nc.Subscribe("late.team.1", func(m *nats.Msg) {
 		mu.Lock()
-		ids = append(ids, m.Header.Get(jetstream.MsgIDHeader))
+		ids = append(ids, m.Header.Get(events.HeaderChange))
 		n := len(ids)
 		mu.Unlock()
 		if n > len(answers) {
@@ -586,7 +585,7 @@ func TestLateAckTimesOutAndIsResent(t *testing.T) {
 		t.Errorf("done with sequences %v, want once with 100 (the resend's ack)", seqs)
 	}
 	if len(ids) != 2 || ids[0] == "" || ids[0] != ids[1] {
-		t.Errorf("message ids of the sends %q, want two of one id", ids)
+		t.Errorf("change ids of the sends %q, want two of one id", ids)
 	}
 	if st := b.Stats(); st.Sent != 2 || st.Resent != 1 {
 		t.Errorf("stats %+v, want 2 sent, 1 resent", st)
