@@ -36,7 +36,8 @@ type acker struct {
 
 // publishAsync sends f.msg with a reply subject of its own; its outcome
 // reaches f.acks. It fails only when the message could not be handed to
-// the connection.
+// the connection and no disconnect settled the send meanwhile (then that
+// failure is its outcome).
 func (s *Store) publishAsync(f *inflight) error {
 	a := &s.acks
 	a.mu.Lock()
@@ -52,8 +53,7 @@ func (s *Store) publishAsync(f *inflight) error {
 	f.msg.Reply = string(a.reply)
 	a.pending[f.token] = f
 	a.mu.Unlock()
-	if err := s.nc.PublishMsg(f.msg); err != nil {
-		s.forget(f)
+	if err := s.nc.PublishMsg(f.msg); err != nil && s.forget(f) {
 		return err
 	}
 	return nil
