@@ -533,12 +533,13 @@ func TestLateAckTimesOutAndIsResent(t *testing.T) {
 	var mu sync.Mutex
 	var ids []string
 	var answered sync.WaitGroup
-	// The first send is answered after 5.5 s, the second (sent at about
-	// 5 s) 1 s after it came, so after the first's answer.
+	// The first send is answered after 6.5 s, the second (sent at about
+	// 5 s) 2.5 s after it came, so after the first's answer; the margins
+	// hold on a loaded machine.
 	answers := []struct {
 		after time.Duration
 		ack   string
-	}{{5500 * time.Millisecond, `{"stream":"FOOTBALL","seq":99}`}, {time.Second, `{"stream":"FOOTBALL","seq":100}`}}
+	}{{6500 * time.Millisecond, `{"stream":"FOOTBALL","seq":99}`}, {2500 * time.Millisecond, `{"stream":"FOOTBALL","seq":100}`}}
 	sub, err := nc.Subscribe("late.team.1", func(m *nats.Msg) {
 		mu.Lock()
 		ids = append(ids, m.Header.Get(events.HeaderChange))
