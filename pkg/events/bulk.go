@@ -21,15 +21,12 @@ const (
 	// maxPause caps one wait for the server to come back.
 	maxPause   = time.Second
 	ackTimeout = 5 * time.Second
-	// errCodeDuplicateInProcess is nats-server's "duplicate message id is
-	// in process" (JSStreamDuplicateMessageConflict), which nats.go has no
-	// name for.
-	errCodeDuplicateInProcess jetstream.ErrorCode = 10158
 )
 
 // Bulk publishes messages asynchronously with a bounded window; it is the
 // one way messages reach the stream. A message whose ack does not come is
-// sent again with the same message id until it is acknowledged, so a server
+// sent again, with the same change id, until it is acknowledged or its
+// compare-and-set fails and landed finds the copy sent before, so a server
 // restart in the middle loses nothing and doubles nothing. An outage fails
 // every message in flight at once: after one wait for the server they are
 // all sent again at once, so an outage costs about its own length, not a
@@ -39,6 +36,12 @@ const (
 type Bulk struct {
 	s     *Store
 	queue []*inflight
+	// acks receives the outcome of each send, in the order they come;
+	// it has room for the whole window, so that the store's ack handler
+	// never waits for the Bulk.
+	acks chan *inflight
+	// timer times out the oldest send when its ack is late.
+	timer *time.Timer
 	// resumed is when the last wait for the server ended: a message sent
 	// before it failed in the outage already waited for.
 	resumed time.Time
@@ -68,12 +71,21 @@ type inflight struct {
 	// resent: a conflict may be the message meeting its own first copy,
 	// stored before its ack was lost.
 	resent bool
-	fut    jetstream.PubAckFuture
 	done   func(seq uint64, err error)
+	// token names the send in flight to the store's acker; acks is the
+	// Bulk's channel its outcome (ackSeq, ackErr) is handed to, and
+	// replied says it was received from there.
+	token   uint64
+	acks    chan *inflight
+	ackSeq  uint64
+	ackErr  error
+	replied bool
 }
 
 // Bulk starts a bulk publication.
-func (s *Store) Bulk() *Bulk { return &Bulk{s: s, hash: sha256.New()} }
+func (s *Store) Bulk() *Bulk {
+	return &Bulk{s: s, hash: sha256.New(), acks: make(chan *inflight, bulkWindow)}
+}
 
 // Put queues m. done is called with the outcome of this message (later,
 // from Put or Flush): its sequence, or a model.Error with code Conflict
@@ -86,7 +98,7 @@ func (b *Bulk) Put(ctx context.Context, m Msg, done func(seq uint64, err error))
 			return err
 		}
 	}
-	return b.send(ctx, &inflight{msg: b.natsMsg(m), expected: m.Expected, done: done})
+	return b.send(ctx, &inflight{msg: b.natsMsg(m), expected: m.Expected, done: done, acks: b.acks})
 }
 
 // Flush waits until every queued message is done.
@@ -106,31 +118,74 @@ func (b *Bulk) send(ctx context.Context, f *inflight) error {
 		if f.resent {
 			b.stats.Resent++
 		}
-		fut, err := b.s.js.PublishMsgAsync(f.msg)
+		f.replied = false
+		err := b.s.publishAsync(f)
 		if err == nil {
-			f.fut = fut
 			b.queue = append(b.queue, f)
 			return nil
 		}
 		if err := b.failed(ctx, f, err); err != nil {
+			b.abandon()
 			return err
 		}
 	}
 }
 
+// await waits for the outcome of f's send: its ack, a failure, or a
+// timeout when no ack came within ackTimeout.
+func (b *Bulk) await(ctx context.Context, f *inflight) error {
+	for !f.replied {
+		select {
+		case g := <-b.acks:
+			g.replied = true
+			continue
+		default:
+		}
+		wait := time.Until(f.sent.Add(ackTimeout))
+		if wait <= 0 && b.s.forget(f) {
+			f.ackSeq, f.ackErr = 0, jetstream.ErrAsyncPublishTimeout
+			return nil
+		}
+		// Past the timeout but already settled: its outcome is on the
+		// way, so the wait is short.
+		wait = max(wait, time.Millisecond)
+		if b.timer == nil {
+			b.timer = time.NewTimer(wait)
+		} else {
+			b.timer.Reset(wait)
+		}
+		select {
+		case g := <-b.acks:
+			g.replied = true
+		case <-b.timer.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// abandon takes the sends in flight out of the store's acker when the
+// publication stops with an error: their acks, if they come, are dropped.
+func (b *Bulk) abandon() {
+	for _, f := range b.queue {
+		b.s.forget(f)
+	}
+}
+
 func (b *Bulk) settleOldest(ctx context.Context) error {
 	f := b.queue[0]
+	if err := b.await(ctx, f); err != nil {
+		b.abandon()
+		return err
+	}
 	b.queue[0] = nil
 	b.queue = b.queue[1:]
-	var pubErr error
-	select {
-	case ack := <-f.fut.Ok():
+	pubErr := f.ackErr
+	if pubErr == nil {
 		b.pause = 0
-		f.done(ack.Sequence, nil)
+		f.done(f.ackSeq, nil)
 		return nil
-	case pubErr = <-f.fut.Err():
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 	var apiErr *jetstream.APIError
 	switch {
@@ -138,7 +193,7 @@ func (b *Bulk) settleOldest(ctx context.Context) error {
 		f.done(0, conflict(f.msg.Subject, f.expected))
 		return nil
 	case IsConflict(pubErr):
-		seq, ok, err := b.s.landed(ctx, f.msg)
+		seq, ok, err := b.s.landed(ctx, f.msg, f.expected)
 		if err == nil {
 			if ok {
 				f.done(seq, nil)
@@ -147,12 +202,10 @@ func (b *Bulk) settleOldest(ctx context.Context) error {
 			}
 			return nil
 		}
+		// A failed check, or errInProcess: ask again after a pause, as
+		// after any lost ack; the next answer is the sequence or a
+		// conflict that landed settles.
 		pubErr = err
-	case errors.As(pubErr, &apiErr) && apiErr.ErrorCode == errCodeDuplicateInProcess:
-		// A copy sent before (its ack lost while the stream's leader
-		// moved) is still being stored: ask again after a pause, as
-		// after any lost ack; the next answer is its sequence or a
-		// conflict that landed() settles.
 	case errors.As(pubErr, &apiErr):
 		// The server refused the message itself: sending it again
 		// would be refused again.
@@ -160,6 +213,7 @@ func (b *Bulk) settleOldest(ctx context.Context) error {
 		return nil
 	}
 	if err := b.failed(ctx, f, pubErr); err != nil {
+		b.abandon()
 		return err
 	}
 	return b.send(ctx, f)

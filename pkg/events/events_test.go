@@ -67,9 +67,8 @@ func TestPublishCreateUpdateConflict(t *testing.T) {
 }
 
 // Two writers making the very same write from the same revision (same
-// subject, base and body, so the same message id) must not both be told
-// they wrote it. The server checks the expected revision before it looks
-// for duplicates, so the second gets a conflict, not a duplicate's ack; id
+// subject, base and body, so the same change id) must not both be told
+// they wrote it: the second gets a conflict from the compare-and-set; id
 // counters depend on it: two writers reserving as many ids from one
 // counter state publish identical messages, and must not both hand out
 // the same ids.
@@ -514,5 +513,85 @@ func TestGetAgreesWithDirectGet(t *testing.T) {
 				t.Errorf("Get: %+v\ndirect get: %+v", got, want)
 			}
 		})
+	}
+}
+
+// TestLateAckTimesOutAndIsResent: a send whose ack does not come within
+// the ack timeout (5 s) is sent again with the same change id, and only
+// the resend's ack settles the message: the first send's ack, arriving
+// while the resend waits for its own, is dropped. A plain subscriber
+// stands in for the stream on a subject the stream does not hold.
+func TestLateAckTimesOutAndIsResent(t *testing.T) {
+	srv := natstest.MustStart(t)
+	s := natstest.MustOpen(t, srv)
+	ctx := ctxT(t)
+	nc, err := nats.Connect(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	var mu sync.Mutex
+	var ids []string
+	var answered sync.WaitGroup
+	// The first send is answered after 6.5 s, the second (sent at about
+	// 5 s) 2.5 s after it came, so after the first's answer; the margins
+	// hold on a loaded machine.
+	answers := []struct {
+		after time.Duration
+		ack   string
+	}{{6500 * time.Millisecond, `{"stream":"FOOTBALL","seq":99}`}, {2500 * time.Millisecond, `{"stream":"FOOTBALL","seq":100}`}}
+	sub, err := nc.Subscribe("late.team.1", func(m *nats.Msg) {
+		mu.Lock()
+		ids = append(ids, m.Header.Get(events.HeaderChange))
+		n := len(ids)
+		mu.Unlock()
+		if n > len(answers) {
+			return
+		}
+		a := answers[n-1]
+		answered.Go(func() {
+			time.Sleep(a.after)
+			if err := m.Respond([]byte(a.ack)); err != nil {
+				t.Error(err)
+			}
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sub.Unsubscribe() })
+	if err := nc.FlushTimeout(time.Second); err != nil {
+		t.Fatal(err)
+	}
+
+	b := s.Bulk()
+	var seqs []uint64
+	m := msg(t, team(1, "Arsenal"), 0)
+	m.Subject = "late.team.1"
+	if err := b.Put(ctx, m, func(seq uint64, err error) {
+		if err != nil {
+			t.Errorf("done with %v", err)
+		}
+		seqs = append(seqs, seq)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	answered.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seqs) != 1 || seqs[0] != 100 {
+		t.Errorf("done with sequences %v, want once with 100 (the resend's ack)", seqs)
+	}
+	if len(ids) != 2 || ids[0] == "" || ids[0] != ids[1] {
+		t.Errorf("change ids of the sends %q, want two of one id", ids)
+	}
+	if st := b.Stats(); st.Sent != 2 || st.Resent != 1 {
+		t.Errorf("stats %+v, want 2 sent, 1 resent", st)
+	}
+	if n := events.PendingAcks(s); n != 0 {
+		t.Errorf("%d sends still await an ack", n)
 	}
 }

@@ -26,8 +26,10 @@ type StreamConfig struct {
 	// keeps what the stream has (1 when creating it), so that a writer
 	// started with defaults never scales a production stream down.
 	Replicas int
-	// DuplicateWindow is how long a message id is remembered, so that a
-	// retry after a lost ack is dropped (default 2 minutes).
+	// DuplicateWindow is how long the server remembers a message id
+	// (default 2 minutes). The writes of a Bulk carry none (see
+	// headerChange), so it costs nothing; it stays so that Open does not
+	// change the configuration of existing streams.
 	DuplicateWindow time.Duration
 	// Memory keeps the stream in memory instead of files (benchmarks only).
 	Memory bool
@@ -94,6 +96,8 @@ type Store struct {
 	// trip, not two).
 	countersMu sync.Mutex
 	counters   map[Kind]counterRev
+	// acks takes the acks of the store's publications (Bulk).
+	acks acker
 }
 
 // Open creates the stream, or updates it to cfg, and returns a Store on it.
@@ -105,7 +109,7 @@ func Open(ctx context.Context, nc *nats.Conn, cfg StreamConfig) (*Store, error) 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	js, err := jetstream.New(nc, jetstream.WithPublishAsyncMaxPending(4*bulkWindow), jetstream.WithPublishAsyncTimeout(ackTimeout))
+	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, fmt.Errorf("jetstream: %w", err)
 	}
@@ -274,11 +278,22 @@ func (s *Store) Get(ctx context.Context, subject string) (Revision, error) {
 // everything. The leader's answer costs a JSON reply with the message in
 // base64, about as much as the compare-and-set write that follows.
 func (s *Store) lastMsg(ctx context.Context, subject string) (*jetstream.RawStreamMsg, error) {
-	req, err := json.Marshal(msgGetRequest{LastFor: subject})
+	return s.leaderMsg(ctx, subject, msgGetRequest{LastFor: subject})
+}
+
+// nextMsg reads the first message of subject at or after sequence seq
+// from the stream's leader, or fails with jetstream.ErrMsgNotFound.
+func (s *Store) nextMsg(ctx context.Context, subject string, seq uint64) (*jetstream.RawStreamMsg, error) {
+	return s.leaderMsg(ctx, subject, msgGetRequest{NextFor: subject, Seq: seq})
+}
+
+// leaderMsg sends the message get req, of subject, to the stream's leader.
+func (s *Store) leaderMsg(ctx context.Context, subject string, req msgGetRequest) (*jetstream.RawStreamMsg, error) {
+	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("get %s: %w", subject, err)
 	}
-	reply, err := s.nc.RequestWithContext(ctx, jetstream.DefaultAPIPrefix+"STREAM.MSG.GET."+s.cfg.Name, req)
+	reply, err := s.nc.RequestWithContext(ctx, jetstream.DefaultAPIPrefix+"STREAM.MSG.GET."+s.cfg.Name, body)
 	if err != nil {
 		return nil, err
 	}
@@ -305,9 +320,11 @@ func (s *Store) lastMsg(ctx context.Context, subject string) (*jetstream.RawStre
 }
 
 // msgGetRequest and msgGetResponse are the JetStream API's message get, as
-// far as lastMsg uses it.
+// far as lastMsg and nextMsg use it.
 type msgGetRequest struct {
-	LastFor string `json:"last_by_subj"`
+	LastFor string `json:"last_by_subj,omitempty"`
+	NextFor string `json:"next_by_subj,omitempty"`
+	Seq     uint64 `json:"seq,omitempty"`
 }
 
 type msgGetResponse struct {
