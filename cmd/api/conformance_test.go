@@ -153,7 +153,7 @@ func (r *replica) waitApplied(s *events.Store) {
 		resp.Body.Close()
 		for _, line := range strings.Split(string(body), "\n") {
 			var seq uint64
-			if _, err := fmt.Sscanf(line, "fd_stream_last_applied_sequence %d", &seq); err == nil && seq >= last {
+			if _, err := fmt.Sscanf(line, "fd_stream_served_sequence %d", &seq); err == nil && seq >= last {
 				return
 			}
 		}

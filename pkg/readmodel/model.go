@@ -328,6 +328,11 @@ type Stats struct {
 	Ready bool
 	// LastSeq is the stream sequence of the last event applied.
 	LastSeq uint64
+	// ServedSeq is the stream sequence of the last event in the published
+	// snapshot, the one responses are made from. It trails LastSeq while
+	// applied changes wait to be published (Config.MaxDelay): an edit is
+	// in every response once ServedSeq has reached it, not LastSeq.
+	ServedSeq uint64
 	// ReadySeq is the stream sequence the replay ended at: push events
 	// (Config.Events) come from the messages after it.
 	ReadySeq uint64
@@ -354,6 +359,7 @@ func (m *Model) Stats() Stats {
 	s := Stats{
 		Ready:          m.Ready(),
 		LastSeq:        m.lastSeq.Load(),
+		ServedSeq:      m.cur.Load().seq,
 		ReadySeq:       m.readySeq.Load(),
 		Pending:        m.pending.Load(),
 		Applied:        m.applied.Load(),

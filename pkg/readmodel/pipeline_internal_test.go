@@ -38,6 +38,11 @@ func TestHeldBackChangeIsPublished(t *testing.T) {
 	if s := m.Snapshot(); s.Seq() == 42 {
 		t.Fatal("published at once although more was pending")
 	}
+	// Applied but not served: a reader that waits for the served sequence
+	// (tests, operators) must not take the change for visible yet.
+	if st := m.Stats(); st.LastSeq != 42 || st.ServedSeq == 42 {
+		t.Errorf("held back: last applied %d, served %d; want 42 applied, not served", st.LastSeq, st.ServedSeq)
+	}
 	select {
 	case <-before.Changed():
 	case <-time.After(5 * time.Second):
@@ -45,5 +50,8 @@ func TestHeldBackChangeIsPublished(t *testing.T) {
 	}
 	if tm, ok := m.Snapshot().Team(7); !ok || tm.Name != "Seven" {
 		t.Errorf("team after publication: %+v %v", tm, ok)
+	}
+	if st := m.Stats(); st.ServedSeq != 42 {
+		t.Errorf("published: served %d, want 42", st.ServedSeq)
 	}
 }
