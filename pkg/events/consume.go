@@ -138,7 +138,7 @@ func (s *Store) consume(ctx context.Context, c *consumption) error {
 		// the consumer is created (the server takes a third of a second
 		// for that at a million subjects, the look-up a tenth of it): a
 		// message published between the two only makes ready wait for
-		// it or for the end of what is pending.
+		// it.
 		lastMsg = make(chan lastResult, 1)
 		go func() {
 			last, err := s.lastMsg(ctx, c.filter)
