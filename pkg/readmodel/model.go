@@ -92,9 +92,14 @@ type Model struct {
 	readyOnce sync.Once
 
 	lastSeq, pending, applied, stale, decodeErrors, publications atomic.Uint64
-	readySeq                                                     atomic.Uint64
-	replayNanos, rebuildNanos                                    atomic.Int64
-	lastDecodeError                                              atomic.Pointer[string]
+	// servedSeq is the last event whose effect, if any, responses show:
+	// set by each publication, and after a chunk that left nothing to
+	// publish (events rejected, stale, or of kinds nothing is derived
+	// from).
+	servedSeq                 atomic.Uint64
+	readySeq                  atomic.Uint64
+	replayNanos, rebuildNanos atomic.Int64
+	lastDecodeError           atomic.Pointer[string]
 
 	// deferred tells Run's helper goroutine that a change waits for
 	// publication.
@@ -242,7 +247,11 @@ func (m *Model) applyChunk(c *chunk) {
 		m.markReadyLocked(c.start)
 		return
 	}
-	if !m.w.ready || !m.w.b.dirty {
+	if !m.w.ready {
+		return
+	}
+	if !m.w.b.dirty {
+		m.servedSeq.Store(m.lastSeq.Load())
 		return
 	}
 	if len(c.evs) == 0 || c.pending[len(c.evs)-1] == 0 || time.Since(m.w.b.since) >= m.cfg.MaxDelay {
@@ -288,7 +297,6 @@ func (m *Model) flush() {
 }
 
 func (m *Model) applyLocked(ev events.Event, v any, decodeErr error) {
-	m.lastSeq.Store(ev.Seq)
 	err := decodeErr
 	if err == nil {
 		var a, b int32
@@ -317,12 +325,16 @@ func (m *Model) applyLocked(ev events.Event, v any, decodeErr error) {
 	default:
 		m.applied.Add(1)
 	}
+	// Stored once ev is applied: a publication made above, before ev,
+	// takes lastSeq for what it serves.
+	m.lastSeq.Store(ev.Seq)
 }
 
 func (m *Model) publishLocked() {
 	start := time.Now()
 	next := m.w.publish(m.cfg.Now())
 	prev := m.cur.Swap(next)
+	m.servedSeq.Store(m.lastSeq.Load())
 	close(prev.next)
 	if evs := m.w.pushed; len(evs) > 0 {
 		m.w.pushed = nil
@@ -337,10 +349,11 @@ type Stats struct {
 	Ready bool
 	// LastSeq is the stream sequence of the last event applied.
 	LastSeq uint64
-	// ServedSeq is the stream sequence of the last event in the published
-	// snapshot, the one responses are made from. It trails LastSeq while
-	// applied changes wait to be published (Config.MaxDelay): an edit is
-	// in every response once ServedSeq has reached it, not LastSeq.
+	// ServedSeq is the stream sequence of the last event the published
+	// snapshot, the one responses are made from, takes in. It trails
+	// LastSeq while applied changes wait to be published
+	// (Config.MaxDelay): an edit is in every response once ServedSeq has
+	// reached it, not LastSeq.
 	ServedSeq uint64
 	// ReadySeq is the stream sequence the replay ended at: push events
 	// (Config.Events) come from the messages after it.
@@ -368,7 +381,7 @@ func (m *Model) Stats() Stats {
 	s := Stats{
 		Ready:          m.Ready(),
 		LastSeq:        m.lastSeq.Load(),
-		ServedSeq:      m.cur.Load().seq,
+		ServedSeq:      m.servedSeq.Load(),
 		ReadySeq:       m.readySeq.Load(),
 		Pending:        m.pending.Load(),
 		Applied:        m.applied.Load(),

@@ -55,3 +55,34 @@ func TestHeldBackChangeIsPublished(t *testing.T) {
 		t.Errorf("published: served %d, want 42", st.ServedSeq)
 	}
 }
+
+// TestServedSeqPassesEventsWithNothingToPublish: an event that changes
+// nothing served (here one rejected) is behind the served data as soon
+// as it is applied, although no snapshot is published for it; a reader
+// waiting for the served sequence to reach the stream's last message
+// would otherwise wait for ever.
+func TestServedSeqPassesEventsWithNothingToPublish(t *testing.T) {
+	m, err := New(Config{MaxDelay: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.MarkReady()
+	team, err := events.Encode(&model.Team{ID: 7, Name: "Seven"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		ev   events.Event
+	}{
+		{"rejected", events.Event{Kind: events.KindTeam, Key: []string{"7"}, Subject: "football.team.7", Seq: 50, Data: []byte("{not json")}},
+		{"applied", events.Event{Kind: events.KindTeam, Key: []string{"7"}, Subject: "football.team.7", Seq: 51, Data: team}},
+	}
+	for _, tc := range cases {
+		v, derr := decodeEvent(tc.ev)
+		m.applyChunk(&chunk{evs: []events.Event{tc.ev}, pending: []uint64{0}, vals: []any{v}, errs: []error{derr}})
+		if st := m.Stats(); st.ServedSeq != tc.ev.Seq || st.LastSeq != tc.ev.Seq {
+			t.Errorf("%s event %d: last applied %d, served %d; want both %d", tc.name, tc.ev.Seq, st.LastSeq, st.ServedSeq, tc.ev.Seq)
+		}
+	}
+}
