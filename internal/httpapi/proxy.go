@@ -73,14 +73,10 @@ func (s *Server) baseURL(c *fiber.Ctx) string {
 }
 
 // links are the request's links of kind, made with one allocation: the
-// base URL and the path after it are joined in a buffer on the stack.
+// base URL is built in a buffer on the stack.
 func (s *Server) links(c *fiber.Ctx, kind linkKind) links {
-	prefix, comp := linkPaths(kind)
-	if s.opts.PublicURL != "" {
-		return links{s.opts.PublicURL + prefix, comp}
-	}
 	var buf [256]byte
-	return links{string(append(s.appendBaseURL(buf[:0], c), prefix...)), comp}
+	return newLinks(s.appendBaseURL(buf[:0], c), kind)
 }
 
 // appendBaseURL appends baseURL to b, so that a cache key is built without

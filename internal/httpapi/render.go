@@ -34,21 +34,17 @@ type links struct {
 	comp string // "competitions" or "soccerseasons"
 }
 
-func newLinks(base string, kind linkKind) links {
-	prefix, comp := linkPaths(kind)
-	return links{base + prefix, comp}
-}
-
-// linkPaths is what kind puts after the base URL, and the name of the
-// competitions' collection under it.
-func linkPaths(kind linkKind) (prefix, comp string) {
+// newLinks are the links of kind under base, the request's base URL
+// (appended to: a caller's buffer saves the joined string an allocation).
+func newLinks(base []byte, kind linkKind) links {
+	prefix, comp := "/v1", "competitions"
 	switch kind {
 	case soccerseasonsPath:
-		return "/v1", "soccerseasons"
+		comp = "soccerseasons"
 	case alphaPath:
-		return "/alpha", "soccerseasons"
+		prefix, comp = "/alpha", "soccerseasons"
 	}
-	return "/v1", "competitions"
+	return links{string(append(base, prefix...)), comp}
 }
 
 type href struct {

@@ -110,7 +110,7 @@ func TestTableJSONMatchesEncodingJSON(t *testing.T) {
 	for i, tb := range tables {
 		for _, rep := range []representation{full, minified} {
 			for _, kind := range []linkKind{competitionsPath, soccerseasonsPath, alphaPath} {
-				l := newLinks(bases[(i+int(kind))%len(bases)], kind)
+				l := newLinks([]byte(bases[(i+int(kind))%len(bases)]), kind)
 				t.Run(fmt.Sprintf("%d/%s/%d", i, rep, kind), func(t *testing.T) {
 					want, err := json.Marshal(referenceTable(tb.id, tb.caption, tb.matchday, tb.rows, rep, l))
 					if err != nil {
