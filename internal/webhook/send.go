@@ -296,6 +296,10 @@ func (d *Dispatcher) writeNotes(ctx context.Context) {
 	d.notes = map[string]*pendingNotes{}
 	d.notesMu.Unlock()
 	for _, n := range notes {
+		// A removed registration's state is being deleted (sweep).
+		if _, reg := d.find(n.webhook.Name, n.webhook.Created); reg == gone {
+			continue
+		}
 		_, err := d.states.update(ctx, n.webhook.Name, n.webhook.Created, d.cfg.Now(), func(s *State) error {
 			for _, change := range n.changes {
 				change(s)
@@ -338,14 +342,20 @@ func (d *Dispatcher) post(ctx context.Context, w model.Webhook, ev envelope) (in
 
 // scanLoop looks for registrations the replicas have not seen yet and asks
 // for their verification: the message id makes the replicas' requests one.
+// It also deletes the states of removed registrations (sweep).
 func (d *Dispatcher) scanLoop(ctx context.Context) {
 	seen := map[string]bool{}
+	swept := map[string]time.Time{}
 	t := time.NewTicker(d.cfg.Scan)
 	defer t.Stop()
 	for {
 		for _, w := range d.cfg.Hooks().Webhooks() {
 			key := regKey(w.Name, w.Created)
-			if w.Removed || seen[key] {
+			if w.Removed {
+				d.sweep(ctx, w, key, swept)
+				continue
+			}
+			if seen[key] {
 				continue
 			}
 			if err := d.requestVerification(ctx, w); err != nil {
@@ -362,6 +372,29 @@ func (d *Dispatcher) scanLoop(ctx context.Context) {
 		case <-t.C:
 		}
 	}
+}
+
+// sweep deletes a removed registration's state when the replica first
+// sees the removal, and once more when whatever was in hand then has ended
+// (an attempt within AckWait, its note within noteEvery more), since such
+// an attempt may write the state again. swept holds when the first delete
+// was made, and the zero time once the second was.
+func (d *Dispatcher) sweep(ctx context.Context, w model.Webhook, key string, swept map[string]time.Time) {
+	first, ok := swept[key]
+	now := d.cfg.Now()
+	if ok && (first.IsZero() || now.Sub(first) < d.cfg.AckWait+noteEvery) {
+		return
+	}
+	if err := d.states.remove(ctx, w.Name, w.Created); err != nil {
+		if ctx.Err() == nil {
+			d.cfg.Log.Warn("webhook state of a removed webhook", "webhook", w.Name, "err", err.Error())
+		}
+		return
+	}
+	if ok {
+		now = time.Time{}
+	}
+	swept[key] = now
 }
 
 func (d *Dispatcher) requestVerification(ctx context.Context, w model.Webhook) error {

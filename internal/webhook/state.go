@@ -187,3 +187,26 @@ func (s *States) update(ctx context.Context, name string, created time.Time, now
 	}
 	return State{}, fmt.Errorf("webhook state %s: too much contention", name)
 }
+
+// remove deletes the state of name when it belongs to the registration
+// created at created or to an earlier one: a later registration of the
+// name, which another replica may already have seen, keeps its own. The
+// delete is a compare-and-set on the revision read, so a state written
+// meanwhile is read again first.
+func (s *States) remove(ctx context.Context, name string, created time.Time) error {
+	for range 20 {
+		st, rev, err := s.get(ctx, name)
+		if err != nil || rev == 0 || st.Created.After(created) {
+			return err
+		}
+		err = s.kv.Delete(ctx, name, jetstream.LastRevision(rev))
+		switch {
+		case err == nil:
+			return nil
+		case events.IsConflict(err):
+			continue
+		}
+		return fmt.Errorf("webhook state %s: delete: %w", name, err)
+	}
+	return fmt.Errorf("webhook state %s: too much contention", name)
+}

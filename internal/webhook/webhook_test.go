@@ -5,6 +5,8 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -660,18 +662,105 @@ func TestRemovedGetsNothing(t *testing.T) {
 	ev := w.event(push.FixtureUpdate, "PL", model.TierAnonymous)
 	r.d.Publish([]push.Event{ev})
 	w.waitState("h", func(st webhook.State) bool { return st.Failed > 0 })
-	ch, err := natstest.Editor(t, w.store).RemoveWebhook(w.ctx, "h")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for s := w.model.Snapshot(); s.Seq() < ch.Seq; s = w.model.Snapshot() {
-		<-s.Changed()
-	}
+	w.remove("h")
 	w.waitQueueEmpty()
 	n := len(w.recv.deliveries("h")[ev.Key()])
 	time.Sleep(300 * time.Millisecond)
 	if got := len(w.recv.deliveries("h")[ev.Key()]); got != n {
 		t.Errorf("attempts went on after removal: %d, then %d", n, got)
+	}
+}
+
+// remove removes a webhook and waits until the read model has seen it.
+func (w *world) remove(name string) {
+	w.t.Helper()
+	ch, err := natstest.Editor(w.t, w.store).RemoveWebhook(w.ctx, name)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	for s := w.model.Snapshot(); s.Seq() < ch.Seq; s = w.model.Snapshot() {
+		<-s.Changed()
+	}
+}
+
+// storedCreated is the registration time in the stored state of name,
+// read from the bucket itself; ok is false when the bucket has no state
+// of name.
+func (w *world) storedCreated(name string) (created time.Time, ok bool) {
+	w.t.Helper()
+	js, err := jetstream.New(w.store.Conn())
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	kv, err := js.KeyValue(w.ctx, webhook.StatesBucket)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	e, err := kv.Get(w.ctx, name)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return time.Time{}, false
+	}
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var st webhook.State
+	if err := json.Unmarshal(e.Value(), &st); err != nil {
+		w.t.Fatal(err)
+	}
+	return st.Created, true
+}
+
+// A removed webhook's state leaves the bucket, even when attempts in hand
+// at its removal end after it; a webhook added again under the name keeps
+// the new registration's state.
+func TestRemovedStateIsDeleted(t *testing.T) {
+	tests := []struct {
+		name    string
+		failing bool // deliveries fail and are retried when it is removed
+		readd   bool // added again under the name after the removal
+	}{
+		{"removed", false, false},
+		{"removed with deliveries failing", true, false},
+		{"removed and added again", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t)
+			if tt.failing {
+				w.recv.answer = func(*http.Request, string, int) int { return http.StatusServiceUnavailable }
+			}
+			w.add("h", "reg", nil)
+			r := w.start(nil)
+			w.waitState("h", status(webhook.Verified))
+			if tt.failing {
+				r.d.Publish([]push.Event{w.event(push.FixtureUpdate, "PL", model.TierAnonymous)})
+				w.waitState("h", func(st webhook.State) bool { return st.Failed > 0 })
+			}
+			w.remove("h")
+			var want time.Time
+			if tt.readd {
+				w.add("h", "reg", nil)
+				for _, h := range w.model.Snapshot().Webhooks() {
+					if h.Name == "h" {
+						want = h.Created
+					}
+				}
+				w.waitState("h", status(webhook.Verified))
+			}
+			w.waitQueueEmpty()
+			// Past the second sweep of a removal (fast's AckWait): what an
+			// attempt in hand at the removal wrote has been deleted too.
+			time.Sleep(3*time.Second + 500*time.Millisecond)
+			for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				created, ok := w.storedCreated("h")
+				if ok == tt.readd && created.Equal(want) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("stored state: found %v, created %s; want found %v, created %s", ok, created, tt.readd, want)
+				}
+			}
+		})
 	}
 }
 
