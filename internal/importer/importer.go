@@ -132,10 +132,12 @@ func New(ed *editor.Editor, progress io.Writer) *Importer {
 // error that is not the files' (the stream gone) stops it and is
 // returned, naming the file whose write failed.
 func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts Options) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	// The parsers are waited for after they are cancelled: a writer that
+	// stops early leaves them blocked on files nobody takes.
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	next := im.parseAhead(ctx, &wg, f, paths, opts)
 	batch := im.ed.Batch()
 	var written []*file // the files whose fixtures may still be on their way
