@@ -139,6 +139,18 @@ func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts O
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	next := im.parseAhead(ctx, &wg, f, paths, opts)
+	// What the stream knows of team names and competitions is read while
+	// the first files are parsed.
+	var loadErr error
+	loading := make(chan struct{})
+	wg.Go(func() {
+		defer close(loading)
+		loadErr = im.load(ctx)
+	})
+	loaded := func() error {
+		<-loading
+		return loadErr
+	}
 	batch := im.ed.Batch()
 	var written []*file // the files whose fixtures may still be on their way
 	for group := range groups(next) {
@@ -159,7 +171,7 @@ func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts O
 		}
 		written = slices.DeleteFunc(written, func(fl *file) bool { return fl.queued == 0 })
 		written = append(written, files...)
-		if err := im.write(ctx, batch, files); err != nil {
+		if err := im.write(ctx, batch, files, loaded); err != nil {
 			return failedFile(written, err)
 		}
 	}
@@ -378,13 +390,14 @@ func applyAliases(src *source, aliases map[string]string) map[string]string {
 	return used
 }
 
-// write writes the files of a group, queueing their fixtures on batch.
+// write writes the files of a group, queueing their fixtures on batch,
+// once loaded says what the stream knew is read.
 // Each step runs for every file of the group at once (one round of
 // claims for all their teams, one for their competitions, one for their
 // fixtures' sources); a file whose step fails with an error of its own is
 // rejected and left out of the steps after, and every check that can
 // refuse a file runs before anything of it is written.
-func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*file) error {
+func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*file, loaded func() error) error {
 	var files []*file
 	for _, fl := range group {
 		for _, r := range fl.src.rejected {
@@ -398,7 +411,7 @@ func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*fil
 	if len(files) == 0 {
 		return nil
 	}
-	if err := im.load(ctx); err != nil {
+	if err := loaded(); err != nil {
 		return err
 	}
 	files, err := im.each(files, func(_ int, fl *file) error { return im.prepare(ctx, fl) })
@@ -523,8 +536,8 @@ func (im *Importer) resolveTeams(ctx context.Context, files []*file) ([]*file, e
 		im.Summary.Teams.Unchanged += fl.knownTeams
 		mentions += len(fl.fresh)
 		for _, name := range fl.fresh {
-			if !seen[name] {
-				seen[name] = true
+			if norm := model.NormalizeTeamName(name); !seen[norm] {
+				seen[norm] = true
 				fresh = append(fresh, name)
 			}
 		}
@@ -543,7 +556,7 @@ func (im *Importer) resolveTeams(ctx context.Context, files []*file) ([]*file, e
 		im.Summary.Teams.Unchanged += mentions - len(created)
 		for _, fl := range files {
 			for _, name := range fl.fresh {
-				fl.teamIDs[name] = got[name]
+				fl.teamIDs[name] = im.names[model.NormalizeTeamName(name)]
 			}
 		}
 	}
