@@ -296,13 +296,35 @@ func (im *Importer) parseAhead(ctx context.Context, wg *sync.WaitGroup, f Format
 const groupMatches = 20000
 
 // groups gathers the files of next into groups of about groupMatches
-// matches, in order.
+// matches, in order. A file with a season of a file already in the group
+// begins the next group: its fixtures are decided against what the
+// earlier file wrote (as claimed before, see claimedBefore), which a
+// group's claims, made before any of its fixtures is written, would not
+// find, and each would lose its compare-and-set and be decided again
+// (engsoccerdata's germany2.csv repeats germany.csv's second tier).
 func groups(next <-chan *file) iter.Seq[[]*file] {
 	return func(yield func([]*file) bool) {
 		var group []*file
 		matches := 0
+		seasons := map[string]bool{}
 		for fl := range next {
+			var keys []string
+			if fl.src != nil {
+				for _, pf := range fl.src.seasons {
+					keys = append(keys, string(pf.league.Code)+"/"+strconv.Itoa(pf.year))
+				}
+			}
+			if slices.ContainsFunc(keys, func(k string) bool { return seasons[k] }) {
+				if !yield(group) {
+					return
+				}
+				group, matches = nil, 0
+				clear(seasons)
+			}
 			group = append(group, fl)
+			for _, k := range keys {
+				seasons[k] = true
+			}
 			if fl.src != nil {
 				for _, pf := range fl.src.seasons {
 					matches += len(pf.matches)
@@ -313,6 +335,7 @@ func groups(next <-chan *file) iter.Seq[[]*file] {
 					return
 				}
 				group, matches = nil, 0
+				clear(seasons)
 			}
 		}
 		if len(group) > 0 {
