@@ -159,8 +159,7 @@ func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts O
 			im.Summary.Files++
 			err := fl.err
 			if err == nil {
-				fl.aliased = applyAliases(fl.src, opts.Aliases)
-				err = im.check(fl.src, opts)
+				err = im.check(fl, opts)
 			}
 			if err = im.settle(fl, err); err != nil {
 				return err
@@ -189,8 +188,9 @@ type file struct {
 	// rejection) or the stream's.
 	err error
 	// aliased are the spellings an alias renamed, each with the name it
-	// stands for, to be recorded.
-	aliased map[string]string
+	// stands for, to be recorded; warnings are what the data checks found.
+	aliased  map[string]string
+	warnings []Warning
 	// fresh are the names of its teams nobody had when its group began,
 	// knownTeams counts the others.
 	fresh      []string
@@ -264,8 +264,15 @@ func (im *Importer) parseAhead(ctx context.Context, wg *sync.WaitGroup, f Format
 			sem <- struct{}{}
 			wg.Go(func() {
 				defer func() { <-sem }()
-				src, err := f.parse(path, opts, leagues)
-				parsed[i] <- &file{path: path, src: src, err: err}
+				// Aliases and checks are the file's alone: they are
+				// applied here too, several files at once.
+				fl := &file{path: path}
+				fl.src, fl.err = f.parse(path, opts, leagues)
+				if fl.err == nil {
+					fl.aliased = applyAliases(fl.src, opts.Aliases)
+					fl.warnings = warnings(fl.src, opts)
+				}
+				parsed[i] <- fl
 			})
 		}
 	})
@@ -368,16 +375,21 @@ func (im *Importer) load(ctx context.Context) error {
 	return nil
 }
 
-// check applies the data checks to every season of a source, keeping the
-// warnings; with opts.Strict a warning refuses the file.
-func (im *Importer) check(src *source, opts Options) error {
+// warnings applies the data checks to every season of a source.
+func warnings(src *source, opts Options) []Warning {
 	var ws []Warning
 	for _, pf := range src.seasons {
 		ws = append(ws, checkSeason(pf, opts.Now)...)
 	}
-	im.Summary.Warnings = append(im.Summary.Warnings, ws...)
-	if opts.Strict && len(ws) > 0 {
-		return invalidFile("%d warning(s), listed above, and --strict makes them errors", len(ws))
+	return ws
+}
+
+// check keeps the warnings of a file; with opts.Strict a warning refuses
+// the file.
+func (im *Importer) check(fl *file, opts Options) error {
+	im.Summary.Warnings = append(im.Summary.Warnings, fl.warnings...)
+	if opts.Strict && len(fl.warnings) > 0 {
+		return invalidFile("%d warning(s), listed above, and --strict makes them errors", len(fl.warnings))
 	}
 	return nil
 }
