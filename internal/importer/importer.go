@@ -233,8 +233,10 @@ func failedFile(written []*file, err error) error {
 	return err
 }
 
-// parseLookahead bounds the files parsed ahead of the writer.
-const parseLookahead = 8
+// parseLookahead bounds the files parsed ahead of the writer, and with
+// them the memory they hold (engsoccerdata's largest file has about
+// 200,000 matches).
+const parseLookahead = 4
 
 // parseAhead parses paths, several at once, and returns them in order,
 // each when it is parsed.
