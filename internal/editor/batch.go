@@ -21,6 +21,10 @@ type op struct {
 	seq   uint64 // revision of the last state published
 	lost  bool   // lost a race: redo before anything else
 	redos int
+	// then is an edit to start once this one is done without an error
+	// (a team once its name is claimed for it); it starts lost, so that
+	// its redo decides it then.
+	then *op
 }
 
 // redoer decides an edit again after a lost race. It is an interface, not
@@ -76,10 +80,18 @@ func (b *Batch) Flush(ctx context.Context) error {
 
 func (b *Batch) start(ctx context.Context, o *op) error {
 	if o.plan.unchanged() || b.e.DryRun {
-		o.done(o.plan.change(0, b.e.DryRun), nil)
+		b.finish(o, o.plan.change(0, b.e.DryRun))
 		return nil
 	}
 	return b.send(ctx, o)
+}
+
+// finish reports an edit done and starts the edit that follows it.
+func (b *Batch) finish(o *op, ch Change) {
+	o.done(ch, nil)
+	if o.then != nil {
+		b.ready = append(b.ready, o.then)
+	}
 }
 
 func (b *Batch) send(ctx context.Context, o *op) error {
@@ -98,7 +110,7 @@ func (b *Batch) send(ctx context.Context, o *op) error {
 				b.ready = append(b.ready, o)
 				return
 			}
-			o.done(p.change(seq, false), nil)
+			b.finish(o, p.change(seq, false))
 		case model.ErrorCode(err) == model.Conflict && o.redo != nil && o.redos < maxRedo:
 			o.redos++
 			o.lost = true

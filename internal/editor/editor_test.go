@@ -391,3 +391,57 @@ func TestClaimOfAMovedCompetitionsSeason(t *testing.T) {
 		t.Errorf("%d competitions, want 2", len(comps))
 	}
 }
+
+// TestTeamsByNameWritesEachClaimsTeam: every name ends claimed for a
+// team that is stored, whatever the stream held before: nothing, a claim
+// whose writer stopped before its team, or a claim with its team (kept as
+// it is). Each team is written in the same batch as the claims, once its
+// own claim is in.
+func TestTeamsByNameWritesEachClaimsTeam(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		before  []any // what the stream holds of "Orphan Town"
+		wantID  int   // its id after, 0: a new one
+		created int   // teams this call creates
+		stored  string
+	}{
+		{"new name", nil, 0, 3, "Orphan Town"},
+		{"claim without its team", []any{&model.TeamName{Name: "Orphan Town", TeamID: 9001}}, 9001, 2, "Orphan Town"},
+		{"claim with its team", []any{&model.Team{ID: 9002, Name: "Orphan Town AFC"}, &model.TeamName{Name: "Orphan Town", TeamID: 9002}}, 9002, 2, "Orphan Town AFC"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := natstest.MustOpen(t, natstest.MustStart(t))
+			if len(tc.before) > 0 {
+				natstest.PutNew(t, s, tc.before...)
+			}
+			names := []string{"Orphan Town", "Fresh Rovers", "Other United"}
+			ids, created, err := natstest.Editor(t, s).TeamsByName(ctxT(t), names)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(created) != tc.created || slices.Contains(created, "Orphan Town") != (tc.created == 3) {
+				t.Errorf("created %v, want %d teams", created, tc.created)
+			}
+			if tc.wantID != 0 && ids["Orphan Town"] != tc.wantID {
+				t.Errorf("Orphan Town has id %d, want %d", ids["Orphan Town"], tc.wantID)
+			}
+			teams := natstest.All[model.Team](t, s, events.KindTeam)
+			claims := natstest.All[model.TeamName](t, s, events.KindTeamName)
+			if len(teams) != len(names) || len(claims) != len(names) {
+				t.Errorf("%d teams and %d names stored, want %d of each", len(teams), len(claims), len(names))
+			}
+			byID := map[int]model.Team{}
+			for _, tm := range teams {
+				byID[tm.ID] = tm
+			}
+			for _, name := range names {
+				if _, ok := byID[ids[name]]; !ok {
+					t.Errorf("%s: team %d is not stored", name, ids[name])
+				}
+			}
+			if got := byID[ids["Orphan Town"]].Name; got != tc.stored {
+				t.Errorf("Orphan Town's team is named %q, want %q", got, tc.stored)
+			}
+		})
+	}
+}

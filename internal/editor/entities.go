@@ -546,7 +546,10 @@ func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[strin
 			failed = err
 		}
 	}
-	claims := e.Batch()
+	// Each team is written once its name's claim is in, in the same
+	// batch, with the winner's made sure of: a claim is written before its
+	// team, and its writer may have stopped in between.
+	b := e.Batch()
 	for i := range teams {
 		t := &teams[i]
 		subject := events.TeamNameSubject(t.Name)
@@ -564,48 +567,46 @@ func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[strin
 			e.knowTeam(t.ID)
 			return keep(subject, rev), nil
 		}
-		err = claims.add(ctx, &op{plan: p, redo: redoFunc(redo), done: func(ch Change, err error) {
+		claim := &op{plan: p, redo: redoFunc(redo), done: func(ch Change, err error) {
 			fail(err)
 			if err == nil && ch.Action == Created {
 				created = append(created, t.Name)
 			}
-		}})
-		if err != nil {
+		}, then: &op{lost: true, redo: e.teamOnce(t), done: func(_ Change, err error) { fail(err) }}}
+		if err := b.add(ctx, claim); err != nil {
 			return nil, nil, err
 		}
 	}
-	if err := claims.Flush(ctx); err != nil {
+	if err := b.Flush(ctx); err != nil {
 		return nil, nil, err
 	}
 	if failed != nil {
 		return nil, nil, failed
 	}
-	// The teams, with the winners' made sure of: a claim is written
-	// before its team, and its writer may have stopped in between.
-	entities := e.Batch()
-	for i := range teams {
-		t := &teams[i]
+	for _, t := range teams {
 		ids[t.Name] = t.ID
-		subject := teamSubject(t.ID)
-		p, err := e.newPlan(ctx, nil, t)
-		if err != nil {
-			return nil, nil, err
-		}
-		redo := func(ctx context.Context) (plan, error) {
-			_, rev, err := load[model.Team](ctx, e.Store, subject)
-			if err != nil || rev == nil {
-				return p, err
+	}
+	return ids, created, nil
+}
+
+// teamOnce decides the write of team t, whose name was just claimed: the
+// first time as new, after a lost race from the team stored (which is
+// kept).
+func (e *Editor) teamOnce(t *model.Team) redoer {
+	first := true
+	return redoFunc(func(ctx context.Context) (plan, error) {
+		if !first {
+			_, rev, err := load[model.Team](ctx, e.Store, teamSubject(t.ID))
+			if err != nil {
+				return plan{}, err
 			}
-			return keep(subject, rev), nil
+			if rev != nil {
+				return keep(teamSubject(t.ID), rev), nil
+			}
 		}
-		if err := entities.add(ctx, &op{plan: p, redo: redoFunc(redo), done: func(_ Change, err error) { fail(err) }}); err != nil {
-			return nil, nil, err
-		}
-	}
-	if err := entities.Flush(ctx); err != nil {
-		return nil, nil, err
-	}
-	return ids, created, failed
+		first = false
+		return e.newPlan(ctx, nil, t)
+	})
 }
 
 // NewIDs reserves n ids of kind for entities a writer is about to

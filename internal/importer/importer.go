@@ -18,8 +18,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -119,60 +121,236 @@ func New(ed *editor.Editor, progress io.Writer) *Importer {
 	return &Importer{ed: ed, progress: progress}
 }
 
-// Import imports files of format f, parsing the next file while the
-// current one is written, and claiming the next file's teams,
-// competitions and sources while the current one's fixtures are on their
-// way: one batch carries the fixtures of every file. A file that cannot
-// be read is listed as rejected and the import goes on with the next; an
-// error that is not the files' (the stream gone) stops it and is returned.
+// Import imports files of format f. The files are parsed ahead, several
+// at once, and written in groups: a group's teams are claimed in one
+// round, its competitions in one, its fixtures' sources in one, and its
+// fixtures queued on the one batch that carries the fixtures of every file,
+// so that the round trips of a group cost what one file's did. The next
+// group is parsed while this one is written. A file that cannot be read or
+// breaks a rule is listed as rejected, taken out of its group before
+// anything of it is written, and the import goes on with the others; an
+// error that is not the files' (the stream gone) stops it and is
+// returned, naming the file whose write failed.
 func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts Options) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type parsed struct {
-		path string
-		src  *source
-		err  error
-	}
-	// The parser has an editor of its own: an Editor is not safe for
-	// concurrent use, and it only reads league codes.
-	lookup := &editor.Editor{Store: im.ed.Store}
-	next := make(chan parsed, 1)
+	// The parsers are waited for after they are cancelled: a writer that
+	// stops early leaves them blocked on files nobody takes.
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := im.parseAhead(ctx, &wg, f, paths, opts)
+	// What the stream knows of team names and competitions is read while
+	// the first files are parsed.
+	var loadErr error
+	loading := make(chan struct{})
+	wg.Go(func() {
+		defer close(loading)
+		loadErr = im.load(ctx)
+	})
+	loaded := func() error {
+		<-loading
+		return loadErr
+	}
+	batch := im.ed.Batch()
+	var written []*file // the files whose fixtures may still be on their way
+	for group := range groups(next) {
+		var files []*file
+		for _, fl := range group {
+			im.Summary.Files++
+			err := fl.err
+			if err == nil {
+				err = im.check(fl, opts)
+			}
+			if err = im.settle(fl, err); err != nil {
+				return err
+			}
+			if fl.err == nil {
+				files = append(files, fl)
+			}
+		}
+		written = slices.DeleteFunc(written, func(fl *file) bool { return fl.queued == 0 })
+		written = append(written, files...)
+		if err := im.write(ctx, batch, files, loaded); err != nil {
+			return failedFile(written, err)
+		}
+	}
+	if err := batch.Flush(ctx); err != nil {
+		return failedFile(written, fmt.Errorf("write the fixtures: %w", err))
+	}
+	return ctx.Err()
+}
+
+// file is one file on its way through an import.
+type file struct {
+	path string
+	src  *source
+	// err is why the file is not written further: its own (Invalid, a
+	// rejection) or the stream's.
+	err error
+	// aliased are the spellings an alias renamed, each with the name it
+	// stands for, to be recorded; warnings are what the data checks found.
+	aliased  map[string]string
+	warnings []Warning
+	// fresh are the names of its teams nobody had when its group began,
+	// knownTeams counts the others.
+	fresh      []string
+	knownTeams int
+	teamIDs    map[string]int
+	comps      []*model.Competition
+	existed    map[int]bool
+	kept       [][]parsedMatch
+	claimed    []editor.Claimed
+	bar        *bar
+	// queued counts its fixtures queued on the batch whose outcome has
+	// not come yet.
+	queued int
+}
+
+// settle records err as fl's: a file's own error (Invalid) rejects it,
+// any other is returned, naming the file, and stops the import.
+func (im *Importer) settle(fl *file, err error) error {
+	fl.err = err
+	switch {
+	case err == nil:
+		return nil
+	case model.ErrorCode(err) == model.Invalid:
+		im.Summary.reject(Rejection{File: fl.path, Err: err})
+		return nil
+	}
+	return fmt.Errorf("%s: %w", fl.path, err)
+}
+
+// failedFile names in err the file whose write failed: the batch fails
+// when one of its messages cannot be written, which may be a fixture of a
+// file queued before the one being written; the first file with fixtures
+// still on their way is the one whose message failed first.
+func failedFile(written []*file, err error) error {
+	for _, fl := range written {
+		if fl.queued > 0 {
+			return fmt.Errorf("%s: %w", fl.path, err)
+		}
+	}
+	return err
+}
+
+// parseLookahead bounds the files parsed ahead of the writer, and with
+// them the memory they hold (engsoccerdata's largest file has about
+// 200,000 matches).
+const parseLookahead = 4
+
+// parseAhead parses paths, several at once, and returns them in order,
+// each when it is parsed.
+func (im *Importer) parseAhead(ctx context.Context, wg *sync.WaitGroup, f Format, paths []string, opts Options) <-chan *file {
+	// The parsers share an editor of their own, behind a lock: an Editor
+	// is not safe for concurrent use, and they only read league codes.
+	lookup := &editor.Editor{Store: im.ed.Store}
+	var mu sync.Mutex
+	leagues := func(code model.LeagueCode) (model.League, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return lookup.League(ctx, code)
+	}
+	parsed := make([]chan *file, len(paths))
+	for i := range parsed {
+		parsed[i] = make(chan *file, 1)
+	}
+	sem := make(chan struct{}, max(1, min(runtime.GOMAXPROCS(0), parseLookahead)))
+	ahead := make(chan struct{}, parseLookahead)
+	wg.Go(func() {
+		for i, path := range paths {
+			select {
+			case ahead <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				// Aliases and checks are the file's alone: they are
+				// applied here too, several files at once.
+				fl := &file{path: path}
+				fl.src, fl.err = f.parse(path, opts, leagues)
+				if fl.err == nil {
+					fl.aliased = applyAliases(fl.src, opts.Aliases)
+					fl.warnings = warnings(fl.src, opts)
+				}
+				parsed[i] <- fl
+			})
+		}
+	})
+	next := make(chan *file)
 	wg.Go(func() {
 		defer close(next)
-		for _, path := range paths {
-			src, err := f.parse(path, opts, func(code model.LeagueCode) (model.League, error) { return lookup.League(ctx, code) })
+		for _, ch := range parsed {
+			var fl *file
 			select {
-			case next <- parsed{path, src, err}:
+			case fl = <-ch:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case next <- fl:
+				<-ahead
 			case <-ctx.Done():
 				return
 			}
 		}
 	})
-	batch := im.ed.Batch()
-	for p := range next {
-		im.Summary.Files++
-		err := p.err
-		var aliased map[string]string
-		if err == nil {
-			aliased = applyAliases(p.src, opts.Aliases)
-			err = im.check(p.src, opts)
+	return next
+}
+
+// groupMatches is how many matches make a group of files: enough for a
+// season's files of every league to be one group, few enough that a large
+// archive is parsed while the group before is written.
+const groupMatches = 20000
+
+// groups gathers the files of next into groups of about groupMatches
+// matches, in order. A file with a season of a file already in the group
+// begins the next group: its fixtures are decided against what the
+// earlier file wrote (as claimed before, see claimedBefore), which a
+// group's claims, made before any of its fixtures is written, would not
+// find, and each would lose its compare-and-set and be decided again
+// (engsoccerdata's germany2.csv repeats germany.csv's second tier).
+func groups(next <-chan *file) iter.Seq[[]*file] {
+	return func(yield func([]*file) bool) {
+		var group []*file
+		matches := 0
+		seasons := map[string]bool{}
+		for fl := range next {
+			var keys []string
+			if fl.src != nil {
+				for _, pf := range fl.src.seasons {
+					keys = append(keys, string(pf.league.Code)+"/"+strconv.Itoa(pf.year))
+				}
+			}
+			if slices.ContainsFunc(keys, func(k string) bool { return seasons[k] }) {
+				if !yield(group) {
+					return
+				}
+				group, matches = nil, 0
+				clear(seasons)
+			}
+			group = append(group, fl)
+			for _, k := range keys {
+				seasons[k] = true
+			}
+			if fl.src != nil {
+				for _, pf := range fl.src.seasons {
+					matches += len(pf.matches)
+				}
+			}
+			if matches >= groupMatches {
+				if !yield(group) {
+					return
+				}
+				group, matches = nil, 0
+				clear(seasons)
+			}
 		}
-		if err == nil {
-			err = im.write(ctx, batch, p.src, aliased)
-		}
-		switch {
-		case model.ErrorCode(err) == model.Invalid:
-			im.Summary.reject(Rejection{File: p.path, Err: err})
-		case err != nil:
-			return fmt.Errorf("%s: %w", p.path, err)
+		if len(group) > 0 {
+			yield(group)
 		}
 	}
-	if err := batch.Flush(ctx); err != nil {
-		return fmt.Errorf("write the fixtures: %w", err)
-	}
-	return ctx.Err()
 }
 
 func (im *Importer) load(ctx context.Context) error {
@@ -199,16 +377,21 @@ func (im *Importer) load(ctx context.Context) error {
 	return nil
 }
 
-// check applies the data checks to every season of a source, keeping the
-// warnings; with opts.Strict a warning refuses the file.
-func (im *Importer) check(src *source, opts Options) error {
+// warnings applies the data checks to every season of a source.
+func warnings(src *source, opts Options) []Warning {
 	var ws []Warning
 	for _, pf := range src.seasons {
 		ws = append(ws, checkSeason(pf, opts.Now)...)
 	}
-	im.Summary.Warnings = append(im.Summary.Warnings, ws...)
-	if opts.Strict && len(ws) > 0 {
-		return invalidFile("%d warning(s), listed above, and --strict makes them errors", len(ws))
+	return ws
+}
+
+// check keeps the warnings of a file; with opts.Strict a warning refuses
+// the file.
+func (im *Importer) check(fl *file, opts Options) error {
+	im.Summary.Warnings = append(im.Summary.Warnings, fl.warnings...)
+	if opts.Strict && len(fl.warnings) > 0 {
+		return invalidFile("%d warning(s), listed above, and --strict makes them errors", len(fl.warnings))
 	}
 	return nil
 }
@@ -244,66 +427,121 @@ func applyAliases(src *source, aliases map[string]string) map[string]string {
 	return used
 }
 
-// write writes what a parser read, queueing its fixtures on batch;
-// aliased are the spellings an alias renamed, each with the name it stands
-// for, to be recorded.
-func (im *Importer) write(ctx context.Context, batch *editor.Batch, src *source, aliased map[string]string) error {
-	for _, r := range src.rejected {
-		im.Summary.Fixtures.Rejected++
-		im.Summary.reject(r)
+// write writes the files of a group, queueing their fixtures on batch,
+// once loaded says what the stream knew is read.
+// Each step runs for every file of the group at once (one round of
+// claims for all their teams, one for their competitions, one for their
+// fixtures' sources); a file whose step fails with an error of its own is
+// rejected and left out of the steps after, and every check that can
+// refuse a file runs before anything of it is written.
+func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*file, loaded func() error) error {
+	var files []*file
+	for _, fl := range group {
+		for _, r := range fl.src.rejected {
+			im.Summary.Fixtures.Rejected++
+			im.Summary.reject(r)
+		}
+		if len(fl.src.seasons) > 0 || len(fl.src.deductions) > 0 {
+			files = append(files, fl)
+		}
 	}
-	if len(src.seasons) == 0 && len(src.deductions) == 0 {
+	if len(files) == 0 {
 		return nil
 	}
-	if err := im.load(ctx); err != nil {
+	if err := loaded(); err != nil {
 		return err
 	}
-	for _, pf := range src.seasons {
+	files, err := im.each(files, func(_ int, fl *file) error { return im.prepare(ctx, fl) })
+	if err != nil {
+		return err
+	}
+	if files, err = im.resolveTeams(ctx, files); err != nil {
+		return err
+	}
+	if files, err = im.competitions(ctx, files); err != nil {
+		return err
+	}
+	known, err := im.fixtures(ctx, files)
+	if err != nil {
+		return err
+	}
+	if err := im.claimSources(ctx, files, known); err != nil {
+		return err
+	}
+	for _, fl := range files {
+		for i, pf := range fl.src.seasons {
+			if err := im.putFixtures(ctx, batch, fl, pf, fl.kept[i], fl.comps[i], known.bySource, fl.claimed[i].IDs); err != nil {
+				return err
+			}
+		}
+		if err := im.putDeductions(ctx, fl.path, fl.src.deductions); err != nil {
+			return fmt.Errorf("%s: %w", fl.path, err)
+		}
+	}
+	return nil
+}
+
+// each runs step for every file and returns the files it did not reject,
+// or the first error that is not a file's own.
+func (im *Importer) each(files []*file, step func(i int, fl *file) error) ([]*file, error) {
+	kept := files[:0]
+	for i, fl := range files {
+		if err := im.settle(fl, step(i, fl)); err != nil {
+			return nil, err
+		}
+		if fl.err == nil {
+			kept = append(kept, fl)
+		}
+	}
+	return kept, nil
+}
+
+// prepare registers the leagues of a file's seasons and checks what its
+// teams and competitions will be, before anything of it is written: the
+// names nobody has are drafts of teams, and each season is a draft of its
+// competition (with stand-in ids for the teams, which only need to be
+// valid and distinct).
+func (im *Importer) prepare(ctx context.Context, fl *file) error {
+	for _, pf := range fl.src.seasons {
 		l, err := im.ensureLeague(ctx, pf.league)
 		if err != nil {
 			return fmt.Errorf("league %s: %w", pf.league.Code, err)
 		}
 		pf.league = l
 	}
-	teamIDs, err := im.resolveTeams(ctx, src.seasons, aliased)
-	if err != nil {
-		return err
-	}
-	comps, existed, err := im.competitions(ctx, src.format, src.seasons, teamIDs)
-	if err != nil {
-		return err
-	}
-	known, err := im.fixtures(ctx, src.format, existed)
-	if err != nil {
-		return err
-	}
-	matches := 0
-	for _, pf := range src.seasons {
-		matches += len(pf.matches)
-	}
-	bar := newBar(im.progress, src.path, matches)
-	kept := make([][]parsedMatch, len(src.seasons))
-	claims := make([]editor.SourceClaim, len(src.seasons))
-	for i, pf := range src.seasons {
-		kept[i] = pf.matches
-		if foreign := known.foreign[comps[i].ID]; len(foreign) > 0 {
-			kept[i] = im.skipForeign(kept[i], foreign, teamIDs, bar)
-		}
-		claims[i] = sourceClaim(comps[i].ID, kept[i], known.bySource)
-	}
-	claimed, err := im.ed.ClaimSources(ctx, events.KindFixture, claims)
-	if err != nil {
-		return fmt.Errorf("claim the fixtures of %d competitions: %w", len(claims), err)
-	}
-	if err := im.claimedBefore(ctx, comps, existed, claimed, known.bySource); err != nil {
-		return err
-	}
-	for i, pf := range src.seasons {
-		if err := im.putFixtures(ctx, batch, src.path, pf, kept[i], comps[i], known.bySource, teamIDs, claimed[i].IDs, bar); err != nil {
-			return err
+	fl.teamIDs = map[string]int{}
+	standIn := map[string]int{}
+	for _, pf := range fl.src.seasons {
+		for _, pm := range pf.matches {
+			for _, name := range []string{pm.home, pm.away} {
+				if _, done := fl.teamIDs[name]; done || name == "" {
+					continue
+				}
+				fl.teamIDs[name] = 0
+				if pm.stage == model.Playoff && placeholderRE.MatchString(name) {
+					continue
+				}
+				standIn[name] = len(standIn) + 1
+				if id, ok := im.names[model.NormalizeTeamName(name)]; ok {
+					fl.teamIDs[name] = id
+					fl.knownTeams++
+					continue
+				}
+				if err := (&model.Team{Name: name}).ValidateDraft(); err != nil {
+					return fmt.Errorf("team %q: %w", name, err)
+				}
+				fl.fresh = append(fl.fresh, name)
+			}
 		}
 	}
-	return im.putDeductions(ctx, src.path, src.deductions)
+	for _, pf := range fl.src.seasons {
+		draft := draftOf(pf, standIn)
+		draft.SetDefaults()
+		if err := draft.ValidateDraft(); err != nil {
+			return fmt.Errorf("competition %s: %w", draft.Key(), err)
+		}
+	}
+	return nil
 }
 
 // ensureLeague registers a league code beyond the appendix that a file's
@@ -323,60 +561,51 @@ func (im *Importer) ensureLeague(ctx context.Context, l model.League) (model.Lea
 // and "N.N." (not yet known).
 var placeholderRE = regexp.MustCompile(`^(?:[WL]\d+|[123][A-L](?:/[A-L0-9]+)*|Winner .*|Loser .*|TBD|N\.N\.)$`)
 
-// resolveTeams maps every team name of the seasons to a team id, creating the teams
-// nobody has yet. Placeholders of knock-out rounds map to 0. The spellings
-// aliased stood for other names in the file: they are recorded as
-// spellings of those names' teams.
-func (im *Importer) resolveTeams(ctx context.Context, seasons []*parsedFile, aliased map[string]string) (map[string]int, error) {
-	ids := map[string]int{}
+// resolveTeams maps every team name of the files to a team id, creating
+// the teams nobody has yet, those of every file at once. Placeholders of
+// knock-out rounds map to 0. The spellings aliased stood for other names
+// in a file: they are recorded as spellings of those names' teams.
+func (im *Importer) resolveTeams(ctx context.Context, files []*file) ([]*file, error) {
 	var fresh []string
-	for _, pf := range seasons {
-		for _, pm := range pf.matches {
-			for _, name := range []string{pm.home, pm.away} {
-				if _, done := ids[name]; done || name == "" {
-					continue
-				}
-				ids[name] = 0
-				if pm.stage == model.Playoff && placeholderRE.MatchString(name) {
-					continue
-				}
-				if id, ok := im.names[model.NormalizeTeamName(name)]; ok {
-					ids[name] = id
-					im.Summary.Teams.Unchanged++
-					continue
-				}
+	mentions := 0 // of fresh names, by every file
+	seen := map[string]bool{}
+	for _, fl := range files {
+		im.Summary.Teams.Unchanged += fl.knownTeams
+		mentions += len(fl.fresh)
+		for _, name := range fl.fresh {
+			if norm := model.NormalizeTeamName(name); !seen[norm] {
+				seen[norm] = true
 				fresh = append(fresh, name)
 			}
 		}
 	}
-	if err := im.createTeams(ctx, fresh, ids); err != nil {
-		return nil, err
-	}
-	for name, to := range aliased {
-		if _, err := im.ed.PutTeamName(ctx, name, ids[to]); err != nil {
-			return nil, fmt.Errorf("alias %q of %q: %w", name, to, err)
+	if len(fresh) > 0 {
+		got, created, err := im.ed.TeamsByName(ctx, fresh)
+		if err != nil {
+			return nil, fmt.Errorf("teams of %d files: %w", len(files), err)
 		}
-		im.names[model.NormalizeTeamName(name)] = ids[to]
+		for name, id := range got {
+			im.names[model.NormalizeTeamName(name)] = id
+		}
+		// A name new to several files is created by the first, as when
+		// they were written one after the other.
+		im.Summary.Teams.Created += len(created)
+		im.Summary.Teams.Unchanged += mentions - len(created)
+		for _, fl := range files {
+			for _, name := range fl.fresh {
+				fl.teamIDs[name] = im.names[model.NormalizeTeamName(name)]
+			}
+		}
 	}
-	return ids, nil
-}
-
-// createTeams creates the teams of names, which nobody had when the import
-// began, all at once, and records their ids.
-func (im *Importer) createTeams(ctx context.Context, fresh []string, ids map[string]int) error {
-	if len(fresh) == 0 {
+	return im.each(files, func(_ int, fl *file) error {
+		for name, to := range fl.aliased {
+			if _, err := im.ed.PutTeamName(ctx, name, fl.teamIDs[to]); err != nil {
+				return fmt.Errorf("alias %q of %q: %w", name, to, err)
+			}
+			im.names[model.NormalizeTeamName(name)] = fl.teamIDs[to]
+		}
 		return nil
-	}
-	got, created, err := im.ed.TeamsByName(ctx, fresh)
-	if err != nil {
-		return err
-	}
-	for name, id := range got {
-		ids[name], im.names[model.NormalizeTeamName(name)] = id, id
-	}
-	im.Summary.Teams.Created += len(created)
-	im.Summary.Teams.Unchanged += len(fresh) - len(created)
-	return nil
+	})
 }
 
 // ReadAliases reads a CSV file of team spellings, `spelling,team`: each
@@ -406,45 +635,53 @@ func ReadAliases(path string) (map[string]string, error) {
 	return out, nil
 }
 
-// competitions finds or creates the competitions of seasons and adds each
-// season's teams and matchdays to its competition. The seasons nobody had
-// when the import began are claimed together, their round trips
-// overlapping. existed tells, by competition, whether it may hold fixtures
-// this import did not write from files of format.
-func (im *Importer) competitions(ctx context.Context, format string, seasons []*parsedFile, teamIDs map[string]int) ([]*model.Competition, map[int]bool, error) {
-	drafts := make([]model.Competition, len(seasons))
+// competitions finds or creates the competitions of the files' seasons
+// and adds each season's teams and matchdays to its competition. The
+// seasons nobody had when the group began are claimed together, those of
+// every file in one call (a season in two files is claimed by the first,
+// and the second adds to it, as when they were written one after the
+// other).
+func (im *Importer) competitions(ctx context.Context, files []*file) ([]*file, error) {
+	drafts := make([][]model.Competition, len(files))
+	claimed := make([][]editor.ClaimedCompetition, len(files))
 	var fresh []model.Competition
-	var claimedAt []int // the season of each of fresh
+	type at struct{ file, season int }
+	var claimedAt []at // the season of each of fresh
 	freshKeys := map[string]bool{}
-	for i, pf := range seasons {
-		drafts[i] = draftOf(pf, teamIDs)
-		key := drafts[i].Key()
-		if _, ok := im.comps[key]; !ok && !freshKeys[key] {
-			freshKeys[key] = true
-			fresh = append(fresh, drafts[i])
-			claimedAt = append(claimedAt, i)
+	for f, fl := range files {
+		drafts[f] = make([]model.Competition, len(fl.src.seasons))
+		claimed[f] = make([]editor.ClaimedCompetition, len(fl.src.seasons))
+		for i, pf := range fl.src.seasons {
+			drafts[f][i] = draftOf(pf, fl.teamIDs)
+			key := drafts[f][i].Key()
+			if _, ok := im.comps[key]; !ok && !freshKeys[key] {
+				freshKeys[key] = true
+				fresh = append(fresh, drafts[f][i])
+				claimedAt = append(claimedAt, at{f, i})
+			}
 		}
 	}
-	claimed := make([]editor.ClaimedCompetition, len(seasons))
 	if len(fresh) > 0 {
 		got, err := im.ed.ClaimCompetitions(ctx, fresh)
 		if err != nil {
-			return nil, nil, err
+			return nil, fmt.Errorf("competitions of %d files: %w", len(files), err)
 		}
-		for j, i := range claimedAt {
-			claimed[i] = got[j]
+		for j, a := range claimedAt {
+			claimed[a.file][a.season] = got[j]
 		}
 	}
-	comps := make([]*model.Competition, len(seasons))
-	existed := map[int]bool{}
-	for i, pf := range seasons {
-		c, found, err := im.competition(ctx, format, pf, drafts[i], claimed[i])
-		if err != nil {
-			return nil, nil, err
+	return im.each(files, func(f int, fl *file) error {
+		fl.comps = make([]*model.Competition, len(fl.src.seasons))
+		fl.existed = map[int]bool{}
+		for i, pf := range fl.src.seasons {
+			c, found, err := im.competition(ctx, fl.src.format, pf, drafts[f][i], claimed[f][i])
+			if err != nil {
+				return err
+			}
+			fl.comps[i], fl.existed[c.ID] = c, found
 		}
-		comps[i], existed[c.ID] = c, found
-	}
-	return comps, existed, nil
+		return nil
+	})
 }
 
 // draftOf is the competition a season describes.
@@ -527,10 +764,17 @@ type known struct {
 	foreign map[int]map[[2]int]int
 }
 
-// fixtures loads the fixtures of the competitions that existed before the
-// import with one scan: a scan per competition would be one consumer each,
-// a thousand for a file of a thousand seasons.
-func (im *Importer) fixtures(ctx context.Context, format string, existed map[int]bool) (known, error) {
+// fixtures loads the fixtures of the files' competitions that existed
+// before the import with one scan: a scan per competition would be one
+// consumer each, a thousand for a file of a thousand seasons.
+func (im *Importer) fixtures(ctx context.Context, files []*file) (known, error) {
+	existed := map[int]bool{}
+	for _, fl := range files {
+		for id, found := range fl.existed {
+			existed[id] = existed[id] || found
+		}
+	}
+	format := files[0].src.format
 	k := known{bySource: map[string]editor.Stored[model.Fixture]{}, foreign: map[int]map[[2]int]int{}}
 	var ids []int
 	for id, found := range existed {
@@ -572,6 +816,62 @@ func (im *Importer) fixtures(ctx context.Context, format string, existed map[int
 		return k, fmt.Errorf("load fixtures of %d competitions: %w", len(ids), err)
 	}
 	return k, nil
+}
+
+// claimSources claims the sources of the files' matches, those of every
+// file at once, after leaving out the matches another source already put
+// into their competitions, and reads the fixtures of the sources claimed
+// before. A competition in two files is claimed for the second once the
+// first's claim is in, as when they were written one after the other.
+func (im *Importer) claimSources(ctx context.Context, files []*file, k known) error {
+	type at struct{ file, season int }
+	var rounds [][]at
+	claimedIn := map[int]int{} // competition → how many rounds claim it
+	for f, fl := range files {
+		matches := 0
+		for _, pf := range fl.src.seasons {
+			matches += len(pf.matches)
+		}
+		fl.bar = newBar(im.progress, fl.path, matches)
+		fl.kept = make([][]parsedMatch, len(fl.src.seasons))
+		fl.claimed = make([]editor.Claimed, len(fl.src.seasons))
+		for i, pf := range fl.src.seasons {
+			fl.kept[i] = pf.matches
+			id := fl.comps[i].ID
+			if foreign := k.foreign[id]; len(foreign) > 0 {
+				fl.kept[i] = im.skipForeign(fl.kept[i], foreign, fl.teamIDs, fl.bar)
+			}
+			r := claimedIn[id]
+			claimedIn[id]++
+			if r == len(rounds) {
+				rounds = append(rounds, nil)
+			}
+			rounds[r] = append(rounds[r], at{f, i})
+		}
+	}
+	var comps []*model.Competition
+	var claimed []editor.Claimed
+	existed := map[int]bool{}
+	for _, round := range rounds {
+		claims := make([]editor.SourceClaim, len(round))
+		for j, a := range round {
+			fl := files[a.file]
+			claims[j] = sourceClaim(fl.comps[a.season].ID, fl.kept[a.season], k.bySource)
+		}
+		got, err := im.ed.ClaimSources(ctx, events.KindFixture, claims)
+		if err != nil {
+			return fmt.Errorf("claim the fixtures of %d competitions: %w", len(claims), err)
+		}
+		for j, a := range round {
+			fl := files[a.file]
+			fl.claimed[a.season] = got[j]
+			comps = append(comps, fl.comps[a.season])
+			claimed = append(claimed, got[j])
+			id := fl.comps[a.season].ID
+			existed[id] = existed[id] || fl.existed[id]
+		}
+	}
+	return im.claimedBefore(ctx, comps, existed, claimed, k.bySource)
 }
 
 // claimedBefore reads into bySource the fixtures whose sources were
@@ -683,15 +983,15 @@ func sourceClaim(comp int, ms []parsedMatch, existing map[string]editor.Stored[m
 	return c
 }
 
-// putFixtures queues a season's fixtures on batch: new ones under the ids
-// their sources claimed (ids), imported ones again (which publishes
-// nothing unless the file changed).
-func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, path string, pf *parsedFile, ms []parsedMatch,
-	c *model.Competition, existing map[string]editor.Stored[model.Fixture], teamIDs, ids map[string]int, bar *bar) error {
+// putFixtures queues a season's fixtures of fl on batch: new ones under
+// the ids their sources claimed (ids), imported ones again (which
+// publishes nothing unless the file changed).
+func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *file, pf *parsedFile, ms []parsedMatch,
+	c *model.Competition, existing map[string]editor.Stored[model.Fixture], ids map[string]int) error {
 	reject := func(pm *parsedMatch, err error) {
 		im.Summary.Fixtures.Rejected++
-		im.Summary.reject(Rejection{File: path, Line: pm.line, What: fmt.Sprintf("%s v %s (%s %d, %s)", pm.home, pm.away, c.League, c.Year, pm.round), Err: err})
-		bar.step()
+		im.Summary.reject(Rejection{File: fl.path, Line: pm.line, What: fmt.Sprintf("%s v %s (%s %d, %s)", pm.home, pm.away, c.League, c.Year, pm.round), Err: err})
+		fl.bar.step()
 	}
 	// The closures below keep a pointer to the match and the stored
 	// state only when there is one: copies would be an allocation per
@@ -703,7 +1003,7 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, path s
 			continue
 		}
 		f := model.Fixture{ID: ids[pm.source], CompetitionID: c.ID, Matchday: pm.matchday, Group: pm.group, Stage: pm.stage,
-			Leg: pm.leg, Round: pm.round, Kickoff: pm.kickoff, HomeTeamID: teamIDs[pm.home], AwayTeamID: teamIDs[pm.away],
+			Leg: pm.leg, Round: pm.round, Kickoff: pm.kickoff, HomeTeamID: fl.teamIDs[pm.home], AwayTeamID: fl.teamIDs[pm.away],
 			Status: pm.status, Result: pm.result, Awarded: pm.awarded, Source: pm.source}
 		if f.HomeTeamID == 0 {
 			f.HomePlaceholder = pm.home
@@ -729,13 +1029,15 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, path s
 			}
 			return []model.Fixture{w}, nil
 		}
+		fl.queued++
 		err := batch.Fixture(ctx, c, f.ID, from, want, func(ch editor.Change, err error) {
+			fl.queued--
 			if err != nil {
 				reject(pm, err)
 				return
 			}
 			im.Summary.Fixtures.add(ch.Action)
-			bar.step()
+			fl.bar.step()
 		})
 		if err != nil {
 			return err

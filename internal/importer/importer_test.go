@@ -2,7 +2,12 @@ package importer_test
 
 import (
 	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -340,5 +345,116 @@ func TestHistoricIDs(t *testing.T) {
 		if byName[model.NormalizeTeamName(name)] != want {
 			t.Errorf("%s has id %d, want %d", name, byName[name], want)
 		}
+	}
+}
+
+// TestGroupOfFilesAsOneAfterAnother: the files of a group are claimed
+// together and end as when they were written one after the other, in one
+// import per file: the same counts (a team two files share created once),
+// the same entities stored, in fewer messages (one counter update for the
+// group, not one per file); and a dry run of either counts the same and
+// publishes nothing.
+func TestGroupOfFilesAsOneAfterAnother(t *testing.T) {
+	files := []string{
+		ofFile(t, "openfootball-football-json/2015-16/en.1.json"),
+		ofFile(t, "openfootball-football-json/2015-16/uefa.cl.json"),
+		ofFile(t, "openfootball-football-json/2015-16/de.1.json"),
+	}
+	ctx := context.Background()
+	type stored struct{ fixtures, comps, teams int }
+	run := func(t *testing.T, dry, oneByOne bool) (importer.Summary, uint64, stored) {
+		s := natstest.MustOpen(t, natstest.MustStart(t))
+		ed := natstest.Editor(t, s)
+		ed.DryRun = dry
+		im := importer.New(ed, nil)
+		if oneByOne {
+			for _, f := range files {
+				importWith(t, im, "openfootball", importer.Options{}, f)
+			}
+		} else {
+			importWith(t, im, "openfootball", importer.Options{}, files...)
+		}
+		seq, err := s.LastSeq(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := load(t, s)
+		return im.Summary, seq, stored{len(w.fixtures), len(w.comps), len(w.teams)}
+	}
+	want, wantSeq, wantStored := run(t, false, true)
+	if want.Teams.Created == 0 || want.Teams.Unchanged == 0 || want.Fixtures.Created == 0 {
+		t.Fatalf("one by one: %+v: want teams created and shared (the Champions League's), fixtures created", want)
+	}
+	for _, tc := range []struct {
+		name          string
+		dry, oneByOne bool
+		published     bool
+	}{
+		{"one import", false, false, true},
+		{"dry run", true, false, false},
+		{"dry run one by one", true, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, seq, st := run(t, tc.dry, tc.oneByOne)
+			if got.Teams != want.Teams || got.Competitions != want.Competitions || got.Fixtures != want.Fixtures || len(got.Rejected) != len(want.Rejected) {
+				t.Errorf("teams %+v competitions %+v fixtures %+v, %d rejected; one by one: %+v %+v %+v, %d",
+					got.Teams, got.Competitions, got.Fixtures, len(got.Rejected), want.Teams, want.Competitions, want.Fixtures, len(want.Rejected))
+			}
+			if tc.published && (st != wantStored || seq == 0 || seq > wantSeq) {
+				t.Errorf("stored %+v in %d messages, one by one %+v in %d", st, seq, wantStored, wantSeq)
+			}
+			if !tc.published && seq != 0 {
+				t.Errorf("dry run published %d messages", seq)
+			}
+		})
+	}
+}
+
+// TestRejectedFileOfAGroupWritesNothing: a file of a group that breaks a
+// rule is rejected before anything of it is written (its teams, its
+// competition, its fixtures), and the other files of the group import
+// as if it were not there.
+func TestRejectedFileOfAGroupWritesNothing(t *testing.T) {
+	long := strings.Repeat("x", 101)
+	for _, tc := range []struct {
+		name     string
+		old, new string // the change that breaks the Premier League's file
+		field    string // the rule it breaks
+	}{
+		{"team name too long", `"Watford FC"`, `"Watford ` + long + `"`, "name"},
+		{"competition caption too long", `"English Premier League 2015/16"`, `"` + long + `"`, "caption"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data, err := os.ReadFile(ofFile(t, "openfootball-football-json/2015-16/en.1.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			bad := filepath.Join(t.TempDir(), "2015-16", "en.1.json")
+			if err := os.MkdirAll(filepath.Dir(bad), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(bad, []byte(strings.ReplaceAll(string(data), tc.old, tc.new)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			good := []string{ofFile(t, "openfootball-football-json/2015-16/uefa.cl.json"), ofFile(t, "openfootball-football-json/2015-16/de.1.json")}
+			s := natstest.MustOpen(t, natstest.MustStart(t))
+			sum := importAll(t, s, bad, good[0], good[1])
+			if len(sum.Rejected) != 1 || sum.Rejected[0].File != bad || !strings.Contains(sum.Rejected[0].Err.Error(), tc.field) {
+				t.Fatalf("rejected %v: want %s, for its %s", sum.Rejected, bad, tc.field)
+			}
+			w := load(t, s)
+			if _, ok := w.comps["PL/2015"]; ok || len(w.comps) != 2 {
+				t.Errorf("competitions %v: want the Champions League's and the Bundesliga's only", slices.Collect(maps.Keys(w.comps)))
+			}
+			for _, tm := range w.teams {
+				if strings.Contains(tm.Name, "Watford") || strings.Contains(tm.Name, "Norwich") {
+					t.Errorf("team %q of the rejected file stored", tm.Name)
+				}
+			}
+			want := natstest.CountMatches(t, good[0]) + natstest.CountMatches(t, good[1])
+			if len(w.fixtures) != want || sum.Fixtures.Created != want {
+				t.Errorf("%d fixtures stored, %d created: want the other files' %d", len(w.fixtures), sum.Fixtures.Created, want)
+			}
+		})
 	}
 }

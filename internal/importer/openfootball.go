@@ -239,14 +239,15 @@ func parseFile(path string, league model.League, year int, zone *time.Location) 
 		pf.kind = model.TypeCup
 	}
 	seen := map[string]int{}
+	prefix := "openfootball:" + string(league.Code) + ":" + strconv.Itoa(year) + ":"
 	for i, m := range f.Matches {
 		pm := parsedMatch{line: i + 1, round: m.Round, group: groupOf(m), home: cleanName(string(m.Team1)), away: cleanName(string(m.Team2))}
-		key := fmt.Sprintf("%s|%s|%s", m.Round, pm.home, pm.away)
+		key := m.Round + "|" + pm.home + "|" + pm.away
 		seen[key]++
 		if seen[key] > 1 {
 			key += "#" + strconv.Itoa(seen[key])
 		}
-		pm.source = fmt.Sprintf("openfootball:%s:%d:%s", league.Code, year, key)
+		pm.source = prefix + key
 		pm.kickoff, pm.timed, pm.err = kickoff(m.Date, m.Time, zone)
 		if pm.err == nil {
 			pm.status, pm.result, pm.awarded, pm.err = outcome(m)
@@ -571,6 +572,14 @@ func roundNumber(round string) int {
 	round = strings.TrimSpace(round)
 	if _, rest, ok := strings.Cut(round, ","); ok {
 		round = strings.TrimSpace(rest)
+	}
+	// Nearly every round is a word and a number: read without the
+	// regular expression, which cost a fifth of parsing a file.
+	for _, word := range []string{"Matchday ", "Round ", "Spieltag "} {
+		if digits, ok := strings.CutPrefix(round, word); ok && digits != "" && strings.Trim(digits, "0123456789") == "" {
+			n, _ := strconv.Atoi(digits)
+			return n
+		}
 	}
 	m := numberedRE.FindStringSubmatch(round)
 	if m == nil {
