@@ -104,10 +104,14 @@ func rememberToken(token []byte, hash string) {
 // the access log shows paths only), counts the request
 // against the caller's limits and sets the headers every response carries.
 // An empty or missing token is anonymous; a token that is malformed or not
-// registered is refused, never taken as anonymous.
+// registered is refused, never taken as anonymous. Nothing is served before
+// the replica is ready.
 func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 	version := []byte(ver)
 	return func(c *fiber.Ctx) error {
+		if err := s.whenReady(c); err != nil {
+			return err
+		}
 		h := &c.Response().Header
 		h.SetCanonical(hAPIVersion, version)
 		h.SetCanonical(hAllowOrigin, vAllowOrigin)
@@ -167,8 +171,9 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 	}
 }
 
-// observe records every request's route, status and latency. It holds the
-// request's state for the handlers after it.
+// observe records every request's route, status and latency, holds the
+// request's state for the handlers after it, and passes on only what the
+// API can answer (guard) and what is not a preflight.
 func (s *Server) observe(c *fiber.Ctx) error {
 	// fasthttp read the clock as it handed the request over: one reading
 	// fewer per request.
@@ -182,7 +187,10 @@ func (s *Server) observe(c *fiber.Ctx) error {
 		r.who = caller{}
 		requests.Put(r)
 	}()
-	err := c.Next()
+	err := guard(c)
+	if err == nil && !s.preflight(c) {
+		err = c.Next()
+	}
 	if err != nil {
 		if herr := s.app.ErrorHandler(c, err); herr != nil {
 			return herr
