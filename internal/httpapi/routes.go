@@ -89,7 +89,7 @@ func (s *Server) v1Only(c *fiber.Ctx) error {
 }
 
 func (s *Server) openAPI(c *fiber.Ctx) error {
-	return send(c, openAPIEntry, vContentType, vVaryToken)
+	return send(c, requestOf(c), openAPIEntry, vContentType, vVaryToken)
 }
 
 func (s *Server) healthz(c *fiber.Ctx) error {

@@ -59,7 +59,7 @@ func sizedServerWith(t *testing.T, opts Options) (*Server, string) {
 		if err != nil {
 			return badRequest("size %q", c.Params("n"))
 		}
-		return s.respond(c, cacheKey{[]byte("size|" + strconv.Itoa(n))}, func() (any, int) { return rawJSON(bodyOfSize(n)), 10 })
+		return s.respond(c, cacheKey{requestOf(c), []byte("size|" + strconv.Itoa(n))}, func() (any, int) { return rawJSON(bodyOfSize(n)), 10 })
 	})
 	return s, listen(t, s)
 }
