@@ -25,7 +25,7 @@ func listen(t *testing.T, s *Server) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = s.App().Listener(ln) }()
+	go func() { _ = s.Serve(ln) }()
 	t.Cleanup(func() { _ = s.App().Shutdown(); s.Close() })
 	return ln.Addr().String()
 }

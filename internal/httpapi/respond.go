@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -180,8 +179,8 @@ func send(c *fiber.Ctx, r *request, e *entry, contentType, vary []byte) error {
 	}
 	// Over TLS or any other wrapped connection the bytes must pass through
 	// the wrapper: those get the copy below.
-	if conn, ok := c.Context().Conn().(*net.TCPConn); ok && e.bodyFile() >= 0 {
-		c.Response().SetBodyStream(&fileBody{e: e, conn: conn}, len(e.body))
+	if conn, lazy := tcpConnOf(c.Context().Conn()); conn != nil && e.bodyFile() >= 0 {
+		c.Response().SetBodyStream(&fileBody{e: e, conn: conn, lazy: lazy}, len(e.body))
 		return nil
 	}
 	c.Response().SetBodyRaw(e.body)

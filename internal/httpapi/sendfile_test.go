@@ -329,7 +329,7 @@ func TestLargeBodyWithoutTCPConn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = s.App().Listener(ln) }()
+	go func() { _ = s.Serve(ln) }()
 	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
 	defer client.CloseIdleConnections()
 	for i := range 3 {
