@@ -207,8 +207,8 @@ func (s *Server) observe(c *fiber.Ctx) error {
 	// fasthttp read the clock as it handed the request over: one reading
 	// fewer per request.
 	start := c.Context().Time()
-	s.metrics.inFlight.Inc()
-	defer s.metrics.inFlight.Dec()
+	s.metrics.inFlight.Add(1)
+	defer s.metrics.inFlight.Add(-1)
 	r := requests.Get().(*request)
 	r.readHeaders(&c.Request().Header)
 	c.Locals(requestKey, r)
@@ -227,11 +227,11 @@ func (s *Server) observe(c *fiber.Ctx) error {
 			return herr
 		}
 	}
-	route := c.Route().Path
+	route := c.Route()
 	// A request no route took ends on the middleware of "/", which is
 	// also the index's path: only a request for "/" itself is the index's.
-	if (route == "/" && c.Path() != "/") || route == "" {
-		route = "unmatched"
+	if (route.Path == "/" && c.Path() != "/") || route.Path == "" {
+		route = nil
 	}
 	took := time.Since(start)
 	s.metrics.request(route, c.Response().StatusCode(), took)

@@ -16,6 +16,7 @@ import (
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/readmodel"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // listen serves s on a real loopback listener for the test.
@@ -216,6 +217,53 @@ func TestRequestHeadersAsSent(t *testing.T) {
 			if got := header.Get(k); got != v {
 				t.Errorf("%s: %s %q, want %q", tt.name, k, got, v)
 			}
+		}
+	}
+}
+
+// TestMetricsByRoute: every request is counted under the route that took
+// it (unmatched when none did) and its status, and none is in flight once
+// answered.
+func TestMetricsByRoute(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	s, _ := newTestServer(t, true, Options{Registry: reg})
+	addr := listen(t, s)
+	for _, path := range []string{"/v1/competitions", "/v1/competitions", "/v1/competitions/7", "/nothing", "/"} {
+		raw(t, addr, "GET "+path+" HTTP/1.1\r\nHost: a\r\n\r\n")
+	}
+	want := map[string]float64{
+		`fd_http_requests_total{route="/v1/competitions",status="200"}`:     2,
+		`fd_http_requests_total{route="/v1/competitions/:id",status="404"}`: 1,
+		`fd_http_requests_total{route="unmatched",status="404"}`:            1,
+		`fd_http_requests_total{route="/",status="200"}`:                    1,
+		`fd_http_in_flight_requests`:                                        0,
+	}
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, f := range families {
+		for _, m := range f.GetMetric() {
+			name := f.GetName()
+			if len(m.GetLabel()) > 0 {
+				var labels []string
+				for _, l := range m.GetLabel() {
+					labels = append(labels, l.GetName()+`="`+l.GetValue()+`"`)
+				}
+				name += "{" + strings.Join(labels, ",") + "}"
+			}
+			switch {
+			case m.Counter != nil:
+				got[name] = m.Counter.GetValue()
+			case m.Gauge != nil:
+				got[name] = m.Gauge.GetValue()
+			}
+		}
+	}
+	for k, v := range want {
+		if g, ok := got[k]; !ok || g != v {
+			t.Errorf("%s = %v (present %v), want %v", k, g, ok, v)
 		}
 	}
 }
