@@ -177,8 +177,10 @@ func send(c *fiber.Ctx, r *request, e *entry, contentType, vary []byte) error {
 			return nil
 		}
 	}
-	// Over TLS or any other wrapped connection the bytes must pass through
-	// the wrapper: those get the copy below.
+	// A TCP connection, a lazyConn's included (sendfile honours its write
+	// deadline), takes the body from the memory file. Over TLS or any other
+	// wrapped connection the bytes must pass through the wrapper: those get
+	// the copy below.
 	if conn, lazy := tcpConnOf(c.Context().Conn()); conn != nil && e.bodyFile() >= 0 {
 		c.Response().SetBodyStream(&fileBody{e: e, conn: conn, lazy: lazy}, len(e.body))
 		return nil
