@@ -42,22 +42,23 @@ func (s *Server) routes() {
 	if s.opts.Hub != nil {
 		v1.Get(eventsPath[len("/v1"):], s.events)
 	}
-	for _, base := range []struct {
-		path string
-		kind linkKind
-	}{{"/competitions", competitionsPath}, {"/soccerseasons", soccerseasonsPath}} {
-		v1.Get(base.path, s.listCompetitions(base.kind))
-		v1.Get(base.path+"/:id", s.showCompetition(base.kind))
-		v1.Get(base.path+"/:id/teams", s.competitionTeams(base.kind))
-		v1.Get(base.path+"/:id/leagueTable", s.leagueTable(base.kind))
-		v1.Get(base.path+"/:id/fixtures", s.competitionFixtures(base.kind))
+	competitions := func(path string, kind linkKind) {
+		v1.Get(path, s.listCompetitions(kind))
+		v1.Get(path+"/:id", s.showCompetition(kind))
+		v1.Get(path+"/:id/teams", s.competitionTeams(kind))
+		v1.Get(path+"/:id/leagueTable", s.leagueTable(kind))
+		v1.Get(path+"/:id/fixtures", s.competitionFixtures(kind))
 	}
+	competitions("/competitions", competitionsPath)
 	v1.Get("/fixtures", s.listFixtures(competitionsPath))
 	v1.Get("/fixtures/:id", s.showFixture(competitionsPath))
 	v1.Get("/teams", s.searchTeams)
 	v1.Get("/teams/:id", s.showTeam(competitionsPath))
 	v1.Get("/teams/:id/fixtures", s.teamFixtures(competitionsPath))
 	v1.Get("/teams/:id/players", s.teamPlayers(competitionsPath))
+	// The competitions under their old name, last: Fiber tries a request's
+	// routes in the order they were added, a match each.
+	competitions("/soccerseasons", soccerseasonsPath)
 
 	// The deprecated alpha version serves the resources it had, under
 	// its old name for competitions; v1-only resources are 403.
