@@ -149,19 +149,27 @@ func Test429HasRetryAfter(t *testing.T) {
 // client, and returns the address and the client's token.
 func servedWithClient(t *testing.T) (string, string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
 	store := natstest.MustOpen(t, natstest.MustStart(t))
+	// The replica stops following the stream before the store closes, so
+	// that nothing of this test runs on into the next.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	following := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-following })
 	ed := &editor.Editor{Store: store, Meta: events.Meta{Editor: "test", Source: "test"}}
 	token, _, err := ed.AddClient(ctx, model.Client{Name: "acme", Tier: model.TierDonating, PerMinute: 1000})
 	if err != nil {
+		close(following)
 		t.Fatal(err)
 	}
 	m, err := readmodel.New(readmodel.Config{})
 	if err != nil {
+		close(following)
 		t.Fatal(err)
 	}
-	go func() { _ = m.Run(ctx, store) }()
+	go func() {
+		defer close(following)
+		_ = m.Run(ctx, store)
+	}()
 	if err := m.WaitReady(ctx); err != nil {
 		t.Fatal(err)
 	}
