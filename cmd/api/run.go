@@ -317,7 +317,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("--listen %s: %w", cfg.listen, err)
 	}
 	httpErr := make(chan error, 2)
-	go func() { httpErr <- srv.App().Listener(ln) }()
+	go func() { httpErr <- srv.Serve(ln) }()
 	log.Info("listening", "addr", ln.Addr().String())
 	var admin *http.Server
 	if cfg.adminListen != "" {

@@ -64,7 +64,7 @@ func TestCachedLentBodyAllocatesNothing(t *testing.T) {
 	body := bodyOfSize(5000)
 	// The key is built in the request's buffer, as the API's routes do.
 	s.App().Get("/lent", func(c *fiber.Ctx) error {
-		return s.respond(c, s.newKey(c, "lent", competitionsPath, full), func() (any, int) { return rawJSON(body), 10 })
+		return s.respond(c, s.newKey(c, requestOf(c), "lent", competitionsPath, full), func() (any, int) { return rawJSON(body), 10 })
 	})
 	handler := s.App().Handler()
 	var rc fasthttp.RequestCtx

@@ -9,25 +9,30 @@ import (
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/readmodel"
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 )
 
-// caller is who makes a request.
-type caller struct {
+// request is what the API learns about a request on its way: the request
+// headers it reads (observe), who makes it (authenticate) and the buffer
+// its cache key is built in. It is stored in the request's locals, looked
+// up once by each stage (observe, authenticate, the route's handler) and
+// handed on from there, and reused from request to request (observe takes
+// one and gives it back), so that a cached response allocates nothing:
+// nothing uses it after the request's handlers return (the event stream
+// copies what it needs before).
+type request struct {
+	// Who makes the request.
 	name string
 	tier model.Tier
 	snap readmodel.Snapshot
 	ver  apiVersion
-}
 
-// request is what the middleware learns about a request on its way: who
-// makes it (authenticate) and the buffer its cache key is built in. It is
-// stored in the request's locals and reused from request to request
-// (observe takes one and gives it back), so that a cached response
-// allocates nothing: nothing uses it after the request's handlers return
-// (the event stream copies what it needs before).
-type request struct {
-	who caller
 	key []byte
+
+	// The request headers the API reads, found in one pass over them
+	// (fasthttp's Peek normalizes the name it is given on every call, four
+	// times the cost): views of the request's own buffer, nil when absent.
+	token, responseControl, ifNoneMatch, acceptEncoding []byte
 }
 
 const requestKey = "request"
@@ -36,7 +41,31 @@ var requests = sync.Pool{New: func() any { return &request{key: make([]byte, 0, 
 
 func requestOf(c *fiber.Ctx) *request { return c.Locals(requestKey).(*request) }
 
-func callerOf(c *fiber.Ctx) *caller { return &requestOf(c).who }
+// readHeaders finds the request headers the API reads, the first of each
+// name as Peek would (fasthttp has normalized the names as it parsed them).
+func (r *request) readHeaders(h *fasthttp.RequestHeader) {
+	r.token, r.responseControl, r.ifNoneMatch, r.acceptEncoding = nil, nil, nil, nil
+	var seen [4]bool
+	first := func(i int, dst *[]byte, v []byte) {
+		if !seen[i] {
+			seen[i], *dst = true, v
+		}
+	}
+	h.VisitAll(func(k, v []byte) {
+		switch string(k) {
+		case "X-Auth-Token":
+			first(0, &r.token, v)
+		case hResponseControlName:
+			first(1, &r.responseControl, v)
+		case fiber.HeaderIfNoneMatch:
+			first(2, &r.ifNoneMatch, v)
+		case fiber.HeaderAcceptEncoding:
+			first(3, &r.acceptEncoding, v)
+		}
+	})
+}
+
+const hResponseControlName = "X-Response-Control"
 
 // exposed lets browser clients read the counter headers.
 const exposed = "X-API-Version, X-Response-Control, X-Authenticated-Client, X-RequestCounter-Reset, X-RequestsAvailable, X-Requests-Available"
@@ -52,7 +81,7 @@ var (
 	hCounterReset      = []byte("X-Requestcounter-Reset")
 	hRequestsAvailable = []byte("X-Requestsavailable")
 	hRequestsAvail2    = []byte("X-Requests-Available")
-	hResponseControl   = []byte("X-Response-Control")
+	hResponseControl   = []byte(hResponseControlName)
 	hETag              = []byte("Etag")
 	hCacheControl      = []byte("Cache-Control")
 	hVary              = []byte("Vary")
@@ -104,16 +133,21 @@ func rememberToken(token []byte, hash string) {
 // the access log shows paths only), counts the request
 // against the caller's limits and sets the headers every response carries.
 // An empty or missing token is anonymous; a token that is malformed or not
-// registered is refused, never taken as anonymous.
+// registered is refused, never taken as anonymous. Nothing is served before
+// the replica is ready.
 func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 	version := []byte(ver)
 	return func(c *fiber.Ctx) error {
+		if err := s.whenReady(c); err != nil {
+			return err
+		}
 		h := &c.Response().Header
 		h.SetCanonical(hAPIVersion, version)
 		h.SetCanonical(hAllowOrigin, vAllowOrigin)
 		h.SetCanonical(hExposeHeaders, vExposeHeaders)
 		snap := s.model.Snapshot()
-		raw := bytes.TrimSpace(c.Request().Header.Peek("X-Auth-Token"))
+		who := requestOf(c)
+		raw := bytes.TrimSpace(who.token)
 		if len(raw) == 0 && c.Path() == eventsPath {
 			raw = bytes.TrimSpace(c.Context().QueryArgs().Peek("token"))
 		}
@@ -158,8 +192,7 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(v.resetIn))
 			return &apiError{fiber.StatusTooManyRequests, "You reached your request limit. Wait " + strconv.Itoa(v.resetIn) + " seconds."}
 		}
-		who := callerOf(c)
-		*who = caller{name: "anonymous", tier: model.TierAnonymous, snap: snap, ver: ver}
+		who.name, who.tier, who.snap, who.ver = "anonymous", model.TierAnonymous, snap, ver
 		if known {
 			who.name, who.tier = cl.Name, cl.Tier
 		}
@@ -167,32 +200,38 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 	}
 }
 
-// observe records every request's route, status and latency. It holds the
-// request's state for the handlers after it.
+// observe records every request's route, status and latency, holds the
+// request's state for the handlers after it, and passes on only what the
+// API can answer (guard) and what is not a preflight.
 func (s *Server) observe(c *fiber.Ctx) error {
 	// fasthttp read the clock as it handed the request over: one reading
 	// fewer per request.
 	start := c.Context().Time()
-	s.metrics.inFlight.Inc()
-	defer s.metrics.inFlight.Dec()
+	s.metrics.inFlight.Add(1)
+	defer s.metrics.inFlight.Add(-1)
 	r := requests.Get().(*request)
+	r.readHeaders(&c.Request().Header)
 	c.Locals(requestKey, r)
 	defer func() {
-		// A request given back must not keep its snapshot's world alive.
-		r.who = caller{}
+		// A request given back must not keep its snapshot's world alive,
+		// nor views of a request that is over.
+		*r = request{key: r.key}
 		requests.Put(r)
 	}()
-	err := c.Next()
+	err := guard(c)
+	if err == nil && !s.preflight(c) {
+		err = c.Next()
+	}
 	if err != nil {
 		if herr := s.app.ErrorHandler(c, err); herr != nil {
 			return herr
 		}
 	}
-	route := c.Route().Path
+	route := c.Route()
 	// A request no route took ends on the middleware of "/", which is
 	// also the index's path: only a request for "/" itself is the index's.
-	if (route == "/" && c.Path() != "/") || route == "" {
-		route = "unmatched"
+	if (route.Path == "/" && c.Path() != "/") || route.Path == "" {
+		route = nil
 	}
 	took := time.Since(start)
 	s.metrics.request(route, c.Response().StatusCode(), took)

@@ -31,11 +31,11 @@ const docsPolicy = "default-src 'none'; script-src 'self'; worker-src blob:; con
 
 func (s *Server) docsPage(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentSecurityPolicy, docsPolicy)
-	return send(c, docsEntry, vHTML, vVaryEncoding)
+	return send(c, requestOf(c), docsEntry, vHTML, vVaryEncoding)
 }
 
 func (s *Server) docsScript(c *fiber.Ctx) error {
-	return send(c, redocEntry, vJavaScript, vVaryEncoding)
+	return send(c, requestOf(c), redocEntry, vJavaScript, vVaryEncoding)
 }
 
 // indexJSON is the API root: where the reference, the document and the
@@ -52,7 +52,7 @@ type indexJSON struct {
 }
 
 func (s *Server) index(c *fiber.Ctx) error {
-	return s.respond(c, s.newKey(c, "/", competitionsPath, full), func() (any, int) {
+	return s.respond(c, s.newKey(c, requestOf(c), "/", competitionsPath, full), func() (any, int) {
 		base := s.baseURL(c)
 		var out indexJSON
 		out.Description = "Football data compatible with the football-data.org v1 API; the reference is at /docs."

@@ -58,7 +58,7 @@ func (s *streamSlots) release(key string) {
 // caller's limits when it was authenticated; open streams are bounded per
 // caller besides.
 func (s *Server) events(c *fiber.Ctx) error {
-	who := callerOf(c)
+	who := requestOf(c)
 	if c.Get(fiber.HeaderAccept) != "" && c.Accepts(contentTypeEventStream) == "" {
 		return &apiError{http.StatusNotAcceptable, "this resource is a stream of Server-Sent Events; accept text/event-stream"}
 	}

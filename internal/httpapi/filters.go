@@ -78,7 +78,8 @@ const (
 )
 
 // parseFilters reads the filters an endpoint accepts. today is the UTC date
-// time frames count from.
+// time frames count from; an endpoint without them passes the zero time
+// rather than working the date out on every request.
 func parseFilters(c *fiber.Ctx, accept allowed, today time.Time) (filters, error) {
 	f := filters{head2head: -1}
 	// The numbers and the venue are read from the query's bytes: a cached

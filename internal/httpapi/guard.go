@@ -25,7 +25,7 @@ const writeBuffer = 32 << 10
 
 // guard refuses, before anything else looks at a request, what is not an
 // HTTP request the API can answer: an over-long URL and a malformed Host.
-func (s *Server) guard(c *fiber.Ctx) error {
+func guard(c *fiber.Ctx) error {
 	if len(c.Request().Header.RequestURI()) > maxURL {
 		return &apiError{http.StatusRequestURITooLong, "the URL is " + strconv.Itoa(len(c.Request().Header.RequestURI())) +
 			" bytes long; at most " + strconv.Itoa(maxURL)}
@@ -33,7 +33,7 @@ func (s *Server) guard(c *fiber.Ctx) error {
 	if h := c.Request().Header.Host(); len(h) > 0 && !validHost(h) {
 		return badRequest("Host %q is not a host name or address with an optional port", truncateText(string(h), 80))
 	}
-	return c.Next()
+	return nil
 }
 
 // knownMethods are the methods the router knows; any other never reaches
@@ -94,7 +94,7 @@ func (s *Server) whenReady(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderRetryAfter, "1")
 		return &apiError{http.StatusServiceUnavailable, "this replica is starting: it is replaying the stream; retry in a moment"}
 	}
-	return c.Next()
+	return nil
 }
 
 func truncateText(s string, n int) string {

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"strings"
+	"time"
 
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/readmodel"
@@ -10,7 +11,7 @@ import (
 
 // competitionFor loads a competition the caller may see: 404 if it does
 // not exist, 403 if it needs a higher tier.
-func competitionFor(who *caller, id int) (readmodel.CompetitionKey, error) {
+func competitionFor(who *request, id int) (readmodel.CompetitionKey, error) {
 	comp, ok := who.snap.CompetitionKey(id)
 	if !ok {
 		return comp, notFound("competition %d does not exist; list the current ones at /v1/competitions", id)
@@ -24,8 +25,8 @@ func competitionFor(who *caller, id int) (readmodel.CompetitionKey, error) {
 // competitionRequest is the common start of every /competitions/{id}
 // endpoint: the caller, the competition it may see, and the representation
 // asked for (compressed only where fixtures allow it).
-func competitionRequest(c *fiber.Ctx, fixtures bool) (*caller, readmodel.CompetitionKey, representation, error) {
-	who := callerOf(c)
+func competitionRequest(c *fiber.Ctx, fixtures bool) (*request, readmodel.CompetitionKey, representation, error) {
+	who := requestOf(c)
 	id, err := pathID(c, "competition")
 	if err != nil {
 		return who, readmodel.CompetitionKey{}, "", err
@@ -34,11 +35,11 @@ func competitionRequest(c *fiber.Ctx, fixtures bool) (*caller, readmodel.Competi
 	if err != nil {
 		return who, comp, "", err
 	}
-	rep, err := representationOf(c, fixtures)
+	rep, err := representationOf(c, who, fixtures)
 	return who, comp, rep, err
 }
 
-func maxAgeOf(who *caller, comp readmodel.CompetitionKey) int {
+func maxAgeOf(who *request, comp readmodel.CompetitionKey) int {
 	if comp.Year < who.snap.CurrentSeason() {
 		return maxAgeFinished
 	}
@@ -47,7 +48,7 @@ func maxAgeOf(who *caller, comp readmodel.CompetitionKey) int {
 
 // visible drops the fixtures of competitions the caller may not see, from
 // lists that cross competitions.
-func visible(who *caller, fs []readmodel.Fixture) []readmodel.Fixture {
+func visible(who *request, fs []readmodel.Fixture) []readmodel.Fixture {
 	if who.tier == model.TierDonating {
 		return fs
 	}
@@ -71,12 +72,12 @@ type selfLinks struct {
 
 func (s *Server) listCompetitions(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		who := callerOf(c)
-		rep, err := representationOf(c, false)
+		who := requestOf(c)
+		rep, err := representationOf(c, who, false)
 		if err != nil {
 			return err
 		}
-		f, err := parseFilters(c, fSeason, today(who.snap))
+		f, err := parseFilters(c, fSeason, time.Time{})
 		if err != nil {
 			return err
 		}
@@ -84,7 +85,7 @@ func (s *Server) listCompetitions(kind linkKind) fiber.Handler {
 		if season == 0 {
 			season = who.snap.CurrentSeason()
 		}
-		k := s.newKey(c, "comps", kind, rep).int(season).str(string(who.tier)).u64(who.snap.SeasonVersion(season))
+		k := s.newKey(c, who, "comps", kind, rep).int(season).str(string(who.tier)).u64(who.snap.SeasonVersion(season))
 		return s.respond(c, k, func() (any, int) {
 			l := s.links(c, kind)
 			out := []competitionJSON{}
@@ -109,7 +110,7 @@ func (s *Server) showCompetition(kind linkKind) fiber.Handler {
 			return err
 		}
 		id := comp.ID
-		k := s.newKey(c, "comp", kind, rep).int(id).u64(comp.Version)
+		k := s.newKey(c, who, "comp", kind, rep).int(id).u64(comp.Version)
 		return s.respond(c, k, func() (any, int) {
 			whole, _ := who.snap.Competition(id)
 			return renderCompetition(whole, rep, s.links(c, kind)), maxAgeOf(who, comp)
@@ -124,7 +125,7 @@ func (s *Server) competitionTeams(kind linkKind) fiber.Handler {
 			return err
 		}
 		id := comp.ID
-		k := s.newKey(c, "comp-teams", kind, rep).int(id).u64(comp.Version).u64(who.snap.TeamsVersion())
+		k := s.newKey(c, who, "comp-teams", kind, rep).int(id).u64(comp.Version).u64(who.snap.TeamsVersion())
 		return s.respond(c, k, func() (any, int) {
 			l := s.links(c, kind)
 			teams, _ := who.snap.CompetitionTeams(id)
@@ -155,11 +156,11 @@ func (s *Server) leagueTable(kind linkKind) fiber.Handler {
 		if comp.Type == model.TypeCup {
 			return notFound("competition %d is a cup: it has fixtures (/v1/competitions/%d/fixtures) but no league table", id, id)
 		}
-		f, err := parseFilters(c, fMatchday, today(who.snap))
+		f, err := parseFilters(c, fMatchday, time.Time{})
 		if err != nil {
 			return err
 		}
-		k := s.newKey(c, "table", kind, rep).int(id).int(f.matchday).u64(comp.Version)
+		k := s.newKey(c, who, "table", kind, rep).int(id).int(f.matchday).u64(comp.Version)
 		return s.respond(c, k, func() (any, int) {
 			t, _ := who.snap.TableView(id, f.matchday)
 			return renderTable(comp, t, rep, s.links(c, kind)), maxAgeOf(who, comp)
@@ -188,7 +189,7 @@ func (s *Server) competitionFixtures(kind linkKind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		k := s.newKey(c, "comp-fixtures", kind, rep).int(id).filters(&f).u64(comp.Version).u64(who.snap.TeamsVersion())
+		k := s.newKey(c, who, "comp-fixtures", kind, rep).int(id).filters(&f).u64(comp.Version).u64(who.snap.TeamsVersion())
 		return s.respond(c, k, func() (any, int) {
 			l := s.links(c, kind)
 			fs, _ := who.snap.CompetitionFixtures(id, readmodel.FixtureFilter{From: f.start, To: f.end, Matchday: f.matchday})
@@ -207,8 +208,8 @@ func (s *Server) competitionFixtures(kind linkKind) fiber.Handler {
 
 func (s *Server) listFixtures(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		who := callerOf(c)
-		rep, err := representationOf(c, true)
+		who := requestOf(c)
+		rep, err := representationOf(c, who, true)
 		if err != nil {
 			return err
 		}
@@ -225,7 +226,7 @@ func (s *Server) listFixtures(kind linkKind) fiber.Handler {
 		if days := int(f.end.Sub(f.start).Hours() / 24); days > maxCalendarDays {
 			return badRequest("timeFrameStart to timeFrameEnd spans %d days; /v1/fixtures serves at most %d days at a time", days, maxCalendarDays)
 		}
-		k := s.newKey(c, "fixtures", kind, rep).filters(&f).str(string(who.tier)).u64(who.snap.CalendarVersion())
+		k := s.newKey(c, who, "fixtures", kind, rep).filters(&f).str(string(who.tier)).u64(who.snap.CalendarVersion())
 		return s.respond(c, k, func() (any, int) {
 			l := s.links(c, kind)
 			leagues := make([]model.LeagueCode, len(f.leagues))
@@ -244,7 +245,7 @@ func (s *Server) listFixtures(kind linkKind) fiber.Handler {
 
 func (s *Server) showFixture(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		who := callerOf(c)
+		who := requestOf(c)
 		id, err := pathID(c, "fixture")
 		if err != nil {
 			return err
@@ -257,11 +258,11 @@ func (s *Server) showFixture(kind linkKind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		rep, err := representationOf(c, true)
+		rep, err := representationOf(c, who, true)
 		if err != nil {
 			return err
 		}
-		f, err := parseFilters(c, fHead2Head, today(who.snap))
+		f, err := parseFilters(c, fHead2Head, time.Time{})
 		if err != nil {
 			return err
 		}
@@ -273,7 +274,7 @@ func (s *Server) showFixture(kind linkKind) fiber.Handler {
 		// meetings key the response, so an edit elsewhere leaves it cached.
 		// head2head lists meetings of competitions the caller may see:
 		// its tier keys the response too.
-		k := s.newKey(c, "fixture", kind, rep).int(id).int(n).str(string(who.tier)).u64(comp.Version).u64(who.snap.PairVersion(id)).u64(who.snap.TeamsVersion())
+		k := s.newKey(c, who, "fixture", kind, rep).int(id).int(n).str(string(who.tier)).u64(comp.Version).u64(who.snap.PairVersion(id)).u64(who.snap.TeamsVersion())
 		return s.respond(c, k, func() (any, int) {
 			l := s.links(c, kind)
 			fx, _ := who.snap.Fixture(id)
@@ -287,8 +288,8 @@ func (s *Server) showFixture(kind linkKind) fiber.Handler {
 }
 
 func (s *Server) searchTeams(c *fiber.Ctx) error {
-	who := callerOf(c)
-	f, err := parseFilters(c, fName, today(who.snap))
+	who := requestOf(c)
+	f, err := parseFilters(c, fName, time.Time{})
 	if err != nil {
 		return err
 	}
@@ -296,10 +297,10 @@ func (s *Server) searchTeams(c *fiber.Ctx) error {
 	if q == "" {
 		return badRequest("name is required: part of a team name to search for, such as /v1/teams?name=madrid")
 	}
-	if _, err := representationOf(c, false); err != nil {
+	if _, err := representationOf(c, who, false); err != nil {
 		return err
 	}
-	k := s.newKey(c, "search", competitionsPath, full).str(strings.ToLower(q)).str(string(who.tier)).u64(who.snap.SearchVersion())
+	k := s.newKey(c, who, "search", competitionsPath, full).str(strings.ToLower(q)).str(string(who.tier)).u64(who.snap.SearchVersion())
 	return s.respond(c, k, func() (any, int) {
 		base := s.baseURL(c)
 		type hit struct {
@@ -329,28 +330,29 @@ func (s *Server) searchTeams(c *fiber.Ctx) error {
 // teamRequest is the common start of every /teams/{id} endpoint: the
 // team's id and version (all a cached response needs; the team itself is
 // read on a miss) and the representation asked for.
-func teamRequest(c *fiber.Ctx, fixtures bool) (int, uint64, representation, error) {
+func teamRequest(c *fiber.Ctx, who *request, fixtures bool) (int, uint64, representation, error) {
 	id, err := pathID(c, "team")
 	if err != nil {
 		return 0, 0, "", err
 	}
-	version, ok := callerOf(c).snap.TeamVersion(id)
+	version, ok := who.snap.TeamVersion(id)
 	if !ok {
 		return 0, 0, "", notFound("team %d does not exist; find teams with /v1/teams?name=…", id)
 	}
-	rep, err := representationOf(c, fixtures)
+	rep, err := representationOf(c, who, fixtures)
 	return id, version, rep, err
 }
 
 func (s *Server) showTeam(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		id, version, rep, err := teamRequest(c, false)
+		who := requestOf(c)
+		id, version, rep, err := teamRequest(c, who, false)
 		if err != nil {
 			return err
 		}
-		k := s.newKey(c, "team", kind, rep).int(id).u64(version)
+		k := s.newKey(c, who, "team", kind, rep).int(id).u64(version)
 		return s.respond(c, k, func() (any, int) {
-			t, _ := callerOf(c).snap.Team(id)
+			t, _ := who.snap.Team(id)
 			return renderTeam(t, rep, s.links(c, kind)), maxAgeTeams
 		})
 	}
@@ -358,8 +360,8 @@ func (s *Server) showTeam(kind linkKind) fiber.Handler {
 
 func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		who := callerOf(c)
-		id, version, rep, err := teamRequest(c, true)
+		who := requestOf(c)
+		id, version, rep, err := teamRequest(c, who, true)
 		if err != nil {
 			return err
 		}
@@ -370,7 +372,7 @@ func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 		if f.season == 0 && !f.hasRange {
 			f.season = who.snap.CurrentSeason()
 		}
-		k := s.newKey(c, "team-fixtures", kind, rep).int(id).filters(&f).str(string(who.tier)).u64(version).u64(who.snap.TeamsVersion())
+		k := s.newKey(c, who, "team-fixtures", kind, rep).int(id).filters(&f).str(string(who.tier)).u64(version).u64(who.snap.TeamsVersion())
 		return s.respond(c, k, func() (any, int) {
 			l := s.links(c, kind)
 			venue := model.Side("")
@@ -406,13 +408,14 @@ func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 
 func (s *Server) teamPlayers(kind linkKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		id, _, rep, err := teamRequest(c, false)
+		who := requestOf(c)
+		id, _, rep, err := teamRequest(c, who, false)
 		if err != nil {
 			return err
 		}
-		k := s.newKey(c, "players", kind, rep).int(id).u64(callerOf(c).snap.SquadVersion(id))
+		k := s.newKey(c, who, "players", kind, rep).int(id).u64(who.snap.SquadVersion(id))
 		return s.respond(c, k, func() (any, int) {
-			sq, _ := callerOf(c).snap.Squad(id)
+			sq, _ := who.snap.Squad(id)
 			l := s.links(c, kind)
 			out := struct {
 				Links   *selfLinks   `json:"_links,omitempty"`

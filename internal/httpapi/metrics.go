@@ -3,10 +3,12 @@ package httpapi
 import (
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/footdata/footballd/internal/buildinfo"
 	"github.com/footdata/footballd/pkg/readmodel"
+	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -16,7 +18,10 @@ type metrics struct {
 	latency   *prometheus.HistogramVec
 	cache     *prometheus.CounterVec
 	rateLimit *prometheus.CounterVec
-	inFlight  prometheus.Gauge
+	// inFlight counts the requests being answered: an integer added to
+	// with one atomic instruction, where a Gauge's float takes a loop of
+	// compare-and-swap.
+	inFlight atomic.Int64
 	// Event streams (/v1/events).
 	streamsOpen    prometheus.Gauge
 	streamsDropped prometheus.Counter
@@ -29,8 +34,11 @@ type metrics struct {
 	series              sync.Map // routeStatus → routeSeries
 }
 
+// routeStatus keys a request's series by the route Fiber matched (a
+// pointer, cheaper to hash than its path), nil for a request no route
+// took.
 type routeStatus struct {
-	route  string
+	route  *fiber.Route
 	status int
 }
 
@@ -39,12 +47,17 @@ type routeSeries struct {
 	latency  prometheus.Observer
 }
 
-// request counts one answered request of route with status and its time.
-func (m *metrics) request(route string, status int, took time.Duration) {
+// request counts one answered request of route (nil: unmatched) with
+// status and its time.
+func (m *metrics) request(route *fiber.Route, status int, took time.Duration) {
 	k := routeStatus{route, status}
 	v, ok := m.series.Load(k)
 	if !ok {
-		v, _ = m.series.LoadOrStore(k, routeSeries{m.requests.WithLabelValues(route, strconv.Itoa(status)), m.latency.WithLabelValues(route)})
+		name := "unmatched"
+		if route != nil {
+			name = route.Path
+		}
+		v, _ = m.series.LoadOrStore(k, routeSeries{m.requests.WithLabelValues(name, strconv.Itoa(status)), m.latency.WithLabelValues(name)})
 	}
 	rs := v.(routeSeries)
 	rs.requests.Inc()
@@ -66,7 +79,6 @@ func newMetrics(reg prometheus.Registerer, model *readmodel.Model, limits *limit
 		rateLimit: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "fd_rate_limit_rejections_total", Help: "Requests refused with 429, by caller kind.",
 		}, []string{"caller"}),
-		inFlight:    prometheus.NewGauge(prometheus.GaugeOpts{Name: "fd_http_in_flight_requests", Help: "Requests being answered."}),
 		streamsOpen: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fd_event_streams_open", Help: "Event streams (/v1/events) open on this replica."}),
 		streamsDropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "fd_event_streams_dropped_total",
 			Help: "Event streams closed with a reset because their client fell behind the events held."}),
@@ -77,7 +89,9 @@ func newMetrics(reg prometheus.Registerer, model *readmodel.Model, limits *limit
 	stats := func(f func(readmodel.Stats) float64) func() float64 {
 		return func() float64 { return f(model.Stats()) }
 	}
-	reg.MustRegister(m.requests, m.latency, m.cache, m.rateLimit, m.inFlight, m.streamsOpen, m.streamsDropped, m.eventsSent,
+	reg.MustRegister(m.requests, m.latency, m.cache, m.rateLimit, m.streamsOpen, m.streamsDropped, m.eventsSent,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fd_http_in_flight_requests", Help: "Requests being answered."},
+			func() float64 { return float64(m.inFlight.Load()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fd_build_info", Help: "The running build: always 1.",
 			ConstLabels: prometheus.Labels{"version": build.Version, "commit": build.Commit, "goversion": build.GoVersion}},
 			func() float64 { return 1 }),

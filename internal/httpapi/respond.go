@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -28,10 +27,13 @@ const (
 // representation, what selects the answer, and the versions of the data
 // it depends on, so a change of any of them is a new key. The buffer is
 // the request's, reused from request to request.
-type cacheKey struct{ b []byte }
+type cacheKey struct {
+	r *request
+	b []byte
+}
 
-func (s *Server) newKey(c *fiber.Ctx, route string, kind linkKind, rep representation) cacheKey {
-	k := cacheKey{requestOf(c).key[:0]}
+func (s *Server) newKey(c *fiber.Ctx, r *request, route string, kind linkKind, rep representation) cacheKey {
+	k := cacheKey{r, r.key[:0]}
 	k.b = append(k.b, route...)
 	k.b = append(k.b, '|', byte('0'+kind), '|')
 	k.b = append(k.b, rep...)
@@ -71,8 +73,8 @@ func (k cacheKey) filters(f *filters) cacheKey {
 // representationOf reads X-Response-Control. compressed is served only by
 // fixture resources; elsewhere the full form is served, and the response
 // header says so.
-func representationOf(c *fiber.Ctx, fixtures bool) (representation, error) {
-	v := bytes.TrimSpace(c.Request().Header.Peek("X-Response-Control"))
+func representationOf(c *fiber.Ctx, r *request, fixtures bool) (representation, error) {
+	v := bytes.TrimSpace(r.responseControl)
 	var rep representation
 	switch {
 	case len(v) == 0 || equalFoldASCII(v, string(full)):
@@ -129,7 +131,7 @@ func today(snap readmodel.Snapshot) time.Time {
 // with ETag, conditional requests and gzip from the same cached bytes.
 func (s *Server) respond(c *fiber.Ctx, key cacheKey, render func() (any, int)) error {
 	// The next request builds its key in the buffer as grown by this one.
-	requestOf(c).key = key.b
+	key.r.key = key.b
 	e, hit, err := s.cache.get(key.b, func() (*entry, error) {
 		v, maxAge := render()
 		return s.cache.encode(v, maxAge)
@@ -148,7 +150,7 @@ func (s *Server) respond(c *fiber.Ctx, key cacheKey, render func() (any, int)) e
 	} else {
 		s.metrics.cacheMiss.Inc()
 	}
-	return send(c, e, vContentType, vVary)
+	return send(c, key.r, e, vContentType, vVary)
 }
 
 // heldKey is the user value under which a request holds its entry.
@@ -157,28 +159,30 @@ const heldKey = "entry"
 // send writes a rendered response with its ETag and Cache-Control: 304
 // when If-None-Match has the ETag, the gzip form for clients that accept
 // it. vary names the request headers the response depends on.
-func send(c *fiber.Ctx, e *entry, contentType, vary []byte) error {
+func send(c *fiber.Ctx, r *request, e *entry, contentType, vary []byte) error {
 	h := &c.Response().Header
 	h.SetContentTypeBytes(contentType)
 	h.SetCanonical(hETag, e.etag)
 	h.SetCanonical(hCacheControl, e.cacheControl)
 	h.SetCanonical(hVary, vary)
-	if matchesETag(c.Request().Header.Peek(fiber.HeaderIfNoneMatch), e.etag) {
+	if matchesETag(r.ifNoneMatch, e.etag) {
 		c.Status(fiber.StatusNotModified)
 		return nil
 	}
 	c.Status(e.status)
-	if acceptsGzip(c.Request().Header.Peek(fiber.HeaderAcceptEncoding)) {
+	if acceptsGzip(r.acceptEncoding) {
 		if gz := e.gzipped(); gz != nil {
 			h.SetCanonical(hContentEncoding, vGzip)
 			c.Response().SetBodyRaw(gz)
 			return nil
 		}
 	}
-	// Over TLS or any other wrapped connection the bytes must pass through
-	// the wrapper: those get the copy below.
-	if conn, ok := c.Context().Conn().(*net.TCPConn); ok && e.bodyFile() >= 0 {
-		c.Response().SetBodyStream(&fileBody{e: e, conn: conn}, len(e.body))
+	// A TCP connection, a lazyConn's included (sendfile honours its write
+	// deadline), takes the body from the memory file. Over TLS or any other
+	// wrapped connection the bytes must pass through the wrapper: those get
+	// the copy below.
+	if conn, lazy := tcpConnOf(c.Context().Conn()); conn != nil && e.bodyFile() >= 0 {
+		c.Response().SetBodyStream(&fileBody{e: e, conn: conn, lazy: lazy}, len(e.body))
 		return nil
 	}
 	c.Response().SetBodyRaw(e.body)

@@ -22,12 +22,10 @@ var openAPIEntry = newEntry(fiber.StatusOK, OpenAPI, maxAgeStatic)
 // routes is the whole HTTP surface on one screen.
 func (s *Server) routes() {
 	app := s.app
+	// One middleware for every request: metrics, the request's state, the
+	// refusal of what the API cannot answer and preflights (each stage of
+	// Fiber's chain costs a route match).
 	app.Use(s.observe)
-	app.Use(s.guard)
-	// Cross-origin preflight on any resource path: no token, no limits.
-	// A middleware, not an OPTIONS route, so that the router still says
-	// 404 for unknown paths rather than 405.
-	app.Use(s.preflight)
 	// Load balancers probe the API port; /metrics is on the admin
 	// listener only (AdminHandler).
 	app.Get("/healthz", s.healthz)
@@ -39,31 +37,32 @@ func (s *Server) routes() {
 	app.Get("/docs", s.docsPage)
 	app.Get("/docs/"+redocScript, s.docsScript)
 
-	v1 := app.Group("/v1", s.whenReady, s.authenticate(v1))
+	v1 := app.Group("/v1", s.authenticate(v1))
 	v1.Get("/openapi.json", s.openAPI)
 	if s.opts.Hub != nil {
 		v1.Get(eventsPath[len("/v1"):], s.events)
 	}
-	for _, base := range []struct {
-		path string
-		kind linkKind
-	}{{"/competitions", competitionsPath}, {"/soccerseasons", soccerseasonsPath}} {
-		v1.Get(base.path, s.listCompetitions(base.kind))
-		v1.Get(base.path+"/:id", s.showCompetition(base.kind))
-		v1.Get(base.path+"/:id/teams", s.competitionTeams(base.kind))
-		v1.Get(base.path+"/:id/leagueTable", s.leagueTable(base.kind))
-		v1.Get(base.path+"/:id/fixtures", s.competitionFixtures(base.kind))
+	competitions := func(path string, kind linkKind) {
+		v1.Get(path, s.listCompetitions(kind))
+		v1.Get(path+"/:id", s.showCompetition(kind))
+		v1.Get(path+"/:id/teams", s.competitionTeams(kind))
+		v1.Get(path+"/:id/leagueTable", s.leagueTable(kind))
+		v1.Get(path+"/:id/fixtures", s.competitionFixtures(kind))
 	}
+	competitions("/competitions", competitionsPath)
 	v1.Get("/fixtures", s.listFixtures(competitionsPath))
 	v1.Get("/fixtures/:id", s.showFixture(competitionsPath))
 	v1.Get("/teams", s.searchTeams)
 	v1.Get("/teams/:id", s.showTeam(competitionsPath))
 	v1.Get("/teams/:id/fixtures", s.teamFixtures(competitionsPath))
 	v1.Get("/teams/:id/players", s.teamPlayers(competitionsPath))
+	// The competitions under their old name, last: Fiber tries a request's
+	// routes in the order they were added, a match each.
+	competitions("/soccerseasons", soccerseasonsPath)
 
 	// The deprecated alpha version serves the resources it had, under
 	// its old name for competitions; v1-only resources are 403.
-	alpha := app.Group("/alpha", s.whenReady, s.authenticate(alpha))
+	alpha := app.Group("/alpha", s.authenticate(alpha))
 	alpha.Get("/soccerseasons", s.listCompetitions(alphaPath))
 	alpha.Get("/soccerseasons/:id", s.showCompetition(alphaPath))
 	alpha.Get("/soccerseasons/:id/teams", s.competitionTeams(alphaPath))
@@ -91,7 +90,7 @@ func (s *Server) v1Only(c *fiber.Ctx) error {
 }
 
 func (s *Server) openAPI(c *fiber.Ctx) error {
-	return send(c, openAPIEntry, vContentType, vVaryToken)
+	return send(c, requestOf(c), openAPIEntry, vContentType, vVaryToken)
 }
 
 func (s *Server) healthz(c *fiber.Ctx) error {
@@ -149,12 +148,16 @@ var preflightResponse = []byte("HTTP/1.1 204 No Content\r\n" +
 	"Connection: close\r\n\r\n")
 
 // preflight answers OPTIONS on any resource path with exactly the spec's
-// headers. The connection closes afterwards: preflights are rare and the
-// browser's next request opens a new one.
-func (s *Server) preflight(c *fiber.Ctx) error {
-	p := c.Path()
-	if c.Method() != fiber.MethodOptions || !(strings.HasPrefix(p, "/v1/") || strings.HasPrefix(p, "/alpha/") || p == "/v1" || p == "/alpha") {
-		return c.Next()
+// headers, and reports whether it did: no token, no limits. Answered before
+// routing, not as an OPTIONS route, so that the router still says 404 for
+// unknown paths rather than 405. The connection closes afterwards:
+// preflights are rare and the browser's next request opens a new one.
+func (s *Server) preflight(c *fiber.Ctx) bool {
+	if c.Method() != fiber.MethodOptions {
+		return false
+	}
+	if p := c.Path(); !(strings.HasPrefix(p, "/v1/") || strings.HasPrefix(p, "/alpha/") || p == "/v1" || p == "/alpha") {
+		return false
 	}
 	c.Context().HijackSetNoResponse(true)
 	c.Context().Hijack(func(conn net.Conn) {
@@ -162,5 +165,5 @@ func (s *Server) preflight(c *fiber.Ctx) error {
 			s.log.Debug("preflight write", "err", err)
 		}
 	})
-	return nil
+	return true
 }

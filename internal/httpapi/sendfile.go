@@ -21,6 +21,8 @@ import (
 type fileBody struct {
 	e    *entry
 	conn *net.TCPConn
+	// lazy, when set, holds the write deadline of conn (lazyConn).
+	lazy *lazyConn
 	off  int64 // the bytes of the body sent or read so far
 }
 
@@ -48,7 +50,7 @@ func (b *fileBody) WriteTo(w io.Writer) (int64, error) {
 	var sendErr error
 	// Go's poller calls this again once the socket is writable whenever
 	// it returns false, and applies the connection's write deadline.
-	err = rc.Write(func(sock uintptr) bool {
+	send := func(sock uintptr) bool {
 		for b.off < size {
 			// The kernel advances b.off by what it sent, which may be
 			// less than asked when the socket's buffer fills.
@@ -69,7 +71,15 @@ func (b *fileBody) WriteTo(w io.Writer) (int64, error) {
 			}
 		}
 		return true
-	})
+	}
+	// A lazyConn's poller may time the write out before the deadline asked
+	// for: the body then goes on.
+	for {
+		err = rc.Write(send)
+		if err == nil || b.lazy == nil || !b.lazy.wd.early(err) {
+			break
+		}
+	}
 	// The entry owns the memory file: it must not be collected, and its
 	// file closed, while the kernel reads from the descriptor.
 	runtime.KeepAlive(b.e)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -163,8 +164,12 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// App returns the Fiber application (Listen, Test, Shutdown).
+// App returns the Fiber application (Test, Shutdown).
 func (s *Server) App() *fiber.App { return s.app }
+
+// Serve answers the connections ln accepts until the application shuts
+// down. Its TCP connections move their deadlines lazily (lazyConn).
+func (s *Server) Serve(ln net.Listener) error { return s.app.Listener(lazyListener{ln}) }
 
 // ShareBudgets counts callers' requests against budgets every replica
 // shares (events.Budgets) rather than this replica's alone. The replica
