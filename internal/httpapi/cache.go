@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/dgraph-io/ristretto/v2"
@@ -36,13 +35,6 @@ type entry struct {
 	// is in it, and each response until it is written. Once it is 0 it
 	// stays 0 (acquire refuses), and the buffer is another body's.
 	refs atomic.Int32
-
-	// budget, set when the entry is offered to a cache, is charged the
-	// forms made from the body after that, while the entry is in it;
-	// charged is what it has been charged, or -1 once the entry has left
-	// the cache (or never entered it) and charges nothing more.
-	budget  *cacheBudget
-	charged atomic.Int64
 
 	gzOnce sync.Once
 	gz     []byte // nil when the body is too small to be worth it
@@ -168,7 +160,6 @@ func (e *entry) gzipped() []byte {
 		zw.Write(e.body)
 		zw.Close()
 		e.gz = buf.Bytes()
-		e.charge(int64(cap(e.gz)))
 	})
 	return e.gz
 }
@@ -212,7 +203,6 @@ func (e *entry) bodyFile() int {
 		}
 		e.fd = fd
 		runtime.AddCleanup(e, closeMemFile, f)
-		e.charge(int64(memFilePages(len(e.body))))
 	})
 	return e.fd
 }
@@ -241,76 +231,15 @@ func closeMemFile(f *os.File) {
 	memFiles.Add(-1)
 }
 
-// memFilePages is what a memory file of n bytes holds: whole pages.
-func memFilePages(n int) int {
-	page := os.Getpagesize()
-	return (n + page - 1) / page * page
-}
-
-// entryOverhead is the entry's own memory, beside the body (ristretto adds
-// that of its item).
-const entryOverhead = int64(unsafe.Sizeof(entry{}))
-
-// cost is what the entry holds when it is offered to the cache: its body's
-// buffer and itself. The forms made from the body later, on the request
-// that first wants them, are charged to the cache when they are made: the
-// compressed one (about a fifth of a JSON body, nothing below gzipMin)
-// and the memory file (the body again, in whole pages, from sendfileMin
-// on). Counting them in advance, room for a compressed copy the size of
-// the body and the memory file for every large one, had the cache hold a
-// half to a third of its budget.
-func (e *entry) cost() int64 { return int64(cap(e.body)) + entryOverhead }
-
-// charge counts n more bytes held by the entry against its cache's budget,
-// if it is in the cache.
-func (e *entry) charge(n int64) {
-	if e.budget == nil {
-		return
+// cost counts the body's buffer and room for its compressed form, which
+// may be added after the entry is cached, and the body a third time from
+// sendfileMin on: its memory file holds a copy too.
+func (e *entry) cost() int64 {
+	n := cap(e.body) + len(e.body)
+	if len(e.body) >= sendfileMin {
+		n += len(e.body)
 	}
-	for {
-		c := e.charged.Load()
-		if c < 0 {
-			return
-		}
-		if e.charged.CompareAndSwap(c, c+n) {
-			e.budget.add(n)
-			return
-		}
-	}
-}
-
-// leave gives back what the entry was charged, once it has left the
-// cache or was never let in; it charges nothing after.
-func (e *entry) leave() {
-	if e.budget == nil {
-		return
-	}
-	if c := e.charged.Swap(-1); c > 0 {
-		e.budget.add(-c)
-	}
-}
-
-// cacheBudget is the cache's byte budget less what its entries were
-// charged after they were admitted: ristretto's cost of an entry is fixed
-// when it is set, so the charges lower the most it may hold instead, and
-// its next admission evicts to fit.
-type cacheBudget struct {
-	c   *ristretto.Cache[[]byte, *entry]
-	max int64
-
-	mu sync.Mutex
-	// extra is the sum of the charges of the entries in the cache.
-	extra int64
-}
-
-func (b *cacheBudget) add(n int64) {
-	b.mu.Lock()
-	b.extra += n
-	// A charge and its refund may arrive in either order (made by a
-	// response, refunded by the cache's goroutine): the budget never
-	// rises above the configured one, nor falls to nothing.
-	b.c.UpdateMaxCost(min(b.max, max(b.max-b.extra, 1)))
-	b.mu.Unlock()
+	return int64(n) + 128
 }
 
 // renderCache keeps rendered responses. Keys carry the version of the data
@@ -322,7 +251,6 @@ func (b *cacheBudget) add(n int64) {
 // been written for the last time.
 type renderCache struct {
 	c      *ristretto.Cache[[]byte, *entry]
-	budget *cacheBudget
 	bodies *bodyPool
 	// lastJSON is the length of the last body a jsonAppender wrote, the
 	// size of the buffer the next one is written into.
@@ -357,7 +285,6 @@ func newRenderCache(maxBytes int64) (*renderCache, error) {
 		// for a victim it no longer stores.
 		OnExit: func(e *entry) {
 			if e != nil {
-				e.leave()
 				e.release()
 			}
 		},
@@ -367,8 +294,7 @@ func newRenderCache(maxBytes int64) (*renderCache, error) {
 	}
 	// In steady state every miss's entry pushes one out, so little needs
 	// to wait here; what is beyond the bound goes to the collector.
-	return &renderCache{c: c, budget: &cacheBudget{c: c, max: maxBytes}, bodies: newBodyPool(int(min(maxBytes/16, 16<<20))),
-		inflight: map[string]*call{}}, nil
+	return &renderCache{c: c, bodies: newBodyPool(int(min(maxBytes/16, 16<<20))), inflight: map[string]*call{}}, nil
 }
 
 // get returns the entry for key, rendering it on a miss, with a hold on
@@ -399,14 +325,10 @@ func (rc *renderCache) get(key []byte, render func() (*entry, error)) (e *entry,
 		rc.mu.Unlock()
 
 		cl.e, cl.err = render()
-		if cl.err == nil {
-			cl.e.budget = rc.budget
-			if !rc.c.Set(key, cl.e, cl.e.cost()) {
-				// Dropped before the cache saw it: its hold is not
-				// the cache's to give up.
-				cl.e.leave()
-				cl.e.release()
-			}
+		if cl.err == nil && !rc.c.Set(key, cl.e, cl.e.cost()) {
+			// Dropped before the cache saw it: its hold is not the
+			// cache's to give up.
+			cl.e.release()
 		}
 		rc.mu.Lock()
 		delete(rc.inflight, string(key))

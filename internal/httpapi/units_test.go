@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/natstest"
-	"golang.org/x/sys/unix"
 )
 
 func TestLimiterWindows(t *testing.T) {
@@ -374,93 +373,5 @@ func TestEncodeWritesIntoLentBuffers(t *testing.T) {
 		if rc.bodies.freeBytes < free {
 			t.Errorf("body %d (%d bytes): %d bytes free in the pool before, %d after: a buffer was lost", i, n, free, rc.bodies.freeBytes)
 		}
-	}
-}
-
-// TestEntryCostIsWhatItHolds: an entry is counted against the cache's
-// budget once for its body's buffer when it is cached; its compressed form
-// and its memory file are counted when they are made, for as long as it is
-// in the cache; an entry the cache does not hold charges nothing.
-func TestEntryCostIsWhatItHolds(t *testing.T) {
-	const budget = 4 << 20
-	tests := []struct {
-		name          string
-		size          int
-		lent, gz, mem bool
-	}{
-		{"small", 300, false, false, false},
-		{"lent", 9000, true, true, false},
-		{"just below sendfileMin", sendfileMin - 1, true, true, false},
-		{"at sendfileMin", sendfileMin, false, true, true},
-		{"large", 3*sendfileMin + 5, false, true, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			rc, err := newRenderCache(budget)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rc.close()
-			body := bodyOfSize(tt.size)
-			key := []byte("k")
-			e, _, err := rc.get(key, func() (*entry, error) { return rc.encode(rawJSON(body), maxAgeLive) })
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer e.release()
-			rc.c.Wait()
-			if _, ok := rc.c.Get(key); !ok {
-				t.Fatal("not cached")
-			}
-			if lent := e.pool != nil; lent != tt.lent {
-				t.Fatalf("lent=%v, want %v", lent, tt.lent)
-			}
-			// The buffer is the body's class, or what the allocator gives
-			// for its length: never room for a second copy.
-			if want := int64(cap(e.body)) + entryOverhead; e.cost() != want || cap(e.body) > tt.size+tt.size/8+bodyClassStep {
-				t.Errorf("cost %d for a %d-byte body in a %d-byte buffer, want %d", e.cost(), tt.size, cap(e.body), want)
-			}
-			if got := rc.c.MaxCost(); got != budget {
-				t.Errorf("budget %d before any other form is made, want %d", got, budget)
-			}
-			want := int64(budget)
-			if gz := e.gzipped(); (gz != nil) != tt.gz {
-				t.Fatalf("compressed form made=%v, want %v", gz != nil, tt.gz)
-			} else {
-				want -= int64(cap(gz))
-			}
-			if got := rc.c.MaxCost(); got != want {
-				t.Errorf("budget %d with the compressed form made, want %d", got, want)
-			}
-			if fd := e.bodyFile(); (fd >= 0) != tt.mem {
-				t.Fatalf("memory file made=%v, want %v", fd >= 0, tt.mem)
-			} else if fd >= 0 {
-				var st unix.Stat_t
-				if err := unix.Fstat(fd, &st); err != nil {
-					t.Fatal(err)
-				}
-				if pages := int64(memFilePages(tt.size)); st.Blocks*512 != pages {
-					t.Errorf("memory file holds %d bytes, charged %d", st.Blocks*512, pages)
-				}
-				want -= int64(memFilePages(tt.size))
-			}
-			if got := rc.c.MaxCost(); got != want {
-				t.Errorf("budget %d with the memory file made, want %d", got, want)
-			}
-			rc.c.Del(key)
-			rc.c.Wait()
-			if got := rc.c.MaxCost(); got != budget {
-				t.Errorf("budget %d once the entry left the cache, want %d", got, budget)
-			}
-			// Made after it left, or for an entry never cached: not the
-			// cache's.
-			for _, e := range []*entry{e, newEntry(200, body, maxAgeLive)} {
-				e.gzipped()
-				e.bodyFile()
-			}
-			if got := rc.c.MaxCost(); got != budget {
-				t.Errorf("budget %d after forms of entries outside the cache, want %d", got, budget)
-			}
-		})
 	}
 }
