@@ -42,9 +42,10 @@ var requests = sync.Pool{New: func() any { return &request{key: make([]byte, 0, 
 func requestOf(c *fiber.Ctx) *request { return c.Locals(requestKey).(*request) }
 
 // readHeaders finds the request headers the API reads, the first of each
-// name as Peek would (fasthttp has normalized the names as it parsed them).
+// name as Peek would (fasthttp has normalized the names as it parsed them),
+// into r, which is zero: new from the pool, or reset by observe when its
+// last request ended.
 func (r *request) readHeaders(h *fasthttp.RequestHeader) {
-	r.token, r.responseControl, r.ifNoneMatch, r.acceptEncoding = nil, nil, nil, nil
 	var seen [4]bool
 	first := func(i int, dst *[]byte, v []byte) {
 		if !seen[i] {

@@ -78,12 +78,13 @@ func (c *lazyConn) SetDeadline(t time.Time) error {
 }
 
 // tcpConnOf is the TCP connection under a connection the server handed a
-// request on, for sendfile(2), and the lazyConn around it (nil if none),
-// whose write deadline a write on the TCP connection itself must honour.
-func tcpConnOf(c net.Conn) (*net.TCPConn, *lazyConn) {
+// request on, for sendfile(2), and the write deadline of the lazyConn
+// around it (nil if none), which a write on the TCP connection itself must
+// honour.
+func tcpConnOf(c net.Conn) (*net.TCPConn, *lazyDeadline) {
 	switch c := c.(type) {
 	case *lazyConn:
-		return c.tc, c
+		return c.tc, &c.wd
 	case *net.TCPConn:
 		return c, nil
 	}

@@ -158,7 +158,9 @@ func TestLazyWriteDeadline(t *testing.T) {
 // TCP connection goes on past the poller's deadline to the one asked for.
 func TestLazyDeadlineSendfile(t *testing.T) {
 	c, client := lazyPair(t)
-	body := bodyOfSize(8 << 20)
+	// More than both sockets' buffers may hold, so that the send must
+	// wait for the client past the poller's deadline.
+	body := bodyOfSize(max(8<<20, maxTCPBuffer(t, "tcp_wmem")+maxTCPBuffer(t, "tcp_rmem")+1<<20))
 	e := newEntry(200, body, 10)
 	if e.bodyFile() < 0 {
 		t.Skip("no memory file on this system")
@@ -175,8 +177,8 @@ func TestLazyDeadlineSendfile(t *testing.T) {
 		b, _ := io.ReadAll(io.LimitReader(client, int64(len(body))))
 		received <- b
 	}()
-	tc, lazy := tcpConnOf(c)
-	n, err := (&fileBody{e: e, conn: tc, lazy: lazy}).WriteTo(bufio.NewWriter(c))
+	tc, wd := tcpConnOf(c)
+	n, err := (&fileBody{e: e, conn: tc, wd: wd}).WriteTo(bufio.NewWriter(c))
 	if err != nil || n != int64(len(body)) {
 		t.Fatalf("sent %d of %d bytes: %v", n, len(body), err)
 	}

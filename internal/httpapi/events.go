@@ -62,7 +62,7 @@ func (s *Server) events(c *fiber.Ctx) error {
 	if c.Get(fiber.HeaderAccept) != "" && c.Accepts(contentTypeEventStream) == "" {
 		return &apiError{http.StatusNotAcceptable, "this resource is a stream of Server-Sent Events; accept text/event-stream"}
 	}
-	f, err := parseFilters(c, fCompetitionIDs|fLeague|fTeamIDs|fFixtureIDs, time.Time{})
+	f, err := parseFilters(c, fCompetitionIDs|fLeague|fTeamIDs|fFixtureIDs, who.snap)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/footdata/footballd/pkg/readmodel"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -77,10 +78,9 @@ const (
 	fFixtureIDs
 )
 
-// parseFilters reads the filters an endpoint accepts. today is the UTC date
-// time frames count from; an endpoint without them passes the zero time
-// rather than working the date out on every request.
-func parseFilters(c *fiber.Ctx, accept allowed, today time.Time) (filters, error) {
+// parseFilters reads the filters an endpoint accepts. A time frame counts
+// from the UTC date of snap's clock, worked out only when one is asked for.
+func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filters, error) {
 	f := filters{head2head: -1}
 	// The numbers and the venue are read from the query's bytes: a cached
 	// response with such filters allocates nothing. What is kept as text
@@ -141,7 +141,7 @@ func parseFilters(c *fiber.Ctx, accept allowed, today time.Time) (filters, error
 		}
 	}
 	if accept&fTimeFrame != 0 {
-		if err := f.parseTimeFrame(q, today); err != nil {
+		if err := f.parseTimeFrame(q, snap); err != nil {
 			return f, err
 		}
 	}
@@ -187,7 +187,7 @@ func parseIDs(name, v string) ([]int32, error) {
 	return ids, nil
 }
 
-func (f *filters) parseTimeFrame(q func(string) (string, bool), today time.Time) error {
+func (f *filters) parseTimeFrame(q func(string) (string, bool), snap readmodel.Snapshot) error {
 	tf, hasTF := q("timeFrame")
 	start, hasStart := q("timeFrameStart")
 	end, hasEnd := q("timeFrameEnd")
@@ -218,6 +218,7 @@ func (f *filters) parseTimeFrame(q func(string) (string, bool), today time.Time)
 		}
 		n, _ := strconv.Atoi(m[2])
 		f.timeFrame = tf
+		today := today(snap)
 		f.start, f.end = today, today.AddDate(0, 0, n)
 		if m[1] == "p" {
 			f.start, f.end = today.AddDate(0, 0, -n), today

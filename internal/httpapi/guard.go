@@ -86,7 +86,7 @@ func apiVersionOf(path string) apiVersion {
 	return ""
 }
 
-// whenReady answers 503 until the replica has replayed the stream: a load
+// whenReady refuses with 503 until the replica has replayed the stream: a load
 // balancer that still routes to a starting replica gets a clear answer,
 // not an unknown token or a missing resource.
 func (s *Server) whenReady(c *fiber.Ctx) error {

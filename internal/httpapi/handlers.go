@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"strings"
-	"time"
 
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/readmodel"
@@ -77,7 +76,7 @@ func (s *Server) listCompetitions(kind linkKind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		f, err := parseFilters(c, fSeason, time.Time{})
+		f, err := parseFilters(c, fSeason, who.snap)
 		if err != nil {
 			return err
 		}
@@ -156,7 +155,7 @@ func (s *Server) leagueTable(kind linkKind) fiber.Handler {
 		if comp.Type == model.TypeCup {
 			return notFound("competition %d is a cup: it has fixtures (/v1/competitions/%d/fixtures) but no league table", id, id)
 		}
-		f, err := parseFilters(c, fMatchday, time.Time{})
+		f, err := parseFilters(c, fMatchday, who.snap)
 		if err != nil {
 			return err
 		}
@@ -185,7 +184,7 @@ func (s *Server) competitionFixtures(kind linkKind) fiber.Handler {
 			return err
 		}
 		id := comp.ID
-		f, err := parseFilters(c, fMatchday|fTimeFrame, today(who.snap))
+		f, err := parseFilters(c, fMatchday|fTimeFrame, who.snap)
 		if err != nil {
 			return err
 		}
@@ -213,12 +212,12 @@ func (s *Server) listFixtures(kind linkKind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		day := today(who.snap)
-		f, err := parseFilters(c, fTimeFrame|fLeague, day)
+		f, err := parseFilters(c, fTimeFrame|fLeague, who.snap)
 		if err != nil {
 			return err
 		}
 		if !f.hasRange {
+			day := today(who.snap)
 			f.start, f.end, f.hasRange = day, day.AddDate(0, 0, 7), true // n7
 		}
 		// Across every competition an unbounded range could ask for the
@@ -262,7 +261,7 @@ func (s *Server) showFixture(kind linkKind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		f, err := parseFilters(c, fHead2Head, time.Time{})
+		f, err := parseFilters(c, fHead2Head, who.snap)
 		if err != nil {
 			return err
 		}
@@ -289,7 +288,7 @@ func (s *Server) showFixture(kind linkKind) fiber.Handler {
 
 func (s *Server) searchTeams(c *fiber.Ctx) error {
 	who := requestOf(c)
-	f, err := parseFilters(c, fName, time.Time{})
+	f, err := parseFilters(c, fName, who.snap)
 	if err != nil {
 		return err
 	}
@@ -365,7 +364,7 @@ func (s *Server) teamFixtures(kind linkKind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		f, err := parseFilters(c, fSeason|fTimeFrame|fVenue, today(who.snap))
+		f, err := parseFilters(c, fSeason|fTimeFrame|fVenue, who.snap)
 		if err != nil {
 			return err
 		}

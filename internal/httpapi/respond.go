@@ -181,8 +181,8 @@ func send(c *fiber.Ctx, r *request, e *entry, contentType, vary []byte) error {
 	// deadline), takes the body from the memory file. Over TLS or any other
 	// wrapped connection the bytes must pass through the wrapper: those get
 	// the copy below.
-	if conn, lazy := tcpConnOf(c.Context().Conn()); conn != nil && e.bodyFile() >= 0 {
-		c.Response().SetBodyStream(&fileBody{e: e, conn: conn, lazy: lazy}, len(e.body))
+	if conn, wd := tcpConnOf(c.Context().Conn()); conn != nil && e.bodyFile() >= 0 {
+		c.Response().SetBodyStream(&fileBody{e: e, conn: conn, wd: wd}, len(e.body))
 		return nil
 	}
 	c.Response().SetBodyRaw(e.body)

@@ -5,7 +5,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -156,7 +155,7 @@ func (s *Server) preflight(c *fiber.Ctx) bool {
 	if c.Method() != fiber.MethodOptions {
 		return false
 	}
-	if p := c.Path(); !(strings.HasPrefix(p, "/v1/") || strings.HasPrefix(p, "/alpha/") || p == "/v1" || p == "/alpha") {
+	if apiVersionOf(c.Path()) == "" {
 		return false
 	}
 	c.Context().HijackSetNoResponse(true)

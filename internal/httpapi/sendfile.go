@@ -21,9 +21,9 @@ import (
 type fileBody struct {
 	e    *entry
 	conn *net.TCPConn
-	// lazy, when set, holds the write deadline of conn (lazyConn).
-	lazy *lazyConn
-	off  int64 // the bytes of the body sent or read so far
+	// wd, when set, is the write deadline of conn (a lazyConn's).
+	wd  *lazyDeadline
+	off int64 // the bytes of the body sent or read so far
 }
 
 // WriteTo sends the rest of the body to w. fasthttp's server writes a
@@ -76,7 +76,7 @@ func (b *fileBody) WriteTo(w io.Writer) (int64, error) {
 	// for: the body then goes on.
 	for {
 		err = rc.Write(send)
-		if err == nil || b.lazy == nil || !b.lazy.wd.early(err) {
+		if err == nil || b.wd == nil || !b.wd.early(err) {
 			break
 		}
 	}

@@ -225,7 +225,7 @@ func TestSlowReaderWhileEntryIsEvicted(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	// What the client holds plus the most the server's socket may hold:
 	// less than the body means the send had to wait for the client.
-	if held := inQueue(t, conn.(*net.TCPConn)) + maxSendBuffer(t); held >= size {
+	if held := inQueue(t, conn.(*net.TCPConn)) + maxTCPBuffer(t, "tcp_wmem"); held >= size {
 		t.Fatalf("the socket buffers may hold %d bytes, the whole body of %d: the send need not wait", held, size)
 	}
 	s.cache.c.Clear()
@@ -257,17 +257,18 @@ func inQueue(t *testing.T, conn *net.TCPConn) int {
 	return n
 }
 
-// maxSendBuffer is the most a TCP socket's send buffer grows to.
-func maxSendBuffer(t *testing.T) int {
+// maxTCPBuffer is the most a TCP socket's send (tcp_wmem) or receive
+// (tcp_rmem) buffer grows to.
+func maxTCPBuffer(t *testing.T, sysctl string) int {
 	t.Helper()
-	b, err := os.ReadFile("/proc/sys/net/ipv4/tcp_wmem")
+	b, err := os.ReadFile("/proc/sys/net/ipv4/" + sysctl)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := strings.Fields(string(b))
 	n, err := strconv.Atoi(f[len(f)-1])
 	if err != nil {
-		t.Fatalf("tcp_wmem %q: %v", b, err)
+		t.Fatalf("%s %q: %v", sysctl, b, err)
 	}
 	return n
 }
