@@ -32,6 +32,8 @@ type request struct {
 	// The request headers the API reads, found in one pass over them
 	// (fasthttp's Peek normalizes the name it is given on every call, four
 	// times the cost): views of the request's own buffer, nil when absent.
+	// The pass also has fasthttp parse a Cookie header, which API clients
+	// do not send (browsers on /docs do).
 	token, responseControl, ifNoneMatch, acceptEncoding []byte
 }
 
