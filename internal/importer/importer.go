@@ -127,10 +127,13 @@ func New(ed *editor.Editor, progress io.Writer) *Importer {
 // fixtures queued on the one batch that carries the fixtures of every file,
 // so that the round trips of a group cost what one file's did. The next
 // group is parsed while this one is written. A file that cannot be read or
-// breaks a rule is listed as rejected, taken out of its group before
-// anything of it is written, and the import goes on with the others; an
-// error that is not the files' (the stream gone) stops it and is
-// returned, naming the file whose write failed.
+// breaks a rule is listed as rejected and taken out of its group, and the
+// import goes on with the others; the checks of its teams and
+// competitions run before anything of the group is written, but a league
+// registered for it, and the teams and competitions claimed for the group,
+// stay when a later step rejects it. An error that is not the files' (the
+// stream gone) stops the import and is returned; a failure of the batch of
+// fixtures names the file whose write failed.
 func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts Options) error {
 	// The parsers are waited for after they are cancelled: a writer that
 	// stops early leaves them blocked on files nobody takes.
@@ -170,8 +173,8 @@ func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts O
 		}
 		written = slices.DeleteFunc(written, func(fl *file) bool { return fl.queued == 0 })
 		written = append(written, files...)
-		if err := im.write(ctx, batch, files, loaded); err != nil {
-			return failedFile(written, err)
+		if err := im.write(ctx, batch, files, written, loaded); err != nil {
+			return err
 		}
 	}
 	if err := batch.Flush(ctx); err != nil {
@@ -233,9 +236,9 @@ func failedFile(written []*file, err error) error {
 	return err
 }
 
-// parseLookahead bounds the files parsed ahead of the writer, and with
-// them the memory they hold (engsoccerdata's largest file has about
-// 200,000 matches).
+// parseLookahead bounds the files parsed ahead of the group being
+// gathered, and with them the memory they hold beside that group's
+// (engsoccerdata's largest file has about 200,000 matches).
 const parseLookahead = 4
 
 // parseAhead parses paths, several at once, and returns them in order,
@@ -432,9 +435,10 @@ func applyAliases(src *source, aliases map[string]string) map[string]string {
 // Each step runs for every file of the group at once (one round of
 // claims for all their teams, one for their competitions, one for their
 // fixtures' sources); a file whose step fails with an error of its own is
-// rejected and left out of the steps after, and every check that can
-// refuse a file runs before anything of it is written.
-func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*file, loaded func() error) error {
+// rejected and left out of the steps after (what earlier steps wrote for
+// it stays: see Import). written are the files with fixtures on batch, of
+// which a failure of the batch names the first (failedFile).
+func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*file, written []*file, loaded func() error) error {
 	var files []*file
 	for _, fl := range group {
 		for _, r := range fl.src.rejected {
@@ -451,14 +455,15 @@ func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*fil
 	if err := loaded(); err != nil {
 		return err
 	}
+	// Each step may reject every file left, and the next needs one.
 	files, err := im.each(files, func(_ int, fl *file) error { return im.prepare(ctx, fl) })
-	if err != nil {
+	if err != nil || len(files) == 0 {
 		return err
 	}
-	if files, err = im.resolveTeams(ctx, files); err != nil {
+	if files, err = im.resolveTeams(ctx, files); err != nil || len(files) == 0 {
 		return err
 	}
-	if files, err = im.competitions(ctx, files); err != nil {
+	if files, err = im.competitions(ctx, files); err != nil || len(files) == 0 {
 		return err
 	}
 	known, err := im.fixtures(ctx, files)
@@ -471,7 +476,7 @@ func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*fil
 	for _, fl := range files {
 		for i, pf := range fl.src.seasons {
 			if err := im.putFixtures(ctx, batch, fl, pf, fl.kept[i], fl.comps[i], known.bySource, fl.claimed[i].IDs); err != nil {
-				return err
+				return failedFile(written, err)
 			}
 		}
 		if err := im.putDeductions(ctx, fl.path, fl.src.deductions); err != nil {

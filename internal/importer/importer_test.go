@@ -424,37 +424,51 @@ func TestRejectedFileOfAGroupWritesNothing(t *testing.T) {
 		{"team name too long", `"Watford FC"`, `"Watford ` + long + `"`, "name"},
 		{"competition caption too long", `"English Premier League 2015/16"`, `"` + long + `"`, "caption"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			data, err := os.ReadFile(ofFile(t, "openfootball-football-json/2015-16/en.1.json"))
-			if err != nil {
-				t.Fatal(err)
+		// Alone, the file is its group's only one: every step after its
+		// rejection has nothing to write.
+		for _, alone := range []bool{false, true} {
+			name := tc.name
+			if alone {
+				name += ", alone"
 			}
-			bad := filepath.Join(t.TempDir(), "2015-16", "en.1.json")
-			if err := os.MkdirAll(filepath.Dir(bad), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(bad, []byte(strings.ReplaceAll(string(data), tc.old, tc.new)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			good := []string{ofFile(t, "openfootball-football-json/2015-16/uefa.cl.json"), ofFile(t, "openfootball-football-json/2015-16/de.1.json")}
-			s := natstest.MustOpen(t, natstest.MustStart(t))
-			sum := importAll(t, s, bad, good[0], good[1])
-			if len(sum.Rejected) != 1 || sum.Rejected[0].File != bad || !strings.Contains(sum.Rejected[0].Err.Error(), tc.field) {
-				t.Fatalf("rejected %v: want %s, for its %s", sum.Rejected, bad, tc.field)
-			}
-			w := load(t, s)
-			if _, ok := w.comps["PL/2015"]; ok || len(w.comps) != 2 {
-				t.Errorf("competitions %v: want the Champions League's and the Bundesliga's only", slices.Collect(maps.Keys(w.comps)))
-			}
-			for _, tm := range w.teams {
-				if strings.Contains(tm.Name, "Watford") || strings.Contains(tm.Name, "Norwich") {
-					t.Errorf("team %q of the rejected file stored", tm.Name)
+			t.Run(name, func(t *testing.T) {
+				data, err := os.ReadFile(ofFile(t, "openfootball-football-json/2015-16/en.1.json"))
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			want := natstest.CountMatches(t, good[0]) + natstest.CountMatches(t, good[1])
-			if len(w.fixtures) != want || sum.Fixtures.Created != want {
-				t.Errorf("%d fixtures stored, %d created: want the other files' %d", len(w.fixtures), sum.Fixtures.Created, want)
-			}
-		})
+				bad := filepath.Join(t.TempDir(), "2015-16", "en.1.json")
+				if err := os.MkdirAll(filepath.Dir(bad), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(bad, []byte(strings.ReplaceAll(string(data), tc.old, tc.new)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				good := []string{ofFile(t, "openfootball-football-json/2015-16/uefa.cl.json"), ofFile(t, "openfootball-football-json/2015-16/de.1.json")}
+				if alone {
+					good = nil
+				}
+				s := natstest.MustOpen(t, natstest.MustStart(t))
+				sum := importAll(t, s, append([]string{bad}, good...)...)
+				if len(sum.Rejected) != 1 || sum.Rejected[0].File != bad || !strings.Contains(sum.Rejected[0].Err.Error(), tc.field) {
+					t.Fatalf("rejected %v: want %s, for its %s", sum.Rejected, bad, tc.field)
+				}
+				w := load(t, s)
+				if _, ok := w.comps["PL/2015"]; ok || len(w.comps) != len(good) {
+					t.Errorf("competitions %v: want the other files' %d only", slices.Collect(maps.Keys(w.comps)), len(good))
+				}
+				for _, tm := range w.teams {
+					if strings.Contains(tm.Name, "Watford") || strings.Contains(tm.Name, "Norwich") {
+						t.Errorf("team %q of the rejected file stored", tm.Name)
+					}
+				}
+				want := 0
+				for _, path := range good {
+					want += natstest.CountMatches(t, path)
+				}
+				if len(w.fixtures) != want || sum.Fixtures.Created != want {
+					t.Errorf("%d fixtures stored, %d created: want the other files' %d", len(w.fixtures), sum.Fixtures.Created, want)
+				}
+			})
+		}
 	}
 }
