@@ -130,8 +130,9 @@ func New(ed *editor.Editor, progress io.Writer) *Importer {
 // breaks a rule is listed as rejected and taken out of its group, and the
 // import goes on with the others; the checks of its teams and
 // competitions run before anything of the group is written, but a league
-// registered for it, and the teams and competitions claimed for the group,
-// stay when a later step rejects it. An error that is not the files' (the
+// registered for it, and the teams and competitions claimed for it before
+// a later step rejects it, stay. A claim of the group's that the editor
+// refuses is tried again file by file, so that it rejects only its file. An error that is not the files' (the
 // stream gone) stops the import and is returned; a failure of the batch of
 // fixtures names the file whose write failed.
 func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts Options) error {
@@ -199,11 +200,15 @@ type file struct {
 	fresh      []string
 	knownTeams int
 	teamIDs    map[string]int
-	comps      []*model.Competition
-	existed    map[int]bool
-	kept       [][]parsedMatch
-	claimed    []editor.Claimed
-	bar        *bar
+	// drafts are its seasons' competitions as the file describes them,
+	// claimedComps what the claims of those the import did not know gave.
+	drafts       []model.Competition
+	claimedComps []editor.ClaimedCompetition
+	comps        []*model.Competition
+	existed      map[int]bool
+	kept         [][]parsedMatch
+	claimed      []editor.Claimed
+	bar          *bar
 	// queued counts its fixtures queued on the batch whose outcome has
 	// not come yet.
 	queued int
@@ -571,36 +576,12 @@ var placeholderRE = regexp.MustCompile(`^(?:[WL]\d+|[123][A-L](?:/[A-L0-9]+)*|Wi
 // knock-out rounds map to 0. The spellings aliased stood for other names
 // in a file: they are recorded as spellings of those names' teams.
 func (im *Importer) resolveTeams(ctx context.Context, files []*file) ([]*file, error) {
-	var fresh []string
-	mentions := 0 // of fresh names, by every file
-	seen := map[string]bool{}
 	for _, fl := range files {
 		im.Summary.Teams.Unchanged += fl.knownTeams
-		mentions += len(fl.fresh)
-		for _, name := range fl.fresh {
-			if norm := model.NormalizeTeamName(name); !seen[norm] {
-				seen[norm] = true
-				fresh = append(fresh, name)
-			}
-		}
 	}
-	if len(fresh) > 0 {
-		got, created, err := im.ed.TeamsByName(ctx, fresh)
-		if err != nil {
-			return nil, fmt.Errorf("teams of %d files: %w", len(files), err)
-		}
-		for name, id := range got {
-			im.names[model.NormalizeTeamName(name)] = id
-		}
-		// A name new to several files is created by the first, as when
-		// they were written one after the other.
-		im.Summary.Teams.Created += len(created)
-		im.Summary.Teams.Unchanged += mentions - len(created)
-		for _, fl := range files {
-			for _, name := range fl.fresh {
-				fl.teamIDs[name] = im.names[model.NormalizeTeamName(name)]
-			}
-		}
+	files, err := im.eachOnRefusal(files, func(files []*file) error { return im.claimTeams(ctx, files) })
+	if err != nil {
+		return nil, err
 	}
 	return im.each(files, func(_ int, fl *file) error {
 		for name, to := range fl.aliased {
@@ -611,6 +592,67 @@ func (im *Importer) resolveTeams(ctx context.Context, files []*file) ([]*file, e
 		}
 		return nil
 	})
+}
+
+// eachOnRefusal runs claim for the files at once. A rule it reports
+// broken (Invalid) is one file's, but which one the call does not say: the
+// files are then claimed one after the other, as when each was written
+// alone, and the file refused is rejected while the others go on. It
+// returns the files not rejected, or the first error that is not a file's
+// own.
+func (im *Importer) eachOnRefusal(files []*file, claim func([]*file) error) ([]*file, error) {
+	err := claim(files)
+	switch {
+	case err == nil:
+		return files, nil
+	case model.ErrorCode(err) != model.Invalid:
+		return nil, err
+	case len(files) == 1:
+		return im.each(files, func(int, *file) error { return err })
+	}
+	return im.each(files, func(_ int, fl *file) error { return claim([]*file{fl}) })
+}
+
+// claimTeams claims the names of the files' teams that nobody had when
+// their group began and the import has not met since, in one call.
+func (im *Importer) claimTeams(ctx context.Context, files []*file) error {
+	var fresh []string
+	mentions := 0 // of fresh names, by every file
+	seen := map[string]bool{}
+	for _, fl := range files {
+		mentions += len(fl.fresh)
+		for _, name := range fl.fresh {
+			norm := model.NormalizeTeamName(name)
+			if _, known := im.names[norm]; !known && !seen[norm] {
+				seen[norm] = true
+				fresh = append(fresh, name)
+			}
+		}
+	}
+	if mentions == 0 {
+		return nil
+	}
+	var created []string
+	if len(fresh) > 0 {
+		got, made, err := im.ed.TeamsByName(ctx, fresh)
+		if err != nil {
+			return fmt.Errorf("teams of %d files: %w", len(files), err)
+		}
+		for name, id := range got {
+			im.names[model.NormalizeTeamName(name)] = id
+		}
+		created = made
+	}
+	// A name new to several files is created by the first, as when
+	// they were written one after the other.
+	im.Summary.Teams.Created += len(created)
+	im.Summary.Teams.Unchanged += mentions - len(created)
+	for _, fl := range files {
+		for _, name := range fl.fresh {
+			fl.teamIDs[name] = im.names[model.NormalizeTeamName(name)]
+		}
+	}
+	return nil
 }
 
 // ReadAliases reads a CSV file of team spellings, `spelling,team`: each
@@ -647,39 +689,22 @@ func ReadAliases(path string) (map[string]string, error) {
 // and the second adds to it, as when they were written one after the
 // other).
 func (im *Importer) competitions(ctx context.Context, files []*file) ([]*file, error) {
-	drafts := make([][]model.Competition, len(files))
-	claimed := make([][]editor.ClaimedCompetition, len(files))
-	var fresh []model.Competition
-	type at struct{ file, season int }
-	var claimedAt []at // the season of each of fresh
-	freshKeys := map[string]bool{}
-	for f, fl := range files {
-		drafts[f] = make([]model.Competition, len(fl.src.seasons))
-		claimed[f] = make([]editor.ClaimedCompetition, len(fl.src.seasons))
+	for _, fl := range files {
+		fl.drafts = make([]model.Competition, len(fl.src.seasons))
+		fl.claimedComps = make([]editor.ClaimedCompetition, len(fl.src.seasons))
 		for i, pf := range fl.src.seasons {
-			drafts[f][i] = draftOf(pf, fl.teamIDs)
-			key := drafts[f][i].Key()
-			if _, ok := im.comps[key]; !ok && !freshKeys[key] {
-				freshKeys[key] = true
-				fresh = append(fresh, drafts[f][i])
-				claimedAt = append(claimedAt, at{f, i})
-			}
+			fl.drafts[i] = draftOf(pf, fl.teamIDs)
 		}
 	}
-	if len(fresh) > 0 {
-		got, err := im.ed.ClaimCompetitions(ctx, fresh)
-		if err != nil {
-			return nil, fmt.Errorf("competitions of %d files: %w", len(files), err)
-		}
-		for j, a := range claimedAt {
-			claimed[a.file][a.season] = got[j]
-		}
+	files, err := im.eachOnRefusal(files, func(files []*file) error { return im.claimCompetitions(ctx, files) })
+	if err != nil {
+		return nil, err
 	}
-	return im.each(files, func(f int, fl *file) error {
+	return im.each(files, func(_ int, fl *file) error {
 		fl.comps = make([]*model.Competition, len(fl.src.seasons))
 		fl.existed = map[int]bool{}
 		for i, pf := range fl.src.seasons {
-			c, found, err := im.competition(ctx, fl.src.format, pf, drafts[f][i], claimed[f][i])
+			c, found, err := im.competition(ctx, fl.src.format, pf, fl.drafts[i], fl.claimedComps[i])
 			if err != nil {
 				return err
 			}
@@ -687,6 +712,39 @@ func (im *Importer) competitions(ctx context.Context, files []*file) ([]*file, e
 		}
 		return nil
 	})
+}
+
+// claimCompetitions claims the seasons of the files that the import does
+// not know, in one call (a season twice in a file is claimed once).
+func (im *Importer) claimCompetitions(ctx context.Context, files []*file) error {
+	var fresh []model.Competition
+	type at struct {
+		file   *file
+		season int
+	}
+	var claimedAt []at // the season of each of fresh
+	freshKeys := map[string]bool{}
+	for _, fl := range files {
+		for i, draft := range fl.drafts {
+			key := draft.Key()
+			if _, ok := im.comps[key]; !ok && !freshKeys[key] {
+				freshKeys[key] = true
+				fresh = append(fresh, draft)
+				claimedAt = append(claimedAt, at{fl, i})
+			}
+		}
+	}
+	if len(fresh) == 0 {
+		return nil
+	}
+	got, err := im.ed.ClaimCompetitions(ctx, fresh)
+	if err != nil {
+		return fmt.Errorf("competitions of %d files: %w", len(files), err)
+	}
+	for j, a := range claimedAt {
+		a.file.claimedComps[a.season] = got[j]
+	}
+	return nil
 }
 
 // draftOf is the competition a season describes.

@@ -472,3 +472,58 @@ func TestRejectedFileOfAGroupWritesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimRefusedRejectsItsFile: a rule the editor's claims find broken
+// for one file of a group (here the ids run out: the stream's counter
+// leaves too few for every file's new teams or seasons, enough for the
+// others') rejects that file alone, as when the files were written one
+// after the other, and the other files import.
+func TestClaimRefusedRejectsItsFile(t *testing.T) {
+	en := ofFile(t, "openfootball-football-json/2015-16/en.1.json") // 3 new team ids; its season has its v1 id
+	de := ofFile(t, "openfootball-football-json/2015-16/de.1.json") // 18 new team ids; v1 id
+	at := ofFile(t, "openfootball-football-json/2015-16/at.1.json") // a new competition id
+	for _, tc := range []struct {
+		name    string
+		kind    events.Kind
+		left    int // ids the counter has left
+		files   []string
+		refused string
+		field   string
+		gone    []string // competitions and teams of the refused file not stored
+	}{
+		{"team ids for one file", events.KindTeam, 10, []string{de, en}, de, "team id", []string{"BL1/2015", "Bayern"}},
+		{"no competition id", events.KindCompetition, 0, []string{en, at, de}, at, "competition id", []string{"ABL/2015"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := natstest.MustOpen(t, natstest.MustStart(t))
+			if err := s.Reserve(context.Background(), tc.kind, model.MaxID-tc.left); err != nil {
+				t.Fatal(err)
+			}
+			sum := importAll(t, s, tc.files...)
+			if len(sum.Rejected) != 1 || sum.Rejected[0].File != tc.refused || !strings.Contains(sum.Rejected[0].Err.Error(), tc.field) {
+				t.Fatalf("rejected %v: want %s, for its %s", sum.Rejected, tc.refused, tc.field)
+			}
+			w := load(t, s)
+			want := 0
+			for _, path := range tc.files {
+				if path != tc.refused {
+					want += natstest.CountMatches(t, path)
+				}
+			}
+			if len(w.fixtures) != want || sum.Fixtures.Created != want || len(w.comps) != len(tc.files)-1 {
+				t.Errorf("%d fixtures stored, %d created, %d competitions: want the other files' %d fixtures and %d competitions",
+					len(w.fixtures), sum.Fixtures.Created, len(w.comps), want, len(tc.files)-1)
+			}
+			for _, gone := range tc.gone {
+				if _, ok := w.comps[gone]; ok {
+					t.Errorf("competition %s of the refused file stored", gone)
+				}
+				for _, tm := range w.teams {
+					if strings.Contains(tm.Name, gone) {
+						t.Errorf("team %q of the refused file stored", tm.Name)
+					}
+				}
+			}
+		})
+	}
+}
