@@ -19,13 +19,14 @@ import (
 // when the failure surfaced. The server denies the importer's user the
 // fixtures of the Premier League 2015 (v1 id 398), so that file's fixture
 // messages are never stored and the publication gives up on them after
-// its patience (a minute); the Bundesliga's go through. Denied first, its
-// failure surfaces while the Bundesliga's fixtures are queued (the two
-// files' fixtures exceed the window); denied last, at the final flush.
-// Slow: each case waits for the publication to give up.
+// its patience (a second here, where the service waits a minute); the
+// Bundesliga's go through. Denied first, its failure surfaces while the
+// Bundesliga's fixtures are queued (the two files' fixtures exceed the
+// window); denied last, at the final flush. Each case waits for two acks
+// that never come (ackTimeout each) before the publication gives up.
 func TestStreamFailureNamesItsFile(t *testing.T) {
 	if testing.Short() {
-		t.Skip("waits a minute for the publication to give up")
+		t.Skip("waits for the publication to give up")
 	}
 	pl := ofFile(t, "openfootball-football-json/2015-16/en.1.json")
 	bl := ofFile(t, "openfootball-football-json/2015-16/de.1.json")
@@ -75,7 +76,7 @@ func storeDenying(t *testing.T, deny string) *events.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(nc.Close)
-	s, err := events.Open(context.Background(), nc, events.StreamConfig{})
+	s, err := events.Open(context.Background(), nc, events.StreamConfig{Patience: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,9 +15,6 @@ import (
 const (
 	// bulkWindow bounds the messages of a Bulk in flight at once.
 	bulkWindow = 512
-	// bulkPatience bounds how long one message may go on failing (server
-	// restarting, leader moving) before the publication gives up.
-	bulkPatience = time.Minute
 	// maxPause caps one wait for the server to come back.
 	maxPause   = time.Second
 	ackTimeout = 5 * time.Second
@@ -226,9 +223,10 @@ func (b *Bulk) failed(ctx context.Context, f *inflight, cause error) error {
 	if f.firstFail.IsZero() {
 		f.firstFail = time.Now()
 	}
-	giveUp := f.firstFail.Add(bulkPatience)
+	patience := b.s.cfg.Patience
+	giveUp := f.firstFail.Add(patience)
 	if time.Now().After(giveUp) {
-		return fmt.Errorf("publish %s: gave up after %s: %w", f.msg.Subject, bulkPatience, cause)
+		return fmt.Errorf("publish %s: gave up after %s: %w", f.msg.Subject, patience, cause)
 	}
 	f.resent = true
 	if f.sent.Before(b.resumed) {

@@ -33,6 +33,11 @@ type StreamConfig struct {
 	DuplicateWindow time.Duration
 	// Memory keeps the stream in memory instead of files (benchmarks only).
 	Memory bool
+	// Patience bounds how long one message of a Bulk may go on failing
+	// (server restarting, leader moving) before the publication gives up
+	// (default a minute). It is the store's, not the stream's: Open
+	// changes nothing of the stream for it.
+	Patience time.Duration
 }
 
 func (c *StreamConfig) setDefaults() {
@@ -45,6 +50,9 @@ func (c *StreamConfig) setDefaults() {
 	if c.DuplicateWindow == 0 {
 		c.DuplicateWindow = 2 * time.Minute
 	}
+	if c.Patience == 0 {
+		c.Patience = time.Minute
+	}
 }
 
 // Validate checks the configuration.
@@ -56,6 +64,8 @@ func (c *StreamConfig) Validate() error {
 		return fmt.Errorf("stream replicas %d: must be 1, 3 or 5", c.Replicas)
 	case c.DuplicateWindow < time.Second:
 		return fmt.Errorf("stream duplicate window %s: must be at least 1s", c.DuplicateWindow)
+	case c.Patience < 0:
+		return fmt.Errorf("publication patience %s: must not be negative", c.Patience)
 	}
 	return nil
 }
