@@ -132,9 +132,10 @@ func New(ed *editor.Editor, progress io.Writer) *Importer {
 // competitions run before anything of the group is written, but a league
 // registered for it, and the teams and competitions claimed for it before
 // a later step rejects it, stay. A claim of the group's that the editor
-// refuses is tried again file by file, so that it rejects only its file. An error that is not the files' (the
-// stream gone) stops the import and is returned; a failure of the batch of
-// fixtures names the file whose write failed.
+// refuses is tried again file by file, so that it rejects only its file.
+// An error that is not the files' (the stream gone) stops the import and
+// is returned; a failure of the batch of fixtures names the file whose
+// write failed.
 func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts Options) error {
 	// The parsers are waited for after they are cancelled: a writer that
 	// stops early leaves them blocked on files nobody takes.
@@ -636,7 +637,7 @@ func (im *Importer) claimTeams(ctx context.Context, files []*file) error {
 	if len(fresh) > 0 {
 		got, made, err := im.ed.TeamsByName(ctx, fresh)
 		if err != nil {
-			return fmt.Errorf("teams of %d files: %w", len(files), err)
+			return fmt.Errorf("claim %d new team names: %w", len(fresh), err)
 		}
 		for name, id := range got {
 			im.names[model.NormalizeTeamName(name)] = id
@@ -739,7 +740,7 @@ func (im *Importer) claimCompetitions(ctx context.Context, files []*file) error 
 	}
 	got, err := im.ed.ClaimCompetitions(ctx, fresh)
 	if err != nil {
-		return fmt.Errorf("competitions of %d files: %w", len(files), err)
+		return fmt.Errorf("claim %d competitions: %w", len(fresh), err)
 	}
 	for j, a := range claimedAt {
 		a.file.claimedComps[a.season] = got[j]
