@@ -7,6 +7,7 @@ import (
 
 	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 )
 
@@ -48,5 +49,27 @@ func BenchmarkClaimCompetitions(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkClaimSources claims the sources of a season's sixteen league
+// files (about 6,000 matches over 16 competitions) into a fresh server in
+// one call, as the importer does before it sends the first fixture.
+func BenchmarkClaimSources(b *testing.B) {
+	var claims []editor.SourceClaim
+	for c := range 16 {
+		claim := editor.SourceClaim{Competition: 1000 + c}
+		for m := range 380 {
+			claim.Sources = append(claim.Sources, fmt.Sprintf("openfootball:L%d:2015:Matchday %d|Team %d|Team %d", c, m/10+1, m%20, (m*7+3)%20))
+		}
+		claims = append(claims, claim)
+	}
+	for range b.N {
+		b.StopTimer()
+		ed := natstest.Editor(b, natstest.MustOpen(b, natstest.MustStart(b)))
+		b.StartTimer()
+		if _, err := ed.ClaimSources(context.Background(), events.KindFixture, claims); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
