@@ -103,16 +103,30 @@ type tableNames struct {
 
 type tableName struct{ name, short, crest string }
 
-// of returns team's names, nil for a team the tables do not hold.
+// of returns team's names, nil for a team the tables do not hold. The
+// search halves without a branch on the comparison: a table's rows are in
+// no order of ids, so every step of slices.BinarySearch was a coin toss
+// for the branch predictor, for each row of every table rendered (the
+// compiler keeps the branch of an if in a loop like this one, so the step
+// is arithmetic).
 func (t *tableNames) of(team int32) *tableName {
-	if t == nil {
+	if t == nil || len(t.ids) == 0 {
 		return nil
 	}
-	i, ok := slices.BinarySearch(t.ids, team)
-	if !ok {
+	ids := t.ids
+	base, n := 0, len(ids)
+	for n > 1 {
+		half := n / 2
+		// The step is half when ids[base+half] <= team, else 0: d's
+		// sign, spread over the word, masks it.
+		d := int(team) - int(ids[base+half])
+		base += half &^ (d >> 63)
+		n -= half
+	}
+	if ids[base] != team {
 		return nil
 	}
-	return &t.names[i]
+	return &t.names[base]
 }
 
 // TableView returns the competition's table as Table does, without
