@@ -365,38 +365,24 @@ type tableLinks struct {
 	Competition href `json:"competition"`
 }
 
-// tableRows is a table's rows where the read model holds them
-// (readmodel.TableView), read one at a time.
-type tableRows interface {
-	Standings() int
-	Group(i int) string
-	Len(i int) int
-	Row(i, k int, r *readmodel.TableRow)
-}
-
 // leagueTable is a league's one standing. It writes its own JSON
-// (tablejson.go) straight from the read model's rows: it is the response
-// most often rendered afresh, as every result changes it.
+// (tablejson.go) straight from the read model's rows, read in place: it is
+// the response most often rendered afresh, as every result changes it.
 type leagueTable struct {
-	id       int
-	caption  string
-	matchday int // 0 is null: beyond the competition's last matchday
-	rows     tableRows
+	id   int
+	view readmodel.TableView
 	// full is the representation; the minified one has no links. The
 	// links are appended piece by piece to base, links.base JSON-encoded
 	// without its quotes, and comp, links.comp, which needs no escaping.
 	full bool
 	base string
 	comp string
-	// row is where the rows are read into, and view the read model's
-	// table that rows reads when it is one, both in the value the cache's
-	// miss allocates anyway rather than in allocations of their own.
-	row  readmodel.TableRow
-	view readmodel.TableView
 }
 
-func newLeagueTable(id int, caption string, matchday int, rows tableRows, rep representation, l links) *leagueTable {
-	t := &leagueTable{id: id, caption: caption, matchday: matchday, rows: rows, full: rep == full}
+// newLeagueTable is the table of competition id that view holds, its
+// caption and matchday (0 is null: beyond the competition's last) view's.
+func newLeagueTable(id int, view readmodel.TableView, rep representation, l links) *leagueTable {
+	t := &leagueTable{id: id, view: view, full: rep == full}
 	if t.full {
 		// A base that needs no escaping, as nearly all do, is taken as
 		// it is.
@@ -473,14 +459,13 @@ func renderGroupRow(r readmodel.TableRow) rowGroup {
 // tournament's groups or a league's play-off phases as "standings".
 func renderTable(c readmodel.CompetitionKey, t readmodel.TableView, rep representation, l links) any {
 	if c.Type != model.TypeTournament && (t.Standings() == 0 || t.Group(0) == "") {
-		lt := newLeagueTable(c.ID, t.Caption, t.Matchday, nil, rep, l)
-		lt.view = t
-		lt.rows = &lt.view
-		return lt
+		return newLeagueTable(c.ID, t, rep, l)
 	}
+	// A copy: a pointer into t would move t to the heap for every table,
+	// a league's included.
 	var md *int
-	if t.Matchday > 0 {
-		md = &t.Matchday
+	if m := t.Matchday; m > 0 {
+		md = &m
 	}
 	out := groupTableJSON{Links: tableLinksOf(c.ID, t.Matchday, rep, l), LeagueCaption: t.Caption, Matchday: md, Standings: standingsJSON{}}
 	for i := range t.Standings() {

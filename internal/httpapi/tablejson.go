@@ -21,30 +21,30 @@ func (t *leagueTable) appendJSON(b []byte) []byte {
 	if t.full {
 		b = append(b, `"_links":{"self":{"href":`...)
 		b = append(t.appendCompetition(b), "/leagueTable/"...)
-		if t.matchday > 0 {
-			b = strconv.AppendInt(append(b, "?matchday="...), int64(t.matchday), 10)
+		if t.view.Matchday > 0 {
+			b = strconv.AppendInt(append(b, "?matchday="...), int64(t.view.Matchday), 10)
 		}
 		b = append(b, `"},"competition":{"href":`...)
 		b = append(t.appendCompetition(b), `"}},`...)
 	}
 	b = append(b, `"leagueCaption":`...)
-	b = appendString(b, t.caption)
+	b = appendString(b, t.view.Caption)
 	b = append(b, `,"matchday":`...)
-	if t.matchday == 0 {
+	if t.view.Matchday == 0 {
 		b = append(b, "null"...)
 	} else {
-		b = strconv.AppendInt(b, int64(t.matchday), 10)
+		b = strconv.AppendInt(b, int64(t.view.Matchday), 10)
 	}
 	b = append(b, `,"standing":[`...)
 	first := true
-	r := &t.row
-	for i := range t.rows.Standings() {
-		for k := range t.rows.Len(i) {
+	v := &t.view
+	for i := range v.Standings() {
+		for k := range v.Len(i) {
 			if !first {
 				b = append(b, ',')
 			}
 			first = false
-			t.rows.Row(i, k, r)
+			r := v.RowView(i, k)
 			if t.full {
 				b = t.appendFullRow(b, r)
 			} else {
@@ -65,32 +65,32 @@ func (t *leagueTable) appendCompetition(b []byte) []byte {
 }
 
 // appendFullRow writes the full form of a row, renderFullRow's shape.
-func (t *leagueTable) appendFullRow(b []byte, r *readmodel.TableRow) []byte {
+func (t *leagueTable) appendFullRow(b []byte, r readmodel.RowView) []byte {
 	b = append(append(b, `{"_links":{"team":{"href":"`...), t.base...)
-	b = appendDigits(append(b, "/teams/"...), r.TeamID)
-	b = appendDigits(append(b, `"}},"position":`...), r.Position)
-	b = appendDigits(append(b, `,"rank":`...), r.Rank)
+	b = appendDigits(append(b, "/teams/"...), r.TeamID())
+	b = appendDigits(append(b, `"}},"position":`...), r.Position())
+	b = appendDigits(append(b, `,"rank":`...), r.Rank())
 	b = append(b, `,"team":`...)
-	b = appendString(b, shortName(*r))
-	b = appendDigits(append(b, `,"teamId":`...), r.TeamID)
+	b = appendString(b, rowShortName(r))
+	b = appendDigits(append(b, `,"teamId":`...), r.TeamID())
 	b = append(b, `,"teamName":`...)
-	b = appendString(b, r.TeamName)
+	b = appendString(b, r.TeamName())
 	b = append(b, `,"crestURI":`...)
-	b = appendString(b, r.CrestURL)
-	b = appendDigits(append(b, `,"playedGames":`...), r.PlayedGames)
-	b = appendDigits(append(b, `,"points":`...), r.Points)
-	b = appendDigits(append(b, `,"goals":`...), r.Goals)
-	b = appendDigits(append(b, `,"goalsAgainst":`...), r.GoalsAgainst)
-	b = appendDigits(append(b, `,"goalDifference":`...), r.GoalDifference)
-	b = appendDigits(append(b, `,"wins":`...), r.Wins)
-	b = appendDigits(append(b, `,"draws":`...), r.Draws)
-	b = appendDigits(append(b, `,"losses":`...), r.Losses)
-	b = appendSplit(append(b, `,"home":`...), &r.Home)
-	b = appendSplit(append(b, `,"away":`...), &r.Away)
+	b = appendString(b, r.CrestURL())
+	b = appendDigits(append(b, `,"playedGames":`...), r.PlayedGames())
+	b = appendDigits(append(b, `,"points":`...), r.Points())
+	b = appendDigits(append(b, `,"goals":`...), r.Goals())
+	b = appendDigits(append(b, `,"goalsAgainst":`...), r.GoalsAgainst())
+	b = appendDigits(append(b, `,"goalDifference":`...), r.GoalDifference())
+	b = appendDigits(append(b, `,"wins":`...), r.Wins())
+	b = appendDigits(append(b, `,"draws":`...), r.Draws())
+	b = appendDigits(append(b, `,"losses":`...), r.Losses())
+	b = appendSplit(append(b, `,"home":`...), r.Home())
+	b = appendSplit(append(b, `,"away":`...), r.Away())
 	return append(b, '}')
 }
 
-func appendSplit(b []byte, s *readmodel.Split) []byte {
+func appendSplit(b []byte, s readmodel.Split) []byte {
 	b = appendDigits(append(b, `{"goals":`...), s.Goals)
 	b = appendDigits(append(b, `,"goalsAgainst":`...), s.GoalsAgainst)
 	b = appendDigits(append(b, `,"wins":`...), s.Wins)
@@ -100,19 +100,27 @@ func appendSplit(b []byte, s *readmodel.Split) []byte {
 }
 
 // appendMinifiedRow writes the minified form of a row.
-func appendMinifiedRow(b []byte, r *readmodel.TableRow) []byte {
-	b = appendDigits(append(b, `{"rank":`...), r.Rank)
+func appendMinifiedRow(b []byte, r readmodel.RowView) []byte {
+	b = appendDigits(append(b, `{"rank":`...), r.Rank())
 	b = append(b, `,"team":`...)
-	b = appendString(b, shortName(*r))
-	b = appendDigits(append(b, `,"teamId":`...), r.TeamID)
-	b = appendDigits(append(b, `,"playedGames":`...), r.PlayedGames)
+	b = appendString(b, rowShortName(r))
+	b = appendDigits(append(b, `,"teamId":`...), r.TeamID())
+	b = appendDigits(append(b, `,"playedGames":`...), r.PlayedGames())
 	b = append(b, `,"crestURI":`...)
-	b = appendString(b, r.CrestURL)
-	b = appendDigits(append(b, `,"points":`...), r.Points)
-	b = appendDigits(append(b, `,"goals":`...), r.Goals)
-	b = appendDigits(append(b, `,"goalsAgainst":`...), r.GoalsAgainst)
-	b = appendDigits(append(b, `,"goalDifference":`...), r.GoalDifference)
+	b = appendString(b, r.CrestURL())
+	b = appendDigits(append(b, `,"points":`...), r.Points())
+	b = appendDigits(append(b, `,"goals":`...), r.Goals())
+	b = appendDigits(append(b, `,"goalsAgainst":`...), r.GoalsAgainst())
+	b = appendDigits(append(b, `,"goalDifference":`...), r.GoalDifference())
 	return append(b, '}')
+}
+
+// rowShortName is shortName of a row read in place.
+func rowShortName(r readmodel.RowView) string {
+	if s := r.ShortName(); s != "" {
+		return s
+	}
+	return r.TeamName()
 }
 
 // appendDigits writes v. A table's figures are nearly all below 1000

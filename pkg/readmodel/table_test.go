@@ -285,3 +285,47 @@ func TestTableMatchdays(t *testing.T) {
 		t.Errorf("default matchday: got %d, want 1", table.Matchday)
 	}
 }
+
+// TestRowView checks that a row read in place has every figure and name
+// Row copies, at every matchday of a league with a deduction and an
+// awarded game, and that TableViewOf gives back the rows it was made of.
+func TestRowView(t *testing.T) {
+	f := newFeed(t, t0)
+	f.put(teams()...)
+	f.put(league(10, 2017, gd, gs), played(1, 10, 1, alpha, bravo, "2-0"), played(2, 10, 2, delta, alpha, "1-0"),
+		awarded(played(3, 10, 3, charlie, alpha, "2-1"), model.Away), timed(4, 10, 4, bravo, charlie, kickoff(4)),
+		&model.Adjustment{ID: 1, CompetitionID: 10, TeamID: alpha, Points: -1, Reason: "fine"})
+	f.m.MarkReady()
+	inPlace := func(r readmodel.RowView) readmodel.TableRow {
+		return readmodel.TableRow{Position: r.Position(), Rank: r.Rank(), TeamID: r.TeamID(), TeamName: r.TeamName(),
+			ShortName: r.ShortName(), CrestURL: r.CrestURL(), PlayedGames: r.PlayedGames(), Points: r.Points(),
+			Goals: r.Goals(), GoalsAgainst: r.GoalsAgainst(), GoalDifference: r.GoalDifference(),
+			Wins: r.Wins(), Draws: r.Draws(), Losses: r.Losses(), Home: r.Home(), Away: r.Away()}
+	}
+	// What a RowView does not give: the group and how the points were made.
+	figures := func(r readmodel.TableRow) readmodel.TableRow {
+		r.Group, r.PointsAdjustment, r.CarriedPoints = "", 0, 0
+		return r
+	}
+	for md := 1; md <= 4; md++ {
+		v, ok := f.snap().TableView(10, md)
+		if !ok || v.Standings() != 1 || v.Len(0) != 4 {
+			t.Fatalf("matchday %d: %v, %d standings", md, ok, v.Standings())
+		}
+		var rows []readmodel.TableRow
+		for k := range v.Len(0) {
+			var want readmodel.TableRow
+			v.Row(0, k, &want)
+			rows = append(rows, want)
+			if got := inPlace(v.RowView(0, k)); got != figures(want) {
+				t.Errorf("matchday %d, row %d in place:\n got %+v\nwant %+v", md, k, got, figures(want))
+			}
+		}
+		of := readmodel.TableViewOf(v.Caption, md, []readmodel.Standing{{Rows: rows}})
+		for k, want := range rows {
+			if got := inPlace(of.RowView(0, k)); got != figures(want) {
+				t.Errorf("matchday %d, row %d of TableViewOf:\n got %+v\nwant %+v", md, k, got, figures(want))
+			}
+		}
+	}
+}
