@@ -38,6 +38,9 @@ func (l lazyListener) Accept() (net.Conn, error) {
 type lazyConn struct {
 	tc     *net.TCPConn
 	rd, wd lazyDeadline
+	// out is the body stream of a cached response gathered with its
+	// headers into one write (gatherBody).
+	out gatherBody
 }
 
 func newLazyConn(tc *net.TCPConn) *lazyConn {
@@ -54,6 +57,18 @@ func (c *lazyConn) Read(b []byte) (int, error) {
 }
 
 func (c *lazyConn) Write(b []byte) (int, error) {
+	if c.out.holding {
+		if c.out.hold(b) {
+			return len(b), nil
+		}
+		if err := c.out.flushHeld(); err != nil {
+			return 0, err
+		}
+	}
+	return c.writeThrough(b)
+}
+
+func (c *lazyConn) writeThrough(b []byte) (int, error) {
 	written := 0
 	for {
 		n, err := c.tc.Write(b[written:])

@@ -249,11 +249,11 @@ func (s *Server) showFixture(kind linkKind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		compID, ok := who.snap.FixtureCompetition(id)
+		fk, ok := who.snap.FixtureKey(id)
 		if !ok {
 			return notFound("fixture %d does not exist", id)
 		}
-		comp, err := competitionFor(who, compID)
+		comp, err := competitionFor(who, fk.Competition)
 		if err != nil {
 			return err
 		}
@@ -273,7 +273,7 @@ func (s *Server) showFixture(kind linkKind) fiber.Handler {
 		// meetings key the response, so an edit elsewhere leaves it cached.
 		// head2head lists meetings of competitions the caller may see:
 		// its tier keys the response too.
-		k := s.newKey(c, who, "fixture", kind, rep).int(id).int(n).str(string(who.tier)).u64(comp.Version).u64(who.snap.PairVersion(id)).u64(who.snap.TeamsVersion())
+		k := s.newKey(c, who, "fixture", kind, rep).int(id).int(n).str(string(who.tier)).u64(comp.Version).u64(fk.PairVersion).u64(who.snap.TeamsVersion())
 		return s.respond(c, k, func() (any, int) {
 			l := s.links(c, kind)
 			fx, _ := who.snap.Fixture(id)

@@ -178,11 +178,17 @@ func send(c *fiber.Ctx, r *request, e *entry, contentType, vary []byte) error {
 		}
 	}
 	// A TCP connection, a lazyConn's included (sendfile honours its write
-	// deadline), takes the body from the memory file. Over TLS or any other
-	// wrapped connection the bytes must pass through the wrapper: those get
-	// the copy below.
-	if conn, wd := tcpConnOf(c.Context().Conn()); conn != nil && e.bodyFile() >= 0 {
-		c.Response().SetBodyStream(&fileBody{e: e, conn: conn, wd: wd}, len(e.body))
+	// deadline), takes the body from the memory file; a lazyConn takes a
+	// body from gatherMin with its headers in one writev. Over TLS or any
+	// other wrapped connection the bytes must pass through the wrapper:
+	// those get the copy below, as smaller bodies do.
+	conn := c.Context().Conn()
+	if tc, wd := tcpConnOf(conn); tc != nil && e.bodyFile() >= 0 {
+		c.Response().SetBodyStream(&fileBody{e: e, conn: tc, wd: wd}, len(e.body))
+		return nil
+	}
+	if lc, ok := conn.(*lazyConn); ok && len(e.body) >= gatherMin {
+		c.Response().SetBodyStream(lc.gather(e.body), len(e.body))
 		return nil
 	}
 	c.Response().SetBodyRaw(e.body)

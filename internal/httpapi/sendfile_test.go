@@ -110,8 +110,9 @@ func openFDs(t *testing.T) int {
 	return len(d)
 }
 
-// TestBodyBytesAroundSendfileMin: below sendfileMin a body is copied from
-// memory, from it on it is sent from the entry's memory file; either way
+// TestBodyBytesAroundSendfileMin: below gatherMin a body is copied from
+// memory behind its headers, from it on it leaves with them in one writev,
+// from sendfileMin on it is sent from the entry's memory file; either way
 // every response on one keep-alive connection carries the same bytes, a
 // HEAD between them leaves nothing on the connection, the ETag gives 304,
 // gzip is the same body compressed, and no response leaves a descriptor
@@ -123,6 +124,8 @@ func TestBodyBytesAroundSendfileMin(t *testing.T) {
 		fromFile bool
 	}{
 		{1000, false},
+		{gatherMin - 1, false},
+		{gatherMin, false},
 		{sendfileMin - 1, false},
 		{sendfileMin, true},
 		{sendfileMin + 1, true},
@@ -188,6 +191,52 @@ func TestBodyBytesAroundSendfileMin(t *testing.T) {
 				t.Errorf("last GET: %d bytes, want the %d rendered", len(body), len(want))
 			}
 		})
+	}
+}
+
+// TestPipelinedResponsesAroundGatherMin: requests sent in one write are
+// answered in order, with the right bytes, whichever way each body leaves:
+// fasthttp flushes the responses to pipelined requests together, so what a
+// connection holds for a gathered body may start with earlier responses,
+// and a HEAD's headers are written while nothing is held.
+func TestPipelinedResponsesAroundGatherMin(t *testing.T) {
+	_, addr := sizedServer(t)
+	reqs := []struct {
+		method string
+		size   int
+	}{
+		{"GET", gatherMin + 5}, {"HEAD", gatherMin + 5}, {"GET", 1000}, {"GET", gatherMin + 5},
+		{"GET", 1000}, {"GET", sendfileMin + 3}, {"HEAD", 1000}, {"GET", gatherMin + 5},
+	}
+	conn, br := dial(t, addr)
+	// Twice: the first round renders every body, the second finds them
+	// cached.
+	for round := range 2 {
+		var all strings.Builder
+		for _, r := range reqs {
+			fmt.Fprintf(&all, "%s /size/%d HTTP/1.1\r\nHost: test\r\n\r\n", r.method, r.size)
+		}
+		if _, err := io.WriteString(conn, all.String()); err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range reqs {
+			resp, err := http.ReadResponse(br, &http.Request{Method: r.method})
+			if err != nil {
+				t.Fatalf("round %d, response %d (%s %d): %v", round, i, r.method, r.size, err)
+			}
+			body, err := io.ReadAll(resp.Body)
+			if err != nil {
+				t.Fatalf("round %d, response %d: body: %v", round, i, err)
+			}
+			want := bodyOfSize(r.size)
+			if r.method == "HEAD" {
+				want = nil
+			}
+			if resp.StatusCode != 200 || resp.ContentLength != int64(r.size) || !bytes.Equal(body, want) {
+				t.Fatalf("round %d, response %d (%s %d): %d, Content-Length %d, %d body bytes (first difference at %d)",
+					round, i, r.method, r.size, resp.StatusCode, resp.ContentLength, len(body), firstDiff(body, want))
+			}
+		}
 	}
 }
 

@@ -29,21 +29,36 @@ type HeadToHead struct {
 	Version uint64
 }
 
-// PairVersion is HeadToHead(fixtureID, n).Version for any n, without
-// building the aggregate: two map lookups, for a cache key.
-func (s Snapshot) PairVersion(fixtureID int) uint64 {
-	if !fitsInt32(fixtureID) {
-		return 0
+// FixtureKey is what a cached answer about a fixture needs to be found,
+// besides its competition's key: the competition, and the version of the
+// meetings of its two teams (HeadToHead's Version for any n, 0 while either
+// team is unknown).
+type FixtureKey struct {
+	Competition int
+	PairVersion uint64
+}
+
+// FixtureKey returns the key of fixture id without building the fixture or
+// its aggregate: one look-up of the fixture and one of its pair. In a world
+// of a million fixtures each look-up meets memory the kernel's network path
+// has evicted since the last request, about 0.1 µs a look-up in a replica
+// under load, so the fixture is not looked up once per figure.
+func (s Snapshot) FixtureKey(id int) (FixtureKey, bool) {
+	if !fitsInt32(id) {
+		return FixtureKey{}, false
 	}
-	f, ok := s.w.fixtures.get(int32(fixtureID))
-	if !ok || f.home == 0 || f.away == 0 {
-		return 0
-	}
-	p, ok := s.w.pairs.get(pairKey(f.home, f.away))
+	f, ok := s.w.fixtures.get(int32(id))
 	if !ok {
-		return 0
+		return FixtureKey{}, false
 	}
-	return p.version
+	k := FixtureKey{Competition: int(f.comp)}
+	if f.home == 0 || f.away == 0 {
+		return k, true
+	}
+	if p, ok := s.w.pairs.get(pairKey(f.home, f.away)); ok {
+		k.PairVersion = p.version
+	}
+	return k, true
 }
 
 // HeadToHead aggregates the last n finished meetings of the fixture's two

@@ -32,6 +32,12 @@ func meeting(id, comp, home, away int, score string, kick time.Time) *model.Fixt
 	return f
 }
 
+// pairVersion is the pair version of a fixture's key.
+func pairVersion(s readmodel.Snapshot, id int) uint64 {
+	k, _ := s.FixtureKey(id)
+	return k.PairVersion
+}
+
 func TestHeadToHead(t *testing.T) {
 	f := newFeed(t, date(2017, 9, 1))
 	f.put(teams()...)
@@ -91,13 +97,19 @@ func TestHeadToHead(t *testing.T) {
 	}
 	// The pair's version is the aggregate's; a meeting of another pair
 	// moves that pair's version only.
-	if h, _ := s.HeadToHead(100, 3, model.TierDonating); s.PairVersion(100) != h.Version || h.Version == 0 || s.PairVersion(999) != 0 {
-		t.Errorf("pair version %d, the aggregate's %d", s.PairVersion(100), h.Version)
+	if h, _ := s.HeadToHead(100, 3, model.TierDonating); pairVersion(s, 100) != h.Version || h.Version == 0 {
+		t.Errorf("pair version %d, the aggregate's %d", pairVersion(s, 100), h.Version)
+	}
+	if k, ok := s.FixtureKey(7); !ok || k.Competition != 12 || k.PairVersion == 0 {
+		t.Errorf("fixture 7 of competition 12: key %+v, found %t", k, ok)
+	}
+	if k, ok := s.FixtureKey(999); ok || k != (readmodel.FixtureKey{}) {
+		t.Errorf("unknown fixture: key %+v, found %t", k, ok)
 	}
 	f.put(meeting(10, 12, alpha, charlie, "1-1", date(2017, 2, 1)))
-	if s2 := f.snap(); s2.PairVersion(7) == s.PairVersion(7) || s2.PairVersion(100) != s.PairVersion(100) {
+	if s2 := f.snap(); pairVersion(s2, 7) == pairVersion(s, 7) || pairVersion(s2, 100) != pairVersion(s, 100) {
 		t.Errorf("after a meeting of another pair: versions %d→%d (that pair), %d→%d (this one)",
-			s.PairVersion(7), s2.PairVersion(7), s.PairVersion(100), s2.PairVersion(100))
+			pairVersion(s, 7), pairVersion(s2, 7), pairVersion(s, 100), pairVersion(s2, 100))
 	}
 	// Names come with the fixtures.
 	h, _ := s.HeadToHead(100, 1, model.TierDonating)

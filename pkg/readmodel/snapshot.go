@@ -177,19 +177,6 @@ func (s Snapshot) Fixture(id int) (Fixture, bool) {
 	return s.fixture(f, new(scores)), true
 }
 
-// FixtureCompetition is the competition of fixture id, without building the
-// fixture: all that serving a cached rendering of it needs to know.
-func (s Snapshot) FixtureCompetition(id int) (int, bool) {
-	if !fitsInt32(id) {
-		return 0, false
-	}
-	f, ok := s.w.fixtures.get(int32(id))
-	if !ok {
-		return 0, false
-	}
-	return int(f.comp), true
-}
-
 // FixtureFilter narrows a list of fixtures. The zero value lets every
 // fixture through.
 type FixtureFilter struct {
