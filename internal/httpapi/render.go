@@ -343,16 +343,17 @@ type rowGroup struct {
 	GoalDifference int    `json:"goalDifference"`
 }
 
-// shortName is the spec's "team" field: the short name, else the name.
-func shortName(r readmodel.TableRow) string {
-	if r.ShortName != "" {
-		return r.ShortName
+// shortName is the spec's "team" field of a table's row: the team's short
+// name, else its name.
+func shortName(short, name string) string {
+	if short != "" {
+		return short
 	}
-	return r.TeamName
+	return name
 }
 
 func renderFullRow(r readmodel.TableRow, l links) rowFull {
-	out := rowFull{Position: r.Position, Rank: r.Rank, Team: shortName(r), TeamID: r.TeamID, TeamName: r.TeamName,
+	out := rowFull{Position: r.Position, Rank: r.Rank, Team: shortName(r.ShortName, r.TeamName), TeamID: r.TeamID, TeamName: r.TeamName,
 		CrestURI: r.CrestURL, PlayedGames: r.PlayedGames, Points: r.Points, Goals: r.Goals, GoalsAgainst: r.GoalsAgainst,
 		GoalDifference: r.GoalDifference, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses,
 		Home: splitJSON(r.Home), Away: splitJSON(r.Away)}
@@ -451,7 +452,7 @@ type rowPhase struct {
 }
 
 func renderGroupRow(r readmodel.TableRow) rowGroup {
-	return rowGroup{Group: r.Group, Rank: r.Rank, Team: shortName(r), TeamID: r.TeamID, PlayedGames: r.PlayedGames,
+	return rowGroup{Group: r.Group, Rank: r.Rank, Team: shortName(r.ShortName, r.TeamName), TeamID: r.TeamID, PlayedGames: r.PlayedGames,
 		CrestURI: r.CrestURL, Points: r.Points, Goals: r.Goals, GoalsAgainst: r.GoalsAgainst, GoalDifference: r.GoalDifference}
 }
 

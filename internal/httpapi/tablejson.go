@@ -71,7 +71,7 @@ func (t *leagueTable) appendFullRow(b []byte, r readmodel.RowView) []byte {
 	b = appendDigits(append(b, `"}},"position":`...), r.Position())
 	b = appendDigits(append(b, `,"rank":`...), r.Rank())
 	b = append(b, `,"team":`...)
-	b = appendString(b, rowShortName(r))
+	b = appendString(b, shortName(r.ShortName(), r.TeamName()))
 	b = appendDigits(append(b, `,"teamId":`...), r.TeamID())
 	b = append(b, `,"teamName":`...)
 	b = appendString(b, r.TeamName())
@@ -103,7 +103,7 @@ func appendSplit(b []byte, s readmodel.Split) []byte {
 func appendMinifiedRow(b []byte, r readmodel.RowView) []byte {
 	b = appendDigits(append(b, `{"rank":`...), r.Rank())
 	b = append(b, `,"team":`...)
-	b = appendString(b, rowShortName(r))
+	b = appendString(b, shortName(r.ShortName(), r.TeamName()))
 	b = appendDigits(append(b, `,"teamId":`...), r.TeamID())
 	b = appendDigits(append(b, `,"playedGames":`...), r.PlayedGames())
 	b = append(b, `,"crestURI":`...)
@@ -113,14 +113,6 @@ func appendMinifiedRow(b []byte, r readmodel.RowView) []byte {
 	b = appendDigits(append(b, `,"goalsAgainst":`...), r.GoalsAgainst())
 	b = appendDigits(append(b, `,"goalDifference":`...), r.GoalDifference())
 	return append(b, '}')
-}
-
-// rowShortName is shortName of a row read in place.
-func rowShortName(r readmodel.RowView) string {
-	if s := r.ShortName(); s != "" {
-		return s
-	}
-	return r.TeamName()
 }
 
 // appendDigits writes v. A table's figures are nearly all below 1000

@@ -55,7 +55,7 @@ func referenceTable(id int, caption string, matchday int, rows standings, rep re
 				out.Standing = append(out.Standing, renderFullRow(r, l))
 				continue
 			}
-			out.Standing = append(out.Standing, rowMinified{Rank: r.Rank, Team: shortName(r), TeamID: r.TeamID,
+			out.Standing = append(out.Standing, rowMinified{Rank: r.Rank, Team: shortName(r.ShortName, r.TeamName), TeamID: r.TeamID,
 				PlayedGames: r.PlayedGames, CrestURI: r.CrestURL, Points: r.Points, Goals: r.Goals,
 				GoalsAgainst: r.GoalsAgainst, GoalDifference: r.GoalDifference})
 		}
