@@ -242,11 +242,12 @@ func (c *config) webhookBase() string {
 	return "http://" + net.JoinHostPort(host, port)
 }
 
-// clock is the service's one clock: the wall clock, or one that starts at
-// --now and runs on from there.
+// clock is the service's one clock: the wall clock (nil, the read model's
+// default, which then takes the time each request came in from the HTTP
+// server), or one that starts at --now and runs on from there.
 func (c *config) clock() func() time.Time {
 	if c.fixedNow.IsZero() {
-		return time.Now
+		return nil
 	}
 	start := time.Now()
 	return func() time.Time { return c.fixedNow.Add(time.Since(start)) }

@@ -148,7 +148,8 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 		h.SetCanonical(hAPIVersion, version)
 		h.SetCanonical(hAllowOrigin, vAllowOrigin)
 		h.SetCanonical(hExposeHeaders, vExposeHeaders)
-		snap := s.model.Snapshot()
+		// The snapshot's time is the one fasthttp read as the request came in.
+		snap := s.model.SnapshotAt(c.Context().Time())
 		who := requestOf(c)
 		raw := bytes.TrimSpace(who.token)
 		if len(raw) == 0 && c.Path() == eventsPath {

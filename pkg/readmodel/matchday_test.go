@@ -115,6 +115,43 @@ func TestCurrentSeason(t *testing.T) {
 	}
 }
 
+// TestSnapshotAt checks that a snapshot takes its caller's reading of the
+// wall clock only when the service's clock is the wall clock.
+func TestSnapshotAt(t *testing.T) {
+	wall := time.Date(2017, 8, 11, 20, 0, 0, 0, time.FixedZone("CEST", 2*60*60))
+	tests := []struct {
+		name  string
+		now   func() time.Time
+		wall  time.Time
+		check func(t *testing.T, got time.Time)
+	}{
+		{"the wall clock takes the reading, in UTC", nil, wall, func(t *testing.T, got time.Time) {
+			if !got.Equal(wall) || got.Location() != time.UTC {
+				t.Errorf("got %s, want %s in UTC", got, wall)
+			}
+		}},
+		{"the wall clock without a reading reads itself", nil, time.Time{}, func(t *testing.T, got time.Time) {
+			if time.Since(got) > time.Minute || got.Location() != time.UTC {
+				t.Errorf("got %s, want the wall clock's time in UTC", got)
+			}
+		}},
+		{"a clock of its own ignores the reading", func() time.Time { return t0 }, wall, func(t *testing.T, got time.Time) {
+			if !got.Equal(t0) {
+				t.Errorf("got %s, want the model's clock, %s", got, t0)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := readmodel.New(readmodel.Config{Now: tt.now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, m.SnapshotAt(tt.wall).Now())
+		})
+	}
+}
+
 func TestConfigValidate(t *testing.T) {
 	for _, cfg := range []readmodel.Config{
 		{SwitchMonth: 13},

@@ -15,9 +15,9 @@ import (
 
 // Config configures a Model. Every field has a default.
 type Config struct {
-	// Now is the service's clock (default time.Now). Current matchdays and
-	// the current season follow it, so demos on historic data and tests
-	// set it.
+	// Now is the service's clock (default, nil: the wall clock). Current
+	// matchdays and the current season follow it, so demos on historic
+	// data and tests set it.
 	Now func() time.Time
 	// SwitchMonth and SwitchDay are the date on which a new season becomes
 	// current (default 1 June).
@@ -87,6 +87,9 @@ func (c *Config) Validate() error {
 type Model struct {
 	cfg Config
 	cur atomic.Pointer[world]
+	// wallClock is set when the service's clock is the wall clock, so that
+	// SnapshotAt can take a reading its caller already has.
+	wallClock bool
 
 	ready     chan struct{}
 	readyOnce sync.Once
@@ -113,11 +116,12 @@ type Model struct {
 
 // New returns an empty model that is not ready yet.
 func New(cfg Config) (*Model, error) {
+	wallClock := cfg.Now == nil
 	cfg.setDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	m := &Model{cfg: cfg, ready: make(chan struct{}), deferred: make(chan struct{}, 1)}
+	m := &Model{cfg: cfg, wallClock: wallClock, ready: make(chan struct{}), deferred: make(chan struct{}, 1)}
 	m.w = newWriter()
 	m.w.derive = cfg.Events != nil
 	m.cur.Store(m.w.publish(cfg.Now()))
@@ -129,6 +133,18 @@ func New(cfg Config) (*Model, error) {
 // per request and ask it everything the request needs.
 func (m *Model) Snapshot() Snapshot {
 	return Snapshot{w: m.cur.Load(), now: m.cfg.Now().UTC(), cfg: &m.cfg}
+}
+
+// SnapshotAt is Snapshot for a caller that has just read the wall clock
+// (an HTTP server, as a request comes in): on the wall clock the
+// snapshot's time is that reading, one reading fewer per request, which is
+// a measurable share of a cached response's cost. Any other clock, or a
+// zero wall, is read as Snapshot reads it.
+func (m *Model) SnapshotAt(wall time.Time) Snapshot {
+	if !m.wallClock || wall.IsZero() {
+		return m.Snapshot()
+	}
+	return Snapshot{w: m.cur.Load(), now: wall.UTC(), cfg: &m.cfg}
 }
 
 // Apply applies one event. Before MarkReady, changes are gathered and not
