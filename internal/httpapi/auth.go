@@ -37,7 +37,11 @@ type request struct {
 	token, responseControl, ifNoneMatch, acceptEncoding []byte
 }
 
-const requestKey = "request"
+// localKey names a request's local value. Pointers, so that fasthttp's
+// search of the request's values compares words, not strings.
+type localKey struct{ name string }
+
+var requestKey = &localKey{"request"}
 
 var requests = sync.Pool{New: func() any { return &request{key: make([]byte, 0, 256)} }}
 

@@ -154,7 +154,7 @@ func (s *Server) respond(c *fiber.Ctx, key cacheKey, render func() (any, int)) e
 }
 
 // heldKey is the user value under which a request holds its entry.
-const heldKey = "entry"
+var heldKey = &localKey{"entry"}
 
 // send writes a rendered response with its ETag and Cache-Control: 304
 // when If-None-Match has the ETag, the gzip form for clients that accept

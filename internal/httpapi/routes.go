@@ -37,27 +37,30 @@ func (s *Server) routes() {
 	app.Get("/docs/"+redocScript, s.docsScript)
 
 	v1 := app.Group("/v1", s.authenticate(v1))
-	v1.Get("/openapi.json", s.openAPI)
-	if s.opts.Hub != nil {
-		v1.Get(eventsPath[len("/v1"):], s.events)
-	}
-	competitions := func(path string, kind linkKind) {
-		v1.Get(path, s.listCompetitions(kind))
-		v1.Get(path+"/:id", s.showCompetition(kind))
-		v1.Get(path+"/:id/teams", s.competitionTeams(kind))
-		v1.Get(path+"/:id/leagueTable", s.leagueTable(kind))
-		v1.Get(path+"/:id/fixtures", s.competitionFixtures(kind))
-	}
-	competitions("/competitions", competitionsPath)
-	v1.Get("/fixtures", s.listFixtures(competitionsPath))
+	// Fiber tries a request's routes in the order they were added, a match
+	// each: the resources clients ask for most, a fixture and a league
+	// table, come first, and the competitions under their old name
+	// (/v1/soccerseasons) last.
 	v1.Get("/fixtures/:id", s.showFixture(competitionsPath))
+	v1.Get("/competitions/:id/leagueTable", s.leagueTable(competitionsPath))
+	v1.Get("/competitions", s.listCompetitions(competitionsPath))
+	v1.Get("/competitions/:id", s.showCompetition(competitionsPath))
+	v1.Get("/competitions/:id/teams", s.competitionTeams(competitionsPath))
+	v1.Get("/competitions/:id/fixtures", s.competitionFixtures(competitionsPath))
+	v1.Get("/fixtures", s.listFixtures(competitionsPath))
 	v1.Get("/teams", s.searchTeams)
 	v1.Get("/teams/:id", s.showTeam(competitionsPath))
 	v1.Get("/teams/:id/fixtures", s.teamFixtures(competitionsPath))
 	v1.Get("/teams/:id/players", s.teamPlayers(competitionsPath))
-	// The competitions under their old name, last: Fiber tries a request's
-	// routes in the order they were added, a match each.
-	competitions("/soccerseasons", soccerseasonsPath)
+	v1.Get("/openapi.json", s.openAPI)
+	if s.opts.Hub != nil {
+		v1.Get(eventsPath[len("/v1"):], s.events)
+	}
+	v1.Get("/soccerseasons", s.listCompetitions(soccerseasonsPath))
+	v1.Get("/soccerseasons/:id", s.showCompetition(soccerseasonsPath))
+	v1.Get("/soccerseasons/:id/teams", s.competitionTeams(soccerseasonsPath))
+	v1.Get("/soccerseasons/:id/leagueTable", s.leagueTable(soccerseasonsPath))
+	v1.Get("/soccerseasons/:id/fixtures", s.competitionFixtures(soccerseasonsPath))
 
 	// The deprecated alpha version serves the resources it had, under
 	// its old name for competitions; v1-only resources are 403.
