@@ -41,20 +41,16 @@ type limiter struct {
 }
 
 type limitShard struct {
-	mu       sync.Mutex
-	counters map[windowKey]*window
+	mu sync.Mutex
+	// counters holds a caller's windows, one per rule, chained under the
+	// hash that chose the shard: the map hashes 64 bits, not the caller's
+	// name or address again (that was a third of a take).
+	counters map[uint64]*window
 	writes   int
 }
 
-// windowKey names one caller's counter for one rule, without building a
-// string per request.
-type windowKey struct {
-	caller subject
-	period time.Duration
-}
-
 // subject is whom a request counts against: a registered client by name,
-// else the caller's address. Comparable, so that it keys the counters
+// else the caller's address. Comparable, so that it finds its counters
 // without a string built per request.
 type subject struct {
 	client string // "" for an anonymous address
@@ -70,7 +66,7 @@ func (s subject) String() string {
 	return "ip|" + s.addr.String()
 }
 
-// hash spreads subjects over the shards.
+// hash spreads subjects over the shards, and keys their windows there.
 func (s subject) hash(seed maphash.Seed) uint64 {
 	if s.client != "" {
 		return maphash.String(seed, s.client)
@@ -80,6 +76,12 @@ func (s subject) hash(seed maphash.Seed) uint64 {
 }
 
 type window struct {
+	caller subject
+	period time.Duration
+	// next is another window under the same hash: the caller's other
+	// rule, or another caller's.
+	next *window
+
 	start   int64 // unix seconds, a multiple of the period
 	served  int   // requests this replica let through
 	granted int   // this replica's leases
@@ -112,7 +114,7 @@ type sharedBudget struct{ Budget }
 func newLimiter(budget Budget, log *slog.Logger) *limiter {
 	l := &limiter{log: log, seed: maphash.MakeSeed()}
 	for i := range l.shards {
-		l.shards[i].counters = map[windowKey]*window{}
+		l.shards[i].counters = map[uint64]*window{}
 	}
 	l.share(budget)
 	return l
@@ -138,7 +140,8 @@ func Lease(limit int) int { return min(max(limit/16, 1), 1000) }
 // share of a cached response's cost.
 func (l *limiter) take(caller subject, at time.Time, rules ...limit) verdict {
 	now := at.Unix()
-	sh := &l.shards[caller.hash(l.seed)%uint64(len(l.shards))]
+	h := caller.hash(l.seed)
+	sh := &l.shards[h%uint64(len(l.shards))]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	sh.sweep(now)
@@ -146,7 +149,7 @@ func (l *limiter) take(caller subject, at time.Time, rules ...limit) verdict {
 	var held [2]*window
 	ws := held[:0]
 	for _, r := range rules {
-		ws = append(ws, sh.window(windowKey{caller, r.period}, now))
+		ws = append(ws, sh.window(h, caller, r.period, now))
 	}
 	// Take a lease where this replica has none left, one rule at a time.
 	for i := 0; i < len(rules); {
@@ -190,18 +193,33 @@ func (l *limiter) take(caller subject, at time.Time, rules ...limit) verdict {
 	return v
 }
 
-// window returns the caller's current window for k, a new one when the
-// period has moved on.
-func (sh *limitShard) window(k windowKey, now int64) *window {
-	period := int64(k.period / time.Second)
-	start := now - now%period
-	w := sh.counters[k]
-	if w == nil || w.start != start {
-		w = &window{start: start}
-		sh.counters[k] = w
-		sh.writes++
+// window returns the caller's current window for period, h being the
+// caller's hash, a new one when the period has moved on.
+func (sh *limitShard) window(h uint64, caller subject, period time.Duration, now int64) *window {
+	secs := int64(period / time.Second)
+	start := now - now%secs
+	var prev *window
+	w := sh.counters[h]
+	for w != nil && (w.period != period || w.caller != caller) {
+		prev, w = w, w.next
 	}
-	return w
+	if w != nil && w.start == start {
+		return w
+	}
+	fresh := &window{caller: caller, period: period, start: start}
+	if w != nil {
+		fresh.next = w.next
+	} else {
+		fresh.next = sh.counters[h]
+		prev = nil
+	}
+	if prev != nil {
+		prev.next = fresh
+	} else {
+		sh.counters[h] = fresh
+	}
+	sh.writes++
+	return fresh
 }
 
 // takeLease takes a lease of r's budget for w, with the shard's lock held
@@ -276,9 +294,26 @@ func (sh *limitShard) sweep(now int64) {
 		return
 	}
 	sh.writes = 0
-	for k, w := range sh.counters {
-		if now-w.start >= int64(k.period/time.Second) && w.taking == nil {
-			delete(sh.counters, k)
+	for h, head := range sh.counters {
+		var kept, last *window
+		for w := head; w != nil; {
+			next := w.next
+			if now-w.start < int64(w.period/time.Second) || w.taking != nil {
+				w.next = nil
+				if last == nil {
+					kept = w
+				} else {
+					last.next = w
+				}
+				last = w
+			}
+			w = next
+		}
+		switch {
+		case kept == nil:
+			delete(sh.counters, h)
+		case kept != head:
+			sh.counters[h] = kept
 		}
 	}
 }

@@ -48,6 +48,65 @@ func TestLimiterWindows(t *testing.T) {
 	}
 }
 
+// TestLimitShardChains: windows chained under one hash (a caller's two
+// rules, and another caller whose hash collides) stay apart, a new period
+// replaces only its own window, and a sweep drops the expired windows and
+// keeps the chain of the others.
+func TestLimitShardChains(t *testing.T) {
+	sh := limitShard{counters: map[uint64]*window{}}
+	now := time.Date(2026, 3, 13, 12, 0, 0, 0, time.UTC).Unix()
+	acme, other := subject{client: "acme"}, subject{addr: netip.MustParseAddr("10.0.0.1")}
+	const h = 42
+	minute, day := sh.window(h, acme, time.Minute, now), sh.window(h, acme, 24*time.Hour, now)
+	otherDay := sh.window(h, other, 24*time.Hour, now)
+	minute.served, day.served, otherDay.served = 1, 2, 3
+	tests := []struct {
+		name   string
+		caller subject
+		period time.Duration
+		at     int64
+		want   *window // nil: a new window
+	}{
+		{"the caller's minute", acme, time.Minute, now + 59, minute},
+		{"the caller's day", acme, 24 * time.Hour, now + 59, day},
+		{"the other caller's day", other, 24 * time.Hour, now + 59, otherDay},
+		{"the next minute", acme, time.Minute, now + 60, nil},
+		{"the day after the minute moved on", acme, 24 * time.Hour, now + 60, day},
+		{"the other caller after the minute moved on", other, 24 * time.Hour, now + 60, otherDay},
+	}
+	for _, tt := range tests {
+		got := sh.window(h, tt.caller, tt.period, tt.at)
+		if tt.want != nil && got != tt.want {
+			t.Errorf("%s: another window (served %d), want the one that served %d", tt.name, got.served, tt.want.served)
+		}
+		if tt.want == nil && (got == minute || got.served != 0 || got.caller != tt.caller || got.period != tt.period) {
+			t.Errorf("%s: %+v, want a new window", tt.name, got)
+		}
+	}
+	chain := func() (n int) {
+		for w := sh.counters[h]; w != nil; w = w.next {
+			n++
+		}
+		return n
+	}
+	if n := chain(); n != 3 {
+		t.Fatalf("%d windows under the hash, want 3", n)
+	}
+	// A day later every window has expired; one waiting for a lease stays.
+	otherDay.taking = make(chan struct{})
+	sh.writes = 1024
+	sh.sweep(now + 24*60*60)
+	if w := sh.counters[h]; w != otherDay || w.next != nil {
+		t.Errorf("after the sweep: %+v, want only the window waiting for a lease", w)
+	}
+	otherDay.taking = nil
+	sh.writes = 1024
+	sh.sweep(now + 24*60*60)
+	if len(sh.counters) != 0 {
+		t.Errorf("after the last sweep: %d hashes left, want 0", len(sh.counters))
+	}
+}
+
 // TestLimiterLeasesHoldAcrossReplicas: limiters of several replicas take
 // leases of one shared budget (a real JetStream bucket): together they
 // never let more than the limit through, and refuse none while the budget
