@@ -207,16 +207,16 @@ func (sh *limitShard) window(h uint64, caller subject, period time.Duration, now
 		return w
 	}
 	fresh := &window{caller: caller, period: period, start: start}
-	if w != nil {
-		fresh.next = w.next
-	} else {
+	switch {
+	case w == nil: // the first for period: at the head
 		fresh.next = sh.counters[h]
-		prev = nil
-	}
-	if prev != nil {
-		prev.next = fresh
-	} else {
 		sh.counters[h] = fresh
+	case prev == nil: // in place of the head
+		fresh.next = w.next
+		sh.counters[h] = fresh
+	default: // in place of w
+		fresh.next = w.next
+		prev.next = fresh
 	}
 	sh.writes++
 	return fresh

@@ -50,16 +50,18 @@ func TestLimiterWindows(t *testing.T) {
 
 // TestLimitShardChains: windows chained under one hash (a caller's two
 // rules, and another caller whose hash collides) stay apart, a new period
-// replaces only its own window, and a sweep drops the expired windows and
-// keeps the chain of the others.
+// replaces only its own window (at the head of the chain or after it), and
+// a sweep drops the expired windows and keeps the others chained.
 func TestLimitShardChains(t *testing.T) {
 	sh := limitShard{counters: map[uint64]*window{}}
-	now := time.Date(2026, 3, 13, 12, 0, 0, 0, time.UTC).Unix()
+	noon := time.Date(2026, 3, 13, 12, 0, 0, 0, time.UTC).Unix()
+	const day = 24 * 60 * 60
 	acme, other := subject{client: "acme"}, subject{addr: netip.MustParseAddr("10.0.0.1")}
 	const h = 42
-	minute, day := sh.window(h, acme, time.Minute, now), sh.window(h, acme, 24*time.Hour, now)
-	otherDay := sh.window(h, other, 24*time.Hour, now)
-	minute.served, day.served, otherDay.served = 1, 2, 3
+	// The chain is other's day, acme's day, acme's minute.
+	acmeMinute, acmeDay := sh.window(h, acme, time.Minute, noon), sh.window(h, acme, 24*time.Hour, noon)
+	otherDay := sh.window(h, other, 24*time.Hour, noon)
+	acmeMinute.served, acmeDay.served, otherDay.served = 1, 2, 3
 	tests := []struct {
 		name   string
 		caller subject
@@ -67,41 +69,47 @@ func TestLimitShardChains(t *testing.T) {
 		at     int64
 		want   *window // nil: a new window
 	}{
-		{"the caller's minute", acme, time.Minute, now + 59, minute},
-		{"the caller's day", acme, 24 * time.Hour, now + 59, day},
-		{"the other caller's day", other, 24 * time.Hour, now + 59, otherDay},
-		{"the next minute", acme, time.Minute, now + 60, nil},
-		{"the day after the minute moved on", acme, 24 * time.Hour, now + 60, day},
-		{"the other caller after the minute moved on", other, 24 * time.Hour, now + 60, otherDay},
+		{"acme's minute", acme, time.Minute, noon + 59, acmeMinute},
+		{"acme's day", acme, 24 * time.Hour, noon + 59, acmeDay},
+		{"other's day", other, 24 * time.Hour, noon + 59, otherDay},
+		{"acme's next minute, at the chain's end", acme, time.Minute, noon + 60, nil},
+		{"acme's day after the minute moved on", acme, 24 * time.Hour, noon + 60, acmeDay},
+		{"other's next day, at the chain's head", other, 24 * time.Hour, noon + day, nil},
+		{"acme's day after the head moved on", acme, 24 * time.Hour, noon + 60, acmeDay},
 	}
 	for _, tt := range tests {
 		got := sh.window(h, tt.caller, tt.period, tt.at)
 		if tt.want != nil && got != tt.want {
 			t.Errorf("%s: another window (served %d), want the one that served %d", tt.name, got.served, tt.want.served)
 		}
-		if tt.want == nil && (got == minute || got.served != 0 || got.caller != tt.caller || got.period != tt.period) {
+		if tt.want == nil && (got.served != 0 || got.caller != tt.caller || got.period != tt.period) {
 			t.Errorf("%s: %+v, want a new window", tt.name, got)
 		}
 	}
-	chain := func() (n int) {
-		for w := sh.counters[h]; w != nil; w = w.next {
-			n++
-		}
-		return n
+	var chain []*window
+	for w := sh.counters[h]; w != nil; w = w.next {
+		chain = append(chain, w)
 	}
-	if n := chain(); n != 3 {
-		t.Fatalf("%d windows under the hash, want 3", n)
+	if len(chain) != 3 || chain[1] != acmeDay {
+		t.Fatalf("%d windows under the hash, want 3 with acme's day second", len(chain))
 	}
-	// A day later every window has expired; one waiting for a lease stays.
-	otherDay.taking = make(chan struct{})
+	otherNext := chain[0]
+	// A day after noon acme's windows have expired, other's next day has not.
 	sh.writes = 1024
-	sh.sweep(now + 24*60*60)
-	if w := sh.counters[h]; w != otherDay || w.next != nil {
-		t.Errorf("after the sweep: %+v, want only the window waiting for a lease", w)
+	sh.sweep(noon + day)
+	if w := sh.counters[h]; w != otherNext || w.next != nil {
+		t.Errorf("after the first sweep: %+v, want only other's next day", w)
 	}
-	otherDay.taking = nil
+	// Expired, but waiting for a lease: it stays until the take is over.
+	otherNext.taking = make(chan struct{})
 	sh.writes = 1024
-	sh.sweep(now + 24*60*60)
+	sh.sweep(noon + 2*day)
+	if w := sh.counters[h]; w != otherNext {
+		t.Errorf("after the second sweep: %+v, want the window waiting for a lease", w)
+	}
+	otherNext.taking = nil
+	sh.writes = 1024
+	sh.sweep(noon + 2*day)
 	if len(sh.counters) != 0 {
 		t.Errorf("after the last sweep: %d hashes left, want 0", len(sh.counters))
 	}
