@@ -1,7 +1,6 @@
 package events
 
 import (
-	"bytes"
 	"errors"
 	"strconv"
 	"time"
@@ -34,39 +33,75 @@ func (s *scanner) expect(c byte) error {
 
 func (s *scanner) peek(c byte) bool { return s.i < len(s.b) && s.b[s.i] == c }
 
-// plain reports whether v can be taken as a string's value as it is: valid
-// UTF-8 with no escape and no control character.
-func plain(v []byte) bool {
-	ascii := true
-	for _, c := range v {
-		if c < 0x20 || c == '\\' {
-			return false
-		}
-		ascii = ascii && c < utf8.RuneSelf
-	}
-	return ascii || utf8.Valid(v)
-}
-
-// str reads a string without escapes.
+// str reads a string without escapes in one pass: the closing quote is
+// found while checking that no byte is a backslash or a control character,
+// and only a string with bytes beyond ASCII is checked for valid UTF-8.
 func (s *scanner) str() ([]byte, error) {
 	if err := s.expect('"'); err != nil {
 		return nil, err
 	}
-	end := bytes.IndexByte(s.b[s.i:], '"')
-	if end < 0 {
-		return nil, errUnexpected
+	ascii := true
+	for i := s.i; i < len(s.b); i++ {
+		switch c := s.b[i]; {
+		case c == '"':
+			v := s.b[s.i:i]
+			if !ascii && !utf8.Valid(v) {
+				return nil, errUnexpected
+			}
+			s.i = i + 1
+			return v, nil
+		case c < 0x20 || c == '\\':
+			return nil, errUnexpected
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
 	}
-	v := s.b[s.i : s.i+end]
-	if !plain(v) {
-		return nil, errUnexpected
-	}
-	s.i += end + 1
-	return v, nil
+	return nil, errUnexpected
 }
 
-// number reads a number in JSON's grammar, -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?,
-// and says whether it is an integer.
-func (s *scanner) number() (tok []byte, integer bool, err error) {
+// maxIntDigits is the most digits int accumulates: 18 cannot overflow an
+// int64, and a longer integer (none that Encode writes for an id or a
+// score) goes to encoding/json.
+const maxIntDigits = 18
+
+// int reads an integer in JSON's grammar, -?(0|[1-9][0-9]*), accumulating
+// its digits as it goes. A fraction or an exponent, a leading zero or more
+// than maxIntDigits digits is unexpected.
+func (s *scanner) int() (int, error) {
+	i := s.i
+	neg := i < len(s.b) && s.b[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var n int64
+	for ; i < len(s.b); i++ {
+		d := s.b[i] - '0'
+		if d > 9 {
+			break
+		}
+		n = n*10 + int64(d)
+	}
+	digits := i - start
+	if digits == 0 || digits > maxIntDigits || (digits > 1 && s.b[start] == '0') {
+		return 0, errUnexpected
+	}
+	if i < len(s.b) && (s.b[i] == '.' || s.b[i] == 'e' || s.b[i] == 'E') {
+		return 0, errUnexpected
+	}
+	if neg {
+		n = -n
+	}
+	// On a 32-bit platform int is narrower than 18 digits.
+	if int64(int(n)) != n {
+		return 0, errUnexpected
+	}
+	s.i = i
+	return int(n), nil
+}
+
+// number reads a number in JSON's grammar, -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?.
+func (s *scanner) number() ([]byte, error) {
 	start := s.i
 	digits := func() int {
 		n := 0
@@ -81,15 +116,13 @@ func (s *scanner) number() (tok []byte, integer bool, err error) {
 	}
 	first := s.i
 	if n := digits(); n == 0 || (n > 1 && s.b[first] == '0') {
-		return nil, false, errUnexpected
+		return nil, errUnexpected
 	}
-	integer = true
 	if s.peek('.') {
 		s.i++
 		if digits() == 0 {
-			return nil, false, errUnexpected
+			return nil, errUnexpected
 		}
-		integer = false
 	}
 	if s.peek('e') || s.peek('E') {
 		s.i++
@@ -97,23 +130,14 @@ func (s *scanner) number() (tok []byte, integer bool, err error) {
 			s.i++
 		}
 		if digits() == 0 {
-			return nil, false, errUnexpected
+			return nil, errUnexpected
 		}
-		integer = false
 	}
-	return s.b[start:s.i], integer, nil
-}
-
-func (s *scanner) int() (int, error) {
-	tok, integer, err := s.number()
-	if err != nil || !integer {
-		return 0, errUnexpected
-	}
-	return strconv.Atoi(string(tok))
+	return s.b[start:s.i], nil
 }
 
 func (s *scanner) float() (float64, error) {
-	tok, _, err := s.number()
+	tok, err := s.number()
 	if err != nil {
 		return 0, err
 	}
