@@ -210,7 +210,7 @@ func (s *scanner) fixture(f *model.Fixture) error {
 			}
 		case "kickoff":
 			if v, err = s.str(); err == nil {
-				f.Kickoff, err = time.Parse(time.RFC3339Nano, string(v))
+				f.Kickoff, err = kickoff(v)
 			}
 		case "result":
 			err = s.object(func(k []byte) error {
@@ -251,6 +251,68 @@ func (s *scanner) fixture(f *model.Fixture) error {
 		}
 		return err
 	})
+}
+
+// kickoff reads a kickoff time. Encode writes it in UTC with RFC 3339's
+// layout, 2006-01-02T15:04:05Z with a fraction of a second if it has
+// one: that layout is read by hand (time.Parse was a tenth of the
+// shortcut's time), anything else as encoding/json reads a time.
+func kickoff(v []byte) (time.Time, error) {
+	if t, ok := utcTime(v); ok {
+		return t, nil
+	}
+	var t time.Time
+	err := t.UnmarshalText(v)
+	return t, err
+}
+
+// utcTime reads YYYY-MM-DDTHH:MM:SS(.d{1,9})?Z, the layout RFC3339Nano
+// writes for a UTC time, declining any other (an offset, a date that does
+// not exist, a leap second) and leaving it to the general parser.
+func utcTime(v []byte) (time.Time, bool) {
+	const n = len("2006-01-02T15:04:05")
+	if len(v) < n+1 || v[len(v)-1] != 'Z' || v[4] != '-' || v[7] != '-' || v[10] != 'T' || v[13] != ':' || v[16] != ':' {
+		return time.Time{}, false
+	}
+	ok := true
+	num := func(b []byte) int {
+		x := 0
+		for _, c := range b {
+			d := c - '0'
+			ok = ok && d <= 9
+			x = x*10 + int(d)
+		}
+		return x
+	}
+	year, month, day := num(v[0:4]), num(v[5:7]), num(v[8:10])
+	hour, minute, sec := num(v[11:13]), num(v[14:16]), num(v[17:19])
+	nsec := 0
+	if frac := v[n : len(v)-1]; len(frac) > 0 {
+		if len(frac) < 2 || len(frac) > 10 || frac[0] != '.' {
+			return time.Time{}, false
+		}
+		nsec = num(frac[1:])
+		for range 10 - len(frac) {
+			nsec *= 10
+		}
+	}
+	if !ok || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC), true
+}
+
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
 
 // enum returns the constant spelled v, so that the values every fixture

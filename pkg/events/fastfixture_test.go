@@ -277,3 +277,64 @@ func TestScannerIntAndStr(t *testing.T) {
 		}
 	}
 }
+
+// TestKickoff reads times both by hand and as encoding/json does: the
+// results must be identical, location included, and the layouts the hand
+// declines must still be read as before.
+func TestKickoff(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		fast bool // read by hand
+	}{
+		{"2015-08-08T11:45:00Z", true},
+		{"1888-09-08T15:00:00Z", true},
+		{"0000-01-01T00:00:00Z", true},
+		{"9999-12-31T23:59:59Z", true},
+		{"2016-02-29T12:00:00Z", true},
+		{"2000-02-29T12:00:00Z", true},
+		{"2015-08-08T11:45:00.5Z", true},
+		{"2015-08-08T11:45:00.500Z", true},
+		{"2015-08-08T11:45:00.000000001Z", true},
+		{"2015-08-08T11:45:00.999999999Z", true},
+		{"2015-08-08T11:45:00+01:00", false},
+		{"2015-08-08T11:45:00-00:00", false},
+		{"2015-08-08T11:45:00.5+05:30", false},
+		{"2015-08-08T11:45:00,5Z", false},
+		{"2015-08-08T11:45:00.Z", false},
+		{"2015-08-08T11:45:00.1234567891Z", false},
+		{"2015-08-08t11:45:00Z", false},
+		{"2015-08-08T11:45:00z", false},
+		{"2015-8-08T11:45:00Z", false},
+		{"2015-08-08T11:45Z", false},
+		{"2015-08-08 11:45:00Z", false},
+		{"2015-02-29T12:00:00Z", false},
+		{"1900-02-29T12:00:00Z", false},
+		{"2015-04-31T12:00:00Z", false},
+		{"2015-00-10T12:00:00Z", false},
+		{"2015-13-10T12:00:00Z", false},
+		{"2015-08-00T12:00:00Z", false},
+		{"2015-08-08T24:00:00Z", false},
+		{"2015-08-08T23:60:00Z", false},
+		{"2016-12-31T23:59:60Z", false},
+		{"2015-08-08T1a:45:00Z", false},
+		{"+015-08-08T11:45:00Z", false},
+		{"yesterday", false},
+		{"", false},
+	} {
+		_, fast := utcTime([]byte(tc.in))
+		if fast != tc.fast {
+			t.Errorf("%q: read by hand %v, want %v", tc.in, fast, tc.fast)
+		}
+		got, err := kickoff([]byte(tc.in))
+		var want time.Time
+		wantErr := want.UnmarshalJSON([]byte(`"` + tc.in + `"`))
+		parsed, parseErr := time.Parse(time.RFC3339Nano, tc.in)
+		// A time with an offset has a location of its own per parse:
+		// equal in value, not in pointer.
+		same := func(a, b time.Time) bool { return a == b || (!tc.fast && reflect.DeepEqual(a, b)) }
+		if (err == nil) != (wantErr == nil) || !same(got, want) || (parseErr == nil && !same(got, parsed)) {
+			t.Errorf("%q: got %v (%v), %v; encoding/json %v (%v), %v; time.Parse %v, %v",
+				tc.in, got, got.Location(), err, want, want.Location(), wantErr, parsed, parseErr)
+		}
+	}
+}
