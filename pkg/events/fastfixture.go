@@ -1,6 +1,7 @@
 package events
 
 import (
+	"encoding/binary"
 	"errors"
 	"strconv"
 	"time"
@@ -40,8 +41,11 @@ func (s *scanner) str() ([]byte, error) {
 	if err := s.expect('"'); err != nil {
 		return nil, err
 	}
+	i := s.i
+	for ; i+8 <= len(s.b) && plain8(binary.LittleEndian.Uint64(s.b[i:])); i += 8 {
+	}
 	ascii := true
-	for i := s.i; i < len(s.b); i++ {
+	for ; i < len(s.b); i++ {
 		switch c := s.b[i]; {
 		case c == '"':
 			v := s.b[s.i:i]
@@ -57,6 +61,16 @@ func (s *scanner) str() ([]byte, error) {
 		}
 	}
 	return nil, errUnexpected
+}
+
+// plain8 reports whether the eight bytes of w are printable ASCII
+// without a quote or a backslash, the bytes a string is mostly made of.
+// A byte below 0x20, or equal to a quote or a backslash after an XOR,
+// borrows when subtracted from and sets its high bit; the high bit of a
+// byte beyond ASCII is set already.
+func plain8(w uint64) bool {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	return (w|(w-ones*0x20)|((w^ones*'"')-ones)|((w^ones*'\\')-ones))&high == 0
 }
 
 // maxIntDigits is the most digits int accumulates: 18 cannot overflow an

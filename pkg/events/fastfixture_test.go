@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -274,6 +275,36 @@ func TestScannerIntAndStr(t *testing.T) {
 		var want string
 		if err := json.Unmarshal(s.b[:s.i], &want); err != nil || want != string(got) {
 			t.Errorf("str %q: encoding/json gives %q, %v", tc.in, want, err)
+		}
+	}
+}
+
+// TestScannerStrEveryLane puts each byte the scanner must stop at in
+// every position of the first eight-byte blocks, and a string of every
+// printable ASCII byte (a quote and a backslash aside) through them.
+func TestScannerStrEveryLane(t *testing.T) {
+	var printable []byte
+	for c := byte(0x20); c < 0x7f; c++ {
+		if c != '"' && c != '\\' {
+			printable = append(printable, c)
+		}
+	}
+	s := scanner{b: []byte(`"` + string(printable) + `"`)}
+	if got, err := s.str(); err != nil || string(got) != string(printable) {
+		t.Errorf("printable ASCII: got %q, %v", got, err)
+	}
+	for pos := range 24 {
+		prefix := strings.Repeat("a", pos)
+		for _, c := range []byte{'"', '\\', 0x00, 0x1f, 0x80, 0xff} {
+			s := scanner{b: []byte(`"` + prefix + string([]byte{c}) + `b"`)}
+			got, err := s.str()
+			if c == '"' {
+				if err != nil || string(got) != prefix {
+					t.Errorf("quote at %d: got %q, %v", pos, got, err)
+				}
+			} else if err == nil {
+				t.Errorf("byte %#x at %d: took %q", c, pos, got)
+			}
 		}
 	}
 }
