@@ -1,7 +1,7 @@
 package events
 
 import (
-	"bytes"
+	"encoding/binary"
 	"errors"
 	"strconv"
 	"time"
@@ -34,39 +34,88 @@ func (s *scanner) expect(c byte) error {
 
 func (s *scanner) peek(c byte) bool { return s.i < len(s.b) && s.b[s.i] == c }
 
-// plain reports whether v can be taken as a string's value as it is: valid
-// UTF-8 with no escape and no control character.
-func plain(v []byte) bool {
-	ascii := true
-	for _, c := range v {
-		if c < 0x20 || c == '\\' {
-			return false
-		}
-		ascii = ascii && c < utf8.RuneSelf
-	}
-	return ascii || utf8.Valid(v)
-}
-
-// str reads a string without escapes.
+// str reads a string without escapes in one pass: the closing quote is
+// found while checking that no byte is a backslash or a control character,
+// and only a string with bytes beyond ASCII is checked for valid UTF-8.
 func (s *scanner) str() ([]byte, error) {
 	if err := s.expect('"'); err != nil {
 		return nil, err
 	}
-	end := bytes.IndexByte(s.b[s.i:], '"')
-	if end < 0 {
-		return nil, errUnexpected
+	i := s.i
+	for ; i+8 <= len(s.b) && plain8(binary.LittleEndian.Uint64(s.b[i:])); i += 8 {
 	}
-	v := s.b[s.i : s.i+end]
-	if !plain(v) {
-		return nil, errUnexpected
+	ascii := true
+	for ; i < len(s.b); i++ {
+		switch c := s.b[i]; {
+		case c == '"':
+			v := s.b[s.i:i]
+			if !ascii && !utf8.Valid(v) {
+				return nil, errUnexpected
+			}
+			s.i = i + 1
+			return v, nil
+		case c < 0x20 || c == '\\':
+			return nil, errUnexpected
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
 	}
-	s.i += end + 1
-	return v, nil
+	return nil, errUnexpected
 }
 
-// number reads a number in JSON's grammar, -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?,
-// and says whether it is an integer.
-func (s *scanner) number() (tok []byte, integer bool, err error) {
+// plain8 reports whether the eight bytes of w are printable ASCII
+// without a quote or a backslash, the bytes a string is mostly made of.
+// A byte below 0x20, or equal to a quote or a backslash after an XOR,
+// borrows when subtracted from and sets its high bit; the high bit of a
+// byte beyond ASCII is set already.
+func plain8(w uint64) bool {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	return (w|(w-ones*0x20)|((w^ones*'"')-ones)|((w^ones*'\\')-ones))&high == 0
+}
+
+// maxIntDigits is the most digits int accumulates: 18 cannot overflow an
+// int64, and a longer integer (none that Encode writes for an id or a
+// score) goes to encoding/json.
+const maxIntDigits = 18
+
+// int reads an integer in JSON's grammar, -?(0|[1-9][0-9]*), accumulating
+// its digits as it goes. A fraction or an exponent, a leading zero or more
+// than maxIntDigits digits is unexpected.
+func (s *scanner) int() (int, error) {
+	i := s.i
+	neg := i < len(s.b) && s.b[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var n int64
+	for ; i < len(s.b); i++ {
+		d := s.b[i] - '0'
+		if d > 9 {
+			break
+		}
+		n = n*10 + int64(d)
+	}
+	digits := i - start
+	if digits == 0 || digits > maxIntDigits || (digits > 1 && s.b[start] == '0') {
+		return 0, errUnexpected
+	}
+	if i < len(s.b) && (s.b[i] == '.' || s.b[i] == 'e' || s.b[i] == 'E') {
+		return 0, errUnexpected
+	}
+	if neg {
+		n = -n
+	}
+	// On a 32-bit platform int is narrower than 18 digits.
+	if int64(int(n)) != n {
+		return 0, errUnexpected
+	}
+	s.i = i
+	return int(n), nil
+}
+
+// number reads a number in JSON's grammar, -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?.
+func (s *scanner) number() ([]byte, error) {
 	start := s.i
 	digits := func() int {
 		n := 0
@@ -81,15 +130,13 @@ func (s *scanner) number() (tok []byte, integer bool, err error) {
 	}
 	first := s.i
 	if n := digits(); n == 0 || (n > 1 && s.b[first] == '0') {
-		return nil, false, errUnexpected
+		return nil, errUnexpected
 	}
-	integer = true
 	if s.peek('.') {
 		s.i++
 		if digits() == 0 {
-			return nil, false, errUnexpected
+			return nil, errUnexpected
 		}
-		integer = false
 	}
 	if s.peek('e') || s.peek('E') {
 		s.i++
@@ -97,23 +144,14 @@ func (s *scanner) number() (tok []byte, integer bool, err error) {
 			s.i++
 		}
 		if digits() == 0 {
-			return nil, false, errUnexpected
+			return nil, errUnexpected
 		}
-		integer = false
 	}
-	return s.b[start:s.i], integer, nil
-}
-
-func (s *scanner) int() (int, error) {
-	tok, integer, err := s.number()
-	if err != nil || !integer {
-		return 0, errUnexpected
-	}
-	return strconv.Atoi(string(tok))
+	return s.b[start:s.i], nil
 }
 
 func (s *scanner) float() (float64, error) {
-	tok, _, err := s.number()
+	tok, err := s.number()
 	if err != nil {
 		return 0, err
 	}
@@ -186,7 +224,7 @@ func (s *scanner) fixture(f *model.Fixture) error {
 			}
 		case "kickoff":
 			if v, err = s.str(); err == nil {
-				f.Kickoff, err = time.Parse(time.RFC3339Nano, string(v))
+				f.Kickoff, err = kickoff(v)
 			}
 		case "result":
 			err = s.object(func(k []byte) error {
@@ -227,6 +265,68 @@ func (s *scanner) fixture(f *model.Fixture) error {
 		}
 		return err
 	})
+}
+
+// kickoff reads a kickoff time. Encode writes it in UTC with RFC 3339's
+// layout, 2006-01-02T15:04:05Z with a fraction of a second if it has
+// one: that layout is read by hand (time.Parse was a tenth of the
+// shortcut's time), anything else as encoding/json reads a time.
+func kickoff(v []byte) (time.Time, error) {
+	if t, ok := utcTime(v); ok {
+		return t, nil
+	}
+	var t time.Time
+	err := t.UnmarshalText(v)
+	return t, err
+}
+
+// utcTime reads YYYY-MM-DDTHH:MM:SS(.d{1,9})?Z, the layout RFC3339Nano
+// writes for a UTC time, declining any other (an offset, a date that does
+// not exist, a leap second) and leaving it to the general parser.
+func utcTime(v []byte) (time.Time, bool) {
+	const n = len("2006-01-02T15:04:05")
+	if len(v) < n+1 || v[len(v)-1] != 'Z' || v[4] != '-' || v[7] != '-' || v[10] != 'T' || v[13] != ':' || v[16] != ':' {
+		return time.Time{}, false
+	}
+	ok := true
+	num := func(b []byte) int {
+		x := 0
+		for _, c := range b {
+			d := c - '0'
+			ok = ok && d <= 9
+			x = x*10 + int(d)
+		}
+		return x
+	}
+	year, month, day := num(v[0:4]), num(v[5:7]), num(v[8:10])
+	hour, minute, sec := num(v[11:13]), num(v[14:16]), num(v[17:19])
+	nsec := 0
+	if frac := v[n : len(v)-1]; len(frac) > 0 {
+		if len(frac) < 2 || len(frac) > 10 || frac[0] != '.' {
+			return time.Time{}, false
+		}
+		nsec = num(frac[1:])
+		for range 10 - len(frac) {
+			nsec *= 10
+		}
+	}
+	if !ok || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC), true
+}
+
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
 
 // enum returns the constant spelled v, so that the values every fixture

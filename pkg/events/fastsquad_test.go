@@ -134,3 +134,20 @@ func FuzzFastSquad(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkDecodeSquad(b *testing.B) {
+	n, dob, until := 9, model.Date("1993-07-28"), model.Date("2027-06-30")
+	q := model.Squad{TeamID: 18_377}
+	for i := range 25 {
+		q.Players = append(q.Players, model.Player{ID: 1_000_000 + i, Name: "Harry Kane", Position: "Centre-Forward",
+			JerseyNumber: &n, DateOfBirth: &dob, ContractUntil: &until, Nationality: "England"})
+	}
+	body, _ := Encode(&q)
+	b.Run("shortcut", func(b *testing.B) {
+		for b.Loop() {
+			if _, ok := decodeSquad(body); !ok {
+				b.Fatal("declined")
+			}
+		}
+	})
+}
