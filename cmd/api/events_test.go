@@ -390,3 +390,54 @@ func TestEventsSameOnEveryReplica(t *testing.T) {
 		}
 	}
 }
+
+// TestEventStreamIDFromTheFuture: a Last-Event-ID beyond the stream's
+// last sequence names no event: the stream says reset at once, with the
+// place to go on from, and then sends the live events. An id up to the
+// stream's last resumes as usual.
+func TestEventStreamIDFromTheFuture(t *testing.T) {
+	r := startReplica(t, natstest.FreeAddr(t), true, "--now", "2026-03-14T17:00:00Z", "--sse-keepalive", "50ms")
+	s := r.store()
+	ed, f := smallWorld(t, s)
+	token := addClient(t, s, "reg", model.TierRegistered, 1000)
+	// Finished first, so that each later score is one edit.
+	setResult(t, ed, f.ID, 1, 0)
+	r.waitApplied(s)
+	lastSeq := func() uint64 {
+		t.Helper()
+		last, err := s.LastSeq(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return last
+	}
+	goals := 1
+	for _, tc := range []struct {
+		name  string
+		id    func(last uint64) string
+		reset bool
+	}{
+		{"beyond the stream", func(uint64) string { return "99999999.0" }, true},
+		{"the last sequence there is", func(uint64) string { return "18446744073709551615" }, true},
+		{"one past the stream's last", func(last uint64) string { return strconv.FormatUint(last+1, 10) + ".0" }, true},
+		{"the stream's last", func(last uint64) string { return strconv.FormatUint(last, 10) }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := tc.id(lastSeq())
+			st := r.openStreamWait(t, "", map[string]string{"X-Auth-Token": token, "Last-Event-ID": id})
+			defer st.close()
+			if tc.reset {
+				reset := st.expect(wantEvent{"reset", anyID, "", ""})
+				if !strings.Contains(reset[0].data, "no event "+id) || reset[0].id == "" || reset[0].id == id {
+					t.Errorf("reset: id %q data %s, want the place to go on from and a reason naming %s", reset[0].id, reset[0].data, id)
+				}
+			}
+			goals++
+			setResult(t, ed, f.ID, goals, 0)
+			got := st.expect(wantEvent{"Fixture.Update", firstOfEdit, "/v1/fixtures/" + strconv.Itoa(f.ID), ""})
+			if want := strconv.FormatUint(lastSeq(), 10) + ".0"; got[0].id != want {
+				t.Errorf("live event %s, want the edit's, %s", got[0].id, want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bufio"
+	"context"
 	"net"
 	"net/http"
 	"strconv"
@@ -100,7 +101,12 @@ func (s *Server) events(c *fiber.Ctx) error {
 	// to push its write deadline on as it goes.
 	base := strings.Clone(s.baseURL(c))
 	conn := c.Context().Conn()
-	sub, ok := s.opts.Hub.Subscribe(filter, last != "", from, s.model.Stats().ReadySeq)
+	ceiling := s.ceiling(c.UserContext(), from)
+	sub, ok := s.opts.Hub.Subscribe(filter, last != "", from, s.model.Stats().ReadySeq, ceiling)
+	why := "the events after " + from.String() + " are no longer held here; re-read the resources you follow"
+	if from.Seq > ceiling {
+		why = "no event " + from.String() + " was ever sent: the stream ends at " + strconv.FormatUint(ceiling, 10) + "; re-read the resources you follow"
+	}
 	s.metrics.streamsOpen.Inc()
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer s.metrics.streamsOpen.Dec()
@@ -108,7 +114,7 @@ func (s *Server) events(c *fiber.Ctx) error {
 		st := &stream{s: s, w: w, conn: conn, base: base}
 		st.comment("footballd events")
 		if !ok {
-			st.reset(sub.After(), "the events after "+from.String()+" are no longer held here; re-read the resources you follow")
+			st.reset(sub.After(), why)
 		}
 		keepAlive := time.NewTicker(s.opts.KeepAlive)
 		defer keepAlive.Stop()
@@ -136,6 +142,40 @@ func (s *Server) events(c *fiber.Ctx) error {
 		}
 	})
 	return nil
+}
+
+// StreamEnd tells the stream's last sequence (events.Store does).
+type StreamEnd interface {
+	LastSeq(ctx context.Context) (uint64, error)
+}
+
+// ShareStream lets event streams ask the stream how far it goes, to tell
+// a Last-Event-ID seen on a replica further on from one of no stream. The
+// replica calls it once it reaches NATS, before it is ready.
+func (s *Server) ShareStream(e StreamEnd) { s.streamEnd.Store(&e) }
+
+// streamEndTimeout bounds the question to the stream.
+const streamEndTimeout = 2 * time.Second
+
+// ceiling is the last stream sequence a resumed stream may start after:
+// what this replica has applied, or, for an id beyond that, the stream's
+// last sequence. When the stream does not answer, the replica's: a client
+// then starts over, which is safe, rather than wait for an event that may
+// never come.
+func (s *Server) ceiling(ctx context.Context, from push.EventID) uint64 {
+	applied := s.model.Stats().LastSeq
+	end := s.streamEnd.Load()
+	if from.Seq <= applied || end == nil {
+		return applied
+	}
+	ctx, cancel := context.WithTimeout(ctx, streamEndTimeout)
+	defer cancel()
+	last, err := (*end).LastSeq(ctx)
+	if err != nil {
+		s.log.Warn("event stream resume: the stream's last sequence", "err", err.Error())
+		return applied
+	}
+	return max(last, applied)
 }
 
 // stream writes one client's Server-Sent Events.

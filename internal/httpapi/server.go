@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/footdata/footballd/pkg/push"
@@ -126,7 +127,9 @@ type Server struct {
 	limits  *limiter
 	metrics *metrics
 	streams streamSlots
-	log     *slog.Logger
+	// streamEnd is set once the replica reaches NATS (ShareStream).
+	streamEnd atomic.Pointer[StreamEnd]
+	log       *slog.Logger
 	// draining makes /readyz fail while the server shuts down.
 	draining chan struct{}
 }
