@@ -42,7 +42,7 @@ func (r *replica) openStream(t *testing.T, query string, header map[string]strin
 }
 
 // openStreamWait opens an event stream once the caller has a free slot:
-// the replica frees a closed stream's at its next write.
+// the replica frees a closed stream's once it sees the connection close.
 func (r *replica) openStreamWait(t *testing.T, query string, header map[string]string) *eventStream {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
@@ -319,8 +319,8 @@ func TestEventStream(t *testing.T) {
 			if resp.status != tc.status || json.Unmarshal(resp.body, &e) != nil || !strings.Contains(e.Error, tc.want) {
 				t.Errorf("%s %v: %d %s, want %d with an error naming %q", tc.query, tc.header, resp.status, resp.body, tc.status, tc.want)
 			}
-			if tc.status == 429 && resp.header.Get("Retry-After") == "" {
-				t.Errorf("429 without Retry-After")
+			if tc.status == 429 && resp.header.Get("Retry-After") != "" {
+				t.Errorf("stream refused with Retry-After %q: nothing foretells when the caller frees a slot", resp.header.Get("Retry-After"))
 			}
 		}
 	})
@@ -437,6 +437,67 @@ func TestEventStreamIDFromTheFuture(t *testing.T) {
 			got := st.expect(wantEvent{"Fixture.Update", firstOfEdit, "/v1/fixtures/" + strconv.Itoa(f.ID), ""})
 			if want := strconv.FormatUint(lastSeq(), 10) + ".0"; got[0].id != want {
 				t.Errorf("live event %s, want the edit's, %s", got[0].id, want)
+			}
+		})
+	}
+}
+
+// TestEventStreamSlotFreedOnClose: a stream's slot is free as soon as its
+// client has closed the connection, not at a later keepalive: a browser
+// that reconnects at once (one stream per address) gets its stream every
+// time, and so does a client that closes its five streams and opens one.
+// A caller at its cap is refused without a Retry-After: only it can free
+// a slot.
+func TestEventStreamSlotFreedOnClose(t *testing.T) {
+	// The default keepalive, 15 s: a slot freed by a failed write would
+	// come far too late for every reconnection here.
+	r := startReplica(t, natstest.FreeAddr(t), true, "--anonymous-per-day", "1000")
+	s := r.store()
+	token := addClient(t, s, "reg", model.TierRegistered, 1000)
+	r.waitApplied(s)
+	refused := func(t *testing.T, header map[string]string) {
+		t.Helper()
+		st, resp := r.tryStream(t, "", header)
+		if st != nil {
+			t.Fatal("a stream beyond the cap")
+		}
+		if resp.status != http.StatusTooManyRequests || resp.header.Get("Retry-After") != "" || !strings.Contains(string(resp.body), "as soon as you close one") {
+			t.Errorf("beyond the cap: %d, Retry-After %q, %s; want 429 without Retry-After", resp.status, resp.header.Get("Retry-After"), resp.body)
+		}
+	}
+	tests := []struct {
+		name   string
+		header map[string]string
+		open   int // the caller's cap
+		rounds int
+	}{
+		{"anonymous reconnects at once", nil, 1, 20},
+		{"client closes its five and opens one", map[string]string{"X-Auth-Token": token}, 5, 5},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var open []*eventStream
+			for range tc.open {
+				open = append(open, r.openStream(t, "", tc.header))
+			}
+			refused(t, tc.header)
+			for i := range tc.rounds {
+				for _, st := range open {
+					st.close()
+				}
+				open = open[:0]
+				st, resp := r.tryStream(t, "", tc.header)
+				if st == nil {
+					t.Fatalf("round %d: opening a stream after closing %d: %d %s, want the stream", i+1, tc.open, resp.status, resp.body)
+				}
+				open = append(open, st)
+				for len(open) < tc.open {
+					open = append(open, r.openStream(t, "", tc.header))
+				}
+			}
+			refused(t, tc.header)
+			for _, st := range open {
+				st.close()
 			}
 		})
 	}

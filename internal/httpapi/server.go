@@ -145,7 +145,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, model: opts.Model, cache: cache, limits: newLimiter(nil, opts.Log),
-		log: opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}}}
+		log: opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}, freed: make(chan struct{})}}
 	s.metrics = newMetrics(opts.Registry, opts.Model, s.limits, func() bool { status, _ := s.readiness(); return status == fiber.StatusOK })
 	s.app = fiber.New(fiber.Config{
 		AppName:               "footballd",
