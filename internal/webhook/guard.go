@@ -86,7 +86,7 @@ func (a *Allow) check(host string, addr netip.Addr) error {
 		}
 	}
 	if why := notPublicBecause(addr); why != "" {
-		return fmt.Errorf("webhook host %s: address %s is not public (%s) and not in --webhook-allow", host, addr, why)
+		return fmt.Errorf("webhook host %s: address %s is not public and not in --webhook-allow (%s)", host, addr, why)
 	}
 	if !a.hostAllowed(host) {
 		return fmt.Errorf("webhook host %s: not in --webhook-allow", host)
