@@ -105,7 +105,7 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	accessLog := text("access-log", "FD_ACCESS_LOG", "false", "log every request: true or false")
 	anon := text("anonymous-per-day", "FD_ANONYMOUS_PER_DAY", "100", "requests a day an anonymous client address may make")
 	allow := text("webhook-allow", "FD_WEBHOOK_ALLOW", "", "where webhooks may point besides public addresses: comma-separated CIDRs (the only way to reach loopback or private addresses, e.g. 127.0.0.1/32) and host patterns (hooks.example.org, *.example.org; when given, public hosts must match one)")
-	workers := text("webhook-workers", "FD_WEBHOOK_WORKERS", "16", "webhook deliveries this replica makes at once")
+	workers := text("webhook-workers", "FD_WEBHOOK_WORKERS", "16", "webhook deliveries this replica makes at once (a quarter of them at most for one webhook)")
 	timeout := text("webhook-timeout", "FD_WEBHOOK_TIMEOUT", "10s", "how long a webhook receiver has to answer 2xx before the delivery is retried")
 	drain := text("drain", "FD_DRAIN", "5s", "on SIGTERM, how long to report not ready before closing, so load balancers stop routing here")
 	keepAlive := text("sse-keepalive", "FD_SSE_KEEPALIVE", "15s", "how often an idle event stream (/v1/events) gets a comment line, so that proxies keep it open")
