@@ -86,7 +86,7 @@ func (c *config) options() []option {
 		{"Live events", "streams-per-client", "FD_STREAMS_PER_CLIENT", "N", "event streams a registered client may hold open on one replica", countValue{&c.streamsCli}},
 		{"Live events", "event-history", "FD_EVENT_HISTORY", "N", "recent events a replica keeps for event streams resuming with Last-Event-ID", countValue{&c.history}},
 		{"Webhooks", "webhook-allow", "FD_WEBHOOK_ALLOW", "LIST", "where webhooks may point besides public addresses: CIDRs (the only way to loopback or private addresses, such as 127.0.0.1/32) and host patterns (hooks.example.org, *.example.org; when given, public hosts must match one)", allowValue{&c.webhookAllow}},
-		{"Webhooks", "webhook-workers", "FD_WEBHOOK_WORKERS", "N", "webhook deliveries this replica makes at once", countValue{&c.webhookWorkers}},
+		{"Webhooks", "webhook-workers", "FD_WEBHOOK_WORKERS", "N", "webhook deliveries this replica makes at once (a quarter of them at most for one webhook)", countValue{&c.webhookWorkers}},
 		{"Webhooks", "webhook-timeout", "FD_WEBHOOK_TIMEOUT", "DURATION", "time a receiver has to answer 2xx before the delivery is retried", durationValue{&c.webhookTimeout, time.Second, time.Minute, "from 1s to 1m, such as 10s"}},
 		{"Operations", "log-level", "FD_LOG_LEVEL", "LEVEL", "debug, info, warn or error; JSON logs on stderr", levelValue{&c.logLevel, &c.level}},
 		{"Operations", "drain", "FD_DRAIN", "DURATION", "on SIGTERM, how long to report not ready before closing, so that load balancers stop routing here", durationValue{&c.drain, 0, 0, "such as 5s"}},

@@ -266,6 +266,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	defer store.Close()
 	srv.ShareBudgets(budgets)
+	srv.ShareStream(store)
 	hooks, err := webhook.New(webhook.Config{Conn: store.Conn(), Hooks: func() webhook.Hooks { return model.Snapshot() },
 		PublicURL: cfg.webhookBase(), Allow: cfg.webhookAllow, Workers: cfg.webhookWorkers, Timeout: cfg.webhookTimeout,
 		Log: log, Registerer: registry})
