@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"time"
@@ -10,27 +11,23 @@ import (
 	"github.com/footdata/footballd/internal/buildinfo"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
-	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // backedUp are the streams a backup holds: the edits, and the webhooks'
 // states (the bucket's stream). Not the request budgets of FD_LIMITS,
 // which start afresh, nor the work queue FD_WEBHOOK_QUEUE, whose
 // deliveries are minutes old at most when they matter at all.
-var backedUp = []string{"FOOTBALL", "KV_" + webhook.StatesBucket}
+var backedUp = []string{events.DefaultStream, "KV_" + webhook.StatesBucket}
 
-// conn dials NATS for a backup or a restore, without opening the stream
-// as events.Connect does: a restore is what creates it.
-func (e *env) conn() (*nats.Conn, error) {
-	inbox, err := events.InboxPrefix("ingest")
-	if err != nil {
-		return nil, err
+// asAdmin says, after a request the server refused, who may take and
+// restore backups: the refusal is of the user, not of auth.conf.
+func asAdmin(err error) error {
+	var perm *events.PermissionError
+	if errors.As(err, &perm) {
+		return fmt.Errorf("NATS user %s may not publish to %q: backups and restores run as the NATS user admin (deploy/README.md, Backups)", perm.User, perm.Subject)
 	}
-	nc, err := nats.Connect(e.global.nats, nats.Name("ingest"), nats.CustomInboxPrefix(inbox))
-	if err != nil {
-		return nil, fmt.Errorf("connect to nats at %s: %w", events.Redacted(e.global.nats), err)
-	}
-	return nc, nil
+	return err
 }
 
 func backupCommand() command {
@@ -41,7 +38,10 @@ func backupCommand() command {
 			if len(pos) != 1 {
 				return usagef("want one FILE to write")
 			}
-			nc, err := e.conn()
+			if e.global.dryRun {
+				return usagef("--dry-run: a backup changes nothing on the server; `ingest stream info` shows what it would take")
+			}
+			nc, err := e.dial().Conn()
 			if err != nil {
 				return err
 			}
@@ -51,8 +51,11 @@ func backupCommand() command {
 			_, err = backup.Write(ctx, nc, pos[0], tool, backedUp, func(s backup.Stream, took time.Duration) {
 				fmt.Fprintf(e.stdout, "%s: %s, snapshot %s in %s\n", s.Name, s.State, size(s.Size), took.Round(time.Millisecond))
 			})
+			if errors.Is(err, jetstream.ErrStreamNotFound) {
+				return fmt.Errorf("%w; %w", err, events.ErrNotProvisioned)
+			}
 			if err != nil {
-				return err
+				return asAdmin(err)
 			}
 			fmt.Fprintf(e.stdout, "wrote %s in %s\n", pos[0], time.Since(start).Round(time.Millisecond))
 			return nil
@@ -83,14 +86,14 @@ func restoreCommand() command {
 			defer b.Close()
 			h := b.Header
 			fmt.Fprintf(e.stdout, "%s: %s, written %s by %s\n", pos[0], size(b.Size), h.Created.Format(time.RFC3339), h.Tool)
-			nc, err := e.conn()
+			nc, err := e.dial().Conn()
 			if err != nil {
 				return err
 			}
 			defer nc.Close()
 			plan, err := b.Plan(ctx, nc, force)
 			if err != nil {
-				return err
+				return asAdmin(err)
 			}
 			for _, step := range plan {
 				what := "create"
@@ -103,9 +106,9 @@ func restoreCommand() command {
 				fmt.Fprintln(e.stdout, "dry run: nothing restored")
 				return nil
 			}
-			return b.Restore(ctx, nc, plan, replicas, func(r backup.Restored) {
+			return asAdmin(b.Restore(ctx, nc, plan, replicas, func(r backup.Restored) {
 				fmt.Fprintf(e.stdout, "%s: restored, %s, in %s\n", r.Name, r.State, r.Took.Round(time.Millisecond))
-			})
+			}))
 		}}
 }
 

@@ -37,6 +37,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -125,10 +126,6 @@ func Write(ctx context.Context, nc *nats.Conn, path, tool string, streams []stri
 	if _, err := scratch.Seek(0, io.SeekStart); err != nil {
 		return h, fmt.Errorf("backup %s: %w", path, err)
 	}
-	line, err := json.Marshal(h)
-	if err != nil {
-		return h, fmt.Errorf("backup %s: header: %w", path, err)
-	}
 	out, err := os.CreateTemp(dir, "."+base+".*.partial")
 	if err != nil {
 		return h, fmt.Errorf("backup %s: %w", path, err)
@@ -137,8 +134,12 @@ func Write(ctx context.Context, nc *nats.Conn, path, tool string, streams []stri
 	defer out.Close()
 	w := bufio.NewWriterSize(out, 1<<20)
 	w.WriteString(magic)
-	w.Write(line)
-	w.WriteByte('\n')
+	// The header is read by people too (head -2): subjects keep their ">".
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(h); err != nil {
+		return h, fmt.Errorf("backup %s: header: %w", path, err)
+	}
 	if _, err := io.Copy(w, scratch); err != nil {
 		return h, fmt.Errorf("backup %s: %w", path, err)
 	}
@@ -274,7 +275,7 @@ func (b *File) Plan(ctx context.Context, nc *nats.Conn, force bool) ([]Step, err
 		switch {
 		case errors.Is(err, jetstream.ErrStreamNotFound):
 		case err != nil:
-			return nil, fmt.Errorf("look up stream %s: %w", s.Name, unanswered(nc, "$JS.API.STREAM.INFO."+s.Name, err))
+			return nil, fmt.Errorf("look up stream %s: %w", s.Name, events.Explain(nc, err))
 		default:
 			have := st.CachedInfo().State
 			step.Existing = &State{Msgs: have.Msgs, Bytes: have.Bytes, FirstSeq: have.FirstSeq, LastSeq: have.LastSeq}

@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
+	"github.com/footdata/footballd/pkg/events"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // The JetStream API subjects of snapshots and restores, and what this
@@ -31,6 +34,10 @@ const (
 	// acknowledged, and is left to activate the stream.
 	finishWait = 5 * time.Minute
 )
+
+// streamNotFound is the JetStream error code of a stream that does not
+// exist.
+const streamNotFound = 10059
 
 // apiError is the error part of every JetStream API answer.
 type apiError struct {
@@ -67,8 +74,9 @@ type createResponse struct {
 }
 
 // request sends a JetStream API request and decodes its answer into
-// resp. A request the user may not send goes unanswered: the timeout then
-// says which right is missing.
+// resp. The server drops a request the user may not send and says so on
+// the side, before it answers the flush that follows: such a request fails
+// at once, naming the subject, instead of after wait.
 func request(ctx context.Context, nc *nats.Conn, subject string, req, resp any, wait time.Duration) error {
 	body, err := json.Marshal(req)
 	if err != nil {
@@ -76,26 +84,32 @@ func request(ctx context.Context, nc *nats.Conn, subject string, req, resp any, 
 	}
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	msg, err := nc.RequestWithContext(ctx, subject, body)
+	inbox := nc.NewInbox()
+	sub, err := nc.SubscribeSync(inbox)
 	if err != nil {
-		return unanswered(nc, subject, err)
+		return fmt.Errorf("%s: %w", subject, err)
+	}
+	defer sub.Unsubscribe()
+	if err := nc.PublishRequest(subject, inbox, body); err != nil {
+		return fmt.Errorf("%s: %w", subject, err)
+	}
+	if err := nc.FlushWithContext(ctx); err != nil {
+		return fmt.Errorf("%s: %w", subject, err)
+	}
+	if last := nc.LastError(); errors.Is(last, nats.ErrPermissionViolation) && strings.Contains(last.Error(), `"`+subject+`"`) {
+		return &events.PermissionError{User: events.User(strings.Join(nc.Opts.Servers, ",")), Subject: subject, Err: last}
+	}
+	msg, err := sub.NextMsgWithContext(ctx)
+	if err != nil {
+		return fmt.Errorf("%s: no answer from JetStream: %w", subject, err)
+	}
+	if len(msg.Data) == 0 && msg.Header.Get("Status") == "503" {
+		return fmt.Errorf("%s: no answer from JetStream: is it enabled for the account?", subject)
 	}
 	if err := json.Unmarshal(msg.Data, resp); err != nil {
 		return fmt.Errorf("%s: answer %q: %w", subject, msg.Data, err)
 	}
 	return nil
-}
-
-// unanswered explains a request that got no answer: most often a NATS
-// user that may not send it, which the server reports on the side.
-func unanswered(nc *nats.Conn, subject string, err error) error {
-	if last := nc.LastError(); errors.Is(last, nats.ErrPermissionViolation) {
-		return fmt.Errorf("%s: the NATS user may not send it (%v): backups and restores need the user admin", subject, last)
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("%s: no answer: is the server up, and is the NATS user admin? (%w)", subject, err)
-	}
-	return fmt.Errorf("%s: %w", subject, err)
 }
 
 // snapshot asks the server for a snapshot of stream, without its
@@ -123,6 +137,9 @@ func snapshot(ctx context.Context, nc *nats.Conn, stream string, w io.Writer) (s
 	}{inbox, true, chunkSize}
 	if err := request(ctx, nc, snapshotSubject+stream, req, &resp, apiWait); err != nil {
 		return resp, fmt.Errorf("snapshot of %s: %w", stream, err)
+	}
+	if resp.Error != nil && resp.Error.ErrCode == streamNotFound {
+		return resp, fmt.Errorf("snapshot of %s: %w", stream, jetstream.ErrStreamNotFound)
 	}
 	if resp.Error != nil {
 		return resp, fmt.Errorf("snapshot of %s: %w", stream, resp.Error)
