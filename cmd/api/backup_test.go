@@ -132,7 +132,8 @@ func crawl(t *testing.T, r *replica, paths []string) map[string]served {
 // and a restore, a new API replica serves every page of a crawl with the
 // bytes and ETag the replica before served, from the same stream
 // sequences, and the webhook keeps its state: on one server and on a
-// three-node cluster (R3, as in production).
+// three-node cluster (R3, as in production). A forced restore over the
+// streams then replaces them.
 func TestBackupRestore(t *testing.T) {
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, r.URL.Query().Get("fd_challenge"))
@@ -224,6 +225,17 @@ func TestBackupRestore(t *testing.T) {
 				t.Fatalf("%d of %d pages differ", differ, len(paths))
 			}
 			t.Logf("%d pages the same, with their ETags, at sequence %v", len(paths), wantSeq)
+
+			// Once more over the streams now there, as --force does: each
+			// is deleted, then restored.
+			after.stop()
+			if plan, err = b.Plan(ctx, admin, true); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Restore(ctx, admin, plan, 0, nil); err != nil {
+				t.Fatalf("forced restore over the restored streams: %v", err)
+			}
+			waitReplicas(t, admin, n.replicas)
 		})
 	}
 }

@@ -15,6 +15,7 @@
 //
 //	footballd-backup 1\n
 //	{"tool":…,"created":…,"streams":[{"name","config","state","size","sha256"},…]}\n
+//	sha256 <hex SHA-256 of the header line, its newline included>\n
 //	the first stream's snapshot (size bytes), then the next stream's, …
 //
 // A snapshot is the server's own (S2-compressed, checksummed): the
@@ -25,6 +26,7 @@ package backup
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -51,7 +53,8 @@ const magic = "footballd-backup 1\n"
 // gigabytes looking for a newline.
 const maxHeader = 1 << 20
 
-// Header is the file's second line: what the file holds.
+// Header is the file's second line: what the file holds. The third line
+// is its checksum.
 type Header struct {
 	// Tool is the program and version that wrote the file.
 	Tool    string    `json:"tool"`
@@ -133,13 +136,16 @@ func Write(ctx context.Context, nc *nats.Conn, path, tool string, streams []stri
 	defer os.Remove(out.Name())
 	defer out.Close()
 	w := bufio.NewWriterSize(out, 1<<20)
-	w.WriteString(magic)
+	var line bytes.Buffer
 	// The header is read by people too (head -2): subjects keep their ">".
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(&line)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(h); err != nil {
 		return h, fmt.Errorf("backup %s: header: %w", path, err)
 	}
+	w.WriteString(magic)
+	w.Write(line.Bytes())
+	w.WriteString(headerSum(line.Bytes()))
 	if _, err := io.Copy(w, scratch); err != nil {
 		return h, fmt.Errorf("backup %s: %w", path, err)
 	}
@@ -181,8 +187,9 @@ type File struct {
 	Size int64
 }
 
-// Open opens the backup at path and checks it whole: the header, then the
-// size and checksum of every snapshot, then that nothing follows the last.
+// Open opens the backup at path and checks it whole: the header against
+// its checksum, then the size and checksum of every snapshot, then that
+// nothing follows the last.
 // Damage (a copy cut short, a changed byte, bytes added) is an Invalid
 // error that names it, found before a restore changes anything.
 func Open(path string) (*File, error) {
@@ -215,6 +222,13 @@ func check(f *os.File, path string) (*File, error) {
 	if err != nil {
 		return nil, damaged("its header ends early (%d bytes, no end of line)", len(line))
 	}
+	sum, err := r.ReadString('\n')
+	if err != nil {
+		return nil, damaged("its header's checksum line ends early")
+	}
+	if sum != headerSum(line) {
+		return nil, damaged("its header does not match its checksum")
+	}
 	b := &File{path: path, f: f, Size: fi.Size()}
 	if err := json.Unmarshal(line, &b.Header); err != nil {
 		return nil, damaged("its header is not JSON: %v", err)
@@ -222,7 +236,7 @@ func check(f *os.File, path string) (*File, error) {
 	if len(b.Header.Streams) == 0 {
 		return nil, damaged("its header names no stream")
 	}
-	off := int64(len(magic) + len(line))
+	off := int64(len(magic) + len(line) + len(sum))
 	for _, s := range b.Header.Streams {
 		if s.Name == "" || len(s.Config) == 0 || s.Size < 0 {
 			return nil, damaged("its header has a stream without name, configuration or size")
@@ -245,6 +259,12 @@ func check(f *os.File, path string) (*File, error) {
 		return nil, damaged("%d bytes follow the last snapshot", b.Size-off)
 	}
 	return b, nil
+}
+
+// headerSum is the line that follows the header line: its checksum.
+func headerSum(line []byte) string {
+	sum := sha256.Sum256(line)
+	return "sha256 " + hex.EncodeToString(sum[:]) + "\n"
 }
 
 // Close closes the file.

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -239,7 +240,8 @@ func backupFile(t *testing.T) (string, []byte) {
 // and an intact file opens.
 func TestDamagedFileRefused(t *testing.T) {
 	_, raw := backupFile(t)
-	headerEnd := bytes.IndexByte(raw[len(magic):], '\n') + len(magic) + 1
+	headerLineEnd := bytes.IndexByte(raw[len(magic):], '\n') + len(magic) + 1
+	headerEnd := bytes.IndexByte(raw[headerLineEnd:], '\n') + headerLineEnd + 1
 	flip := func(at int) []byte {
 		b := bytes.Clone(raw)
 		b[at] ^= 0x40
@@ -253,12 +255,13 @@ func TestDamagedFileRefused(t *testing.T) {
 		{"intact", raw, ""},
 		{"empty", nil, "is not a footballd backup"},
 		{"something else", []byte("PK\x03\x04 a zip file"), "is not a footballd backup"},
-		{"cut in the header", raw[:headerEnd-10], "its header ends early"},
+		{"cut in the header", raw[:headerLineEnd-10], "its header ends early"},
+		{"cut in the header's checksum", raw[:headerEnd-10], "its header's checksum line ends early"},
 		{"cut after the header", raw[:headerEnd], "truncated: the snapshot of EDITS has 0 of its"},
 		{"cut in the first snapshot", raw[:headerEnd+100], "truncated: the snapshot of EDITS has 100 of its"},
 		{"cut in the last snapshot", raw[:len(raw)-1], "truncated: the snapshot of KV_STATES has"},
 		{"a byte changed", flip(headerEnd + 200), "the snapshot of EDITS does not match its checksum"},
-		{"a header byte changed", flip(len(magic) + 1), "its header is not JSON"},
+		{"a header byte changed", flip(len(magic) + 1), "its header does not match its checksum"},
 		{"bytes added", append(bytes.Clone(raw), "more"...), "4 bytes follow the last snapshot"},
 	}
 	for _, tt := range tests {
@@ -340,6 +343,62 @@ func TestPlan(t *testing.T) {
 			}
 			if _, state := contents(t, nc, "EDITS"); state.LastSeq != 500 || state.Msgs != 117 {
 				t.Errorf("EDITS after restore: %+v, want the backup's 117 messages up to 500", state)
+			}
+		})
+	}
+}
+
+// TestReplicas: a backup of a stream kept on three servers restores onto
+// one server only with replicas 1 instead; the server refuses it as it is.
+func TestReplicas(t *testing.T) {
+	_, raw := backupFile(t)
+	// The backup as a three-node cluster's would be: its configurations
+	// at R3, the header's checksum made again.
+	lineEnd := bytes.IndexByte(raw[len(magic):], '\n') + len(magic) + 1
+	sumEnd := bytes.IndexByte(raw[lineEnd:], '\n') + lineEnd + 1
+	line := bytes.ReplaceAll(raw[len(magic):lineEnd], []byte(`"num_replicas":1`), []byte(`"num_replicas":3`))
+	r3 := slices.Concat([]byte(magic), line, []byte(headerSum(line)), raw[sumEnd:])
+	path := filepath.Join(t.TempDir(), "r3.fdbackup")
+	if err := os.WriteFile(path, r3, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	tests := []struct {
+		replicas int
+		want     string // in the error; "" for none
+	}{
+		{0, "replicas > 1 not supported in non-clustered mode"},
+		{1, ""},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.replicas), func(t *testing.T) {
+			s := startServer(t)
+			nc := s.connect()
+			ctx := context.Background()
+			plan, err := b.Plan(ctx, nc, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = b.Restore(ctx, nc, plan, tt.replicas, nil)
+			if tt.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("restore: %v; want %q", err, tt.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			js, _ := jetstream.New(nc)
+			for _, name := range []string{"EDITS", "KV_STATES"} {
+				st, err := js.Stream(ctx, name)
+				if err != nil || st.CachedInfo().Config.Replicas != 1 {
+					t.Errorf("%s: %v; want it restored at R1", name, err)
+				}
 			}
 		})
 	}
