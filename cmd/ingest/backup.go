@@ -16,8 +16,9 @@ import (
 
 // backedUp are the streams a backup holds: the edits, and the webhooks'
 // states (the bucket's stream). Not the request budgets of FD_LIMITS,
-// which start afresh, nor the work queue FD_WEBHOOK_QUEUE, whose
-// deliveries are minutes old at most when they matter at all.
+// which may start afresh, nor the work queue FD_WEBHOOK_QUEUE: the
+// deliveries in flight when the backup was taken are not made after a
+// restore (deploy/README.md, Backups).
 var backedUp = []string{events.DefaultStream, "KV_" + webhook.StatesBucket}
 
 // asAdmin says, after a request the server refused, who may take and

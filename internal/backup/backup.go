@@ -86,8 +86,11 @@ type State struct {
 }
 
 func (s State) String() string {
-	if s.Msgs == 0 {
+	switch s.Msgs {
+	case 0:
 		return fmt.Sprintf("no messages, last sequence %d", s.LastSeq)
+	case 1:
+		return fmt.Sprintf("1 message, sequence %d", s.LastSeq)
 	}
 	return fmt.Sprintf("%d messages, sequences %d-%d", s.Msgs, s.FirstSeq, s.LastSeq)
 }

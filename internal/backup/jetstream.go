@@ -22,8 +22,8 @@ const (
 	// chunkSize is the size of the chunks both ways: the server's own
 	// default for snapshots, far below any server's max_payload.
 	chunkSize = 128 << 10
-	// apiWait bounds the wait for an API answer; a user without the
-	// right to ask gets none (the server drops the request).
+	// apiWait bounds the wait for an API answer (a stream's leader
+	// answers a snapshot request, the meta leader a restore).
 	apiWait = 10 * time.Second
 	// chunkWait bounds the wait for the next chunk of a snapshot, or the
 	// server's acknowledgement of a chunk of a restore: the server gives
