@@ -196,7 +196,7 @@ func setResult(t *testing.T, ed *editor.Editor, id, home, away int) {
 // like any other: filters, limits, caps.
 func TestEventStream(t *testing.T) {
 	r := startReplica(t, natstest.FreeAddr(t), true, "--now", "2026-03-14T17:00:00Z", "--sse-keepalive", "50ms",
-		"--event-history", "6", "--streams-per-client", "2", "--access-log", "true", "--log-level", "info")
+		"--event-history", "6", "--streams-per-client", "2", "--access-log", "--log-level", "info")
 	s := r.store()
 	ed, f := smallWorld(t, s)
 	_, gold, err := ed.PutCompetition(context.Background(), 0, func(c *model.Competition) error {
