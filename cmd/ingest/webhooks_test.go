@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -183,4 +184,32 @@ func TestWebhookShowParked(t *testing.T) {
 			Updates: map[string][2]any{"status": {"TIMED", "IN_PLAY"}}}})
 	}
 	c.waitOutput(t, `(?s)circuit:\s+open: parked after failed attempts in a row, until \S+Z, when one attempt probes the receiver\n.*failed attempts:\s+[12]\n.*put off while parked:\s+[1-9]`, "webhook", "show", "down")
+}
+
+// TestWebhookAddWarnsNotPublic: a webhook whose host is an address the
+// replicas refuse unless allowed is registered, with a warning at once
+// saying what to allow; a public or named host gets none.
+func TestWebhookAddWarnsNotPublic(t *testing.T) {
+	c := newCLI(t)
+	c.okf("client add acme --tier registered")
+	tests := []struct {
+		url, warn string
+	}{
+		{"http://127.0.0.1:8999/football", "FD_WEBHOOK_ALLOW=127.0.0.1/32"},
+		{"http://localhost:8999/football", "127.0.0.1/32,::1/128"},
+		{"http://[::1]:8999/football", "FD_WEBHOOK_ALLOW=::1/128"},
+		{"http://10.1.2.3/football", "FD_WEBHOOK_ALLOW=10.1.2.3/32"},
+		{"http://[64:ff9b::7f00:1]/x", "64:ff9b::7f00:1/128"},
+		{"https://hooks.acme.example/football", ""},
+		{"https://203.0.114.7/football", ""},
+	}
+	for i, tt := range tests {
+		code, out, errOut := c.run("webhook", "add", fmt.Sprintf("hook%d", i), "--client", "acme", "--url", tt.url)
+		if code != exitOK || !strings.Contains(out, "secret: whsec_") {
+			t.Fatalf("%s: exit %d\n%s%s", tt.url, code, out, errOut)
+		}
+		if (tt.warn == "") != (errOut == "") || !strings.Contains(errOut, tt.warn) || strings.Count(errOut, "\n") > 1 {
+			t.Errorf("%s: stderr %q, want one warning line with %q", tt.url, errOut, tt.warn)
+		}
+	}
 }

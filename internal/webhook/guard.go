@@ -239,3 +239,19 @@ func (a *Allow) dial(ctx context.Context, network, address string) (net.Conn, er
 	}}
 	return d.DialContext(ctx, network, address)
 }
+
+// NotPublicHost says why the host of a webhook URL is not a public
+// address, "" when it is public or a name (which only its resolution at
+// delivery time tells): for editors, who cannot see the replicas'
+// --webhook-allow, to learn at once that a replica would refuse it unless
+// allowed there.
+func NotPublicHost(host string) string {
+	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
+		return notPublicBecause(netip.IPv6Loopback())
+	}
+	addr, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	if err != nil {
+		return ""
+	}
+	return notPublicBecause(addr.Unmap())
+}
