@@ -233,6 +233,16 @@ func TestMakeRun(t *testing.T) {
 
 	webhookWalkthrough(t, readme, natsAddr, string(edited[1]))
 
+	// The README's first requests and its Superliga, as written there.
+	first = readmeBlock(t, readme, "In another terminal:", listen, natsAddr)
+	if out, err := first.CombinedOutput(); err != nil || strings.Count(string(out), `"error"`) != 1 || !strings.Contains(string(out), "Arsenal FC") {
+		t.Errorf("the README's first requests (one error, a hint, expected): %v\n%.2000s", err, out)
+	}
+	superliga := readmeBlock(t, readme, "Denmark's Superliga", listen, natsAddr)
+	if out, err := superliga.CombinedOutput(); err != nil || !strings.Contains(string(out), `rules.phases[1].name: "Relegation round"`) {
+		t.Errorf("the README's Superliga: %v\n%s", err, out)
+	}
+
 	// A second make run on the same ports, or the same data, says so in
 	// one line and starts nothing.
 	for _, again := range [][]string{env, {"FD_LISTEN=" + natstest.FreeAddr(t), "FD_NATS_URL=nats://" + natstest.FreeAddr(t), "FD_EMBEDDED_NATS=" + dir, "FD_ADMIN_LISTEN=" + natstest.FreeAddr(t)}} {
@@ -349,4 +359,18 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// readmeBlock is the first sh block of the README after the text after,
+// as a command to run from the repository with make run's addresses.
+func readmeBlock(t *testing.T, readme []byte, after, listen, natsAddr string) *exec.Cmd {
+	t.Helper()
+	m := regexp.MustCompile("(?s)" + regexp.QuoteMeta(after) + ".*?```sh\n(.*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatalf("README has no sh block after %q", after)
+	}
+	c := exec.Command("bash", "-euo", "pipefail", "-c", strings.ReplaceAll(string(m[1]), "localhost:8080", listen))
+	c.Dir = ".."
+	c.Env = append(os.Environ(), "FD_NATS_URL=nats://"+natsAddr)
+	return c
 }
