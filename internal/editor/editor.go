@@ -207,12 +207,13 @@ func mustLoad[T any](ctx context.Context, s *events.Store, subject, field string
 	return v, rev, err
 }
 
-// newIDs reserves n ids of kind, once what they are for is valid. Ids of
-// the historic v1 service (model.Reserved*ID) are never handed out: they
-// go to their competitions and teams only. A dry run reserves nothing: it
-// hands out the ids a real run would, counting them locally.
+// newIDs reserves n ids of kind, once what they are for is valid. The
+// historic v1 service's ranges of ids (model.Reserved*IDs) are never handed
+// out: they go to its competitions and teams only, and a counter that
+// reaches one jumps past it. A dry run reserves nothing: it hands out the
+// ids a real run would, counting them locally.
 func (e *Editor) newIDs(ctx context.Context, kind events.Kind, n int) ([]int, error) {
-	reserved := reservedIDs(kind)
+	lo, hi := reservedIDs(kind)
 	out := make([]int, 0, n)
 	for len(out) < n {
 		want := n - len(out)
@@ -220,9 +221,15 @@ func (e *Editor) newIDs(ctx context.Context, kind events.Kind, n int) ([]int, er
 		if err != nil {
 			return nil, err
 		}
-		for id := first; id < first+want; id++ {
-			if !reserved(id) {
+		last := first + want - 1
+		for id := first; id <= last; id++ {
+			if id < lo || id > hi {
 				out = append(out, id)
+			}
+		}
+		if first <= hi && last >= lo {
+			if err := e.skipIDs(ctx, kind, hi); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -234,30 +241,53 @@ func (e *Editor) takeIDs(ctx context.Context, kind events.Kind, n int) (int, err
 	if !e.DryRun {
 		return e.Store.NextIDs(ctx, kind, n)
 	}
-	if e.dryNext == nil {
-		e.dryNext = map[events.Kind]int{}
-	}
-	if _, ok := e.dryNext[kind]; !ok {
-		next, err := e.Store.NextIDs(ctx, kind, 0)
-		if err != nil {
-			return 0, err
-		}
-		e.dryNext[kind] = next
+	if err := e.dryCursor(ctx, kind); err != nil {
+		return 0, err
 	}
 	first := e.dryNext[kind]
 	e.dryNext[kind] += n
 	return first, nil
 }
 
-// reservedIDs tells the ids of kind that counters never hand out.
-func reservedIDs(kind events.Kind) func(int) bool {
+// skipIDs makes kind's counter (or a dry run's cursor) hand out ids above
+// id only.
+func (e *Editor) skipIDs(ctx context.Context, kind events.Kind, id int) error {
+	if !e.DryRun {
+		return e.Store.Reserve(ctx, kind, id)
+	}
+	if err := e.dryCursor(ctx, kind); err != nil {
+		return err
+	}
+	e.dryNext[kind] = max(e.dryNext[kind], id+1)
+	return nil
+}
+
+// dryCursor starts a dry run's cursor of kind at the counter's next id.
+func (e *Editor) dryCursor(ctx context.Context, kind events.Kind) error {
+	if _, ok := e.dryNext[kind]; ok {
+		return nil
+	}
+	next, err := e.Store.NextIDs(ctx, kind, 0)
+	if err != nil {
+		return err
+	}
+	if e.dryNext == nil {
+		e.dryNext = map[events.Kind]int{}
+	}
+	e.dryNext[kind] = next
+	return nil
+}
+
+// reservedIDs is the range of ids of kind that counters never hand out
+// (empty, lo > hi, for kinds the historic service's ids do not bind).
+func reservedIDs(kind events.Kind) (lo, hi int) {
 	switch kind {
 	case events.KindCompetition:
-		return model.ReservedCompetitionID
+		return model.ReservedCompetitionIDs()
 	case events.KindTeam:
-		return model.ReservedTeamID
+		return model.ReservedTeamIDs()
 	}
-	return func(int) bool { return false }
+	return 1, 0
 }
 
 // assignID gives a new entity of kind an id: the one an editor chose
@@ -279,7 +309,7 @@ func (e *Editor) assignID(ctx context.Context, kind events.Kind, id *int, histor
 	if err := model.CheckID("id", *id); err != nil {
 		return err
 	}
-	if e.DryRun || reservedIDs(kind)(*id) {
+	if lo, hi := reservedIDs(kind); e.DryRun || *id >= lo && *id <= hi {
 		return nil
 	}
 	return e.Store.Reserve(ctx, kind, *id)

@@ -446,9 +446,12 @@ func (e *Editor) createTeam(ctx context.Context, t *model.Team) (Change, error) 
 		}
 		return Change{}, err
 	}
-	historic, err := e.historicTeam(ctx, t.Name)
-	if err != nil {
-		return Change{}, err
+	historic := 0
+	if t.ID == 0 {
+		var err error
+		if historic, err = e.historicTeam(ctx, t.Name); err != nil {
+			return Change{}, err
+		}
 	}
 	if err := e.assignID(ctx, events.KindTeam, &t.ID, historic); err != nil {
 		return Change{}, err
@@ -496,15 +499,18 @@ func (e *Editor) PutTeamName(ctx context.Context, name string, teamID int) (Chan
 
 // TeamsByName returns the ids of the teams the spellings name, creating
 // the teams no team has yet: with their historic v1 ids when they had one,
-// else with new ids. created lists the names whose teams this call
-// created. The spellings are claimed first, all at once, with
-// compare-and-set: any number of importers may meet a new name at once,
-// and the losers take the winner's id (their own reserved ids stay
-// unused) and make sure the winner's team exists.
+// else with new ids. A spelling of a club of the historic table whose team
+// exists (or is created by this call under another spelling) is claimed
+// for that team: sources that spell a club differently give it one id.
+// created lists the names whose teams this call created. The spellings
+// are claimed first, all at once, with compare-and-set: any number of
+// importers may meet a new name at once, and the losers take the winner's
+// id (their own reserved ids stay unused) and make sure the winner's team
+// exists.
 func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[string]int, created []string, err error) {
 	teams := make([]model.Team, len(names))
-	// The historic ids still free are read all at once (a season's file
-	// names twenty teams or more that had one).
+	// The historic ids are read all at once (a season's file names twenty
+	// teams or more that had one).
 	var historic []int
 	var subjects []string
 	for i, name := range names {
@@ -521,10 +527,22 @@ func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[strin
 	if err != nil {
 		return nil, nil, err
 	}
+	// spelling marks the names that are another spelling of a club whose
+	// team exists or another name of this call creates.
+	spelling := make([]bool, len(names))
+	creates := map[int]bool{}
 	for k, i := range historic {
-		if held[k].rev == nil {
-			teams[i].ID, _ = model.HistoricTeamID(names[i])
+		id, _ := model.HistoricTeamID(names[i])
+		switch h := held[k]; {
+		case h.rev == nil:
+			spelling[i] = creates[id]
+			creates[id] = true
+		case sameClub(h.value.Name, id):
+			spelling[i] = true
+		default:
+			continue // an editor gave the id to another team
 		}
+		teams[i].ID = id
 	}
 	var plain []int
 	for i := range teams {
@@ -569,10 +587,10 @@ func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[strin
 		}
 		claim := &op{plan: p, redo: redoFunc(redo), done: func(ch Change, err error) {
 			fail(err)
-			if err == nil && ch.Action == Created {
+			if err == nil && ch.Action == Created && !spelling[i] {
 				created = append(created, t.Name)
 			}
-		}, then: &op{lost: true, redo: e.teamOnce(t), done: func(_ Change, err error) { fail(err) }}}
+		}, then: &op{lost: true, redo: e.teamOnce(t, spelling[i]), done: func(_ Change, err error) { fail(err) }}}
 		if err := b.add(ctx, claim); err != nil {
 			return nil, nil, err
 		}
@@ -591,9 +609,9 @@ func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[strin
 
 // teamOnce decides the write of team t, whose name was just claimed: the
 // first time as new, after a lost race from the team stored (which is
-// kept).
-func (e *Editor) teamOnce(t *model.Team) redoer {
-	first := true
+// kept). The team of another spelling of a club is looked for first.
+func (e *Editor) teamOnce(t *model.Team, spelling bool) redoer {
+	first := !spelling
 	return redoFunc(func(ctx context.Context) (plan, error) {
 		if !first {
 			_, rev, err := load[model.Team](ctx, e.Store, teamSubject(t.ID))
@@ -630,17 +648,31 @@ func (e *Editor) historicCompetition(ctx context.Context, league model.LeagueCod
 }
 
 // historicTeam is the v1 id of the team of a name when it had one and no
-// team holds it yet, else 0.
+// team holds it yet, else 0. A name that is another spelling of a club
+// whose team exists is a conflict naming that team: the club has its id.
 func (e *Editor) historicTeam(ctx context.Context, name string) (int, error) {
 	id, ok := model.HistoricTeamID(name)
 	if !ok {
 		return 0, nil
 	}
-	_, rev, err := load[model.Team](ctx, e.Store, teamSubject(id))
-	if err != nil || rev != nil {
+	t, rev, err := load[model.Team](ctx, e.Store, teamSubject(id))
+	switch {
+	case err != nil:
 		return 0, err
+	case rev == nil:
+		return id, nil
+	case sameClub(t.Name, id):
+		return 0, &model.Error{Code: model.Conflict, Field: "name", Value: name,
+			Message: fmt.Sprintf("is a spelling of team %d (%s) in the historic id table: change that team with --id %d, or add this spelling with `ingest team alias`", id, t.Name, id)}
 	}
-	return id, nil
+	return 0, nil
+}
+
+// sameClub reports whether name, a team's, is a spelling of the club of
+// historic id id.
+func sameClub(name string, id int) bool {
+	got, ok := model.HistoricTeamID(name)
+	return ok && got == id
 }
 
 // PutSquad replaces a team's squad. Players without an id get one; a

@@ -9,9 +9,10 @@ import (
 )
 
 // The historic v1 service's ids, which real v1 clients hard-code (PL is
-// 445 in soccer-cli): a competition or team created for a league's season
-// or a club the table names gets its historic id, and every other id is
-// allocated around them, so such clients run unchanged.
+// 445 in soccer-cli): a competition created for a league's season, or a
+// team for a spelling of a club, that the table names gets its historic
+// id, and every other id is allocated above or around the historic
+// ranges, so such clients run unchanged.
 //
 //go:embed historic_ids.csv
 var historicCSV string
@@ -21,26 +22,44 @@ var historic = readHistoric(historicCSV)
 
 type historicIDs struct {
 	competitions map[string]int // "PL/2017" → 445
-	teams        map[string]int // normalised name → id
-	// Reserved ids are never handed out by a counter: the table's, and for
-	// competitions the whole historic range (its gaps are competitions of
-	// the time not known today).
-	reservedTeams       map[int]bool
+	teams        map[string]int // normalised spelling → id
+	// The ranges counters never hand out: from the lowest id of the table
+	// to its highest. Their gaps are competitions and clubs of the time
+	// not known today, which may still be found.
 	firstComp, lastComp int
+	lastTeam            int
 }
 
+// historicNameSep separates the spellings of one team in the table.
+const historicNameSep = "|"
+
 func readHistoric(text string) historicIDs {
+	h, err := parseHistoric(text)
+	if err != nil {
+		panic(fmt.Sprintf("model: historic_ids.csv: %v", err))
+	}
+	return h
+}
+
+// parseHistoric reads the table: `competition,ID,LEAGUE/YEAR,caption`
+// and `team,ID,,spelling|spelling|…` rows. A team row without a spelling
+// only reserves its id; a spelling that two ids claim (after
+// normalisation) is an error, so that a name never stands for two clubs.
+func parseHistoric(text string) (historicIDs, error) {
 	r := csv.NewReader(strings.NewReader(text))
 	r.Comment = '#'
 	rows, err := r.ReadAll()
-	if err != nil || len(rows) == 0 {
-		panic(fmt.Sprintf("model: historic_ids.csv: %v", err))
+	if err != nil {
+		return historicIDs{}, err
 	}
-	h := historicIDs{competitions: map[string]int{}, teams: map[string]int{}, reservedTeams: map[int]bool{}}
+	if len(rows) == 0 {
+		return historicIDs{}, fmt.Errorf("no header")
+	}
+	h := historicIDs{competitions: map[string]int{}, teams: map[string]int{}}
 	for _, row := range rows[1:] {
 		id, err := strconv.Atoi(row[1])
-		if err != nil || len(row) != 4 {
-			panic(fmt.Sprintf("model: historic_ids.csv: bad row %q", row))
+		if err != nil || len(row) != 4 || CheckID("id", id) != nil {
+			return historicIDs{}, fmt.Errorf("bad row %q", row)
 		}
 		switch row[0] {
 		case "competition":
@@ -50,19 +69,29 @@ func readHistoric(text string) historicIDs {
 			}
 			h.lastComp = max(h.lastComp, id)
 		case "team":
-			h.reservedTeams[id] = true
-			if row[2] == "" && id != historicPlaceholder {
-				h.teams[NormalizeTeamName(row[3])] = id
+			h.lastTeam = max(h.lastTeam, id)
+			if row[2] != "" {
+				return historicIDs{}, fmt.Errorf("team %d: the key column is empty for teams", id)
+			}
+			if row[3] == "" {
+				continue
+			}
+			for _, name := range strings.Split(row[3], historicNameSep) {
+				key := NormalizeTeamName(name)
+				if key == "" {
+					return historicIDs{}, fmt.Errorf("team %d: empty spelling in %q", id, row[3])
+				}
+				if other, ok := h.teams[key]; ok && other != id {
+					return historicIDs{}, fmt.Errorf("spelling %q names teams %d and %d", name, other, id)
+				}
+				h.teams[key] = id
 			}
 		default:
-			panic(fmt.Sprintf("model: historic_ids.csv: unknown kind %q", row[0]))
+			return historicIDs{}, fmt.Errorf("unknown kind %q", row[0])
 		}
 	}
-	return h
+	return h, nil
 }
-
-// historicPlaceholder is v1's "to be decided" team of knock-out rounds.
-const historicPlaceholder = 757
 
 // HistoricCompetitionID is the v1 id of a league's season, if it had one.
 func HistoricCompetitionID(league LeagueCode, year int) (int, bool) {
@@ -70,16 +99,18 @@ func HistoricCompetitionID(league LeagueCode, year int) (int, bool) {
 	return id, ok
 }
 
-// HistoricTeamID is the v1 id of the team of a name, if it had one.
+// HistoricTeamID is the v1 id of the club a spelling names, if it had one.
+// The spelling is matched as importers match team names
+// (NormalizeTeamName).
 func HistoricTeamID(name string) (int, bool) {
 	id, ok := historic.teams[NormalizeTeamName(name)]
 	return id, ok
 }
 
-// ReservedCompetitionID reports whether id is a historic competition id,
+// ReservedCompetitionIDs is the range of the historic competition ids,
 // which counters never hand out.
-func ReservedCompetitionID(id int) bool { return id >= historic.firstComp && id <= historic.lastComp }
+func ReservedCompetitionIDs() (first, last int) { return historic.firstComp, historic.lastComp }
 
-// ReservedTeamID reports whether id is a historic team id, which counters
-// never hand out.
-func ReservedTeamID(id int) bool { return historic.reservedTeams[id] }
+// ReservedTeamIDs is the range of the historic team ids, from 1 to the
+// highest the table knows, which counters never hand out.
+func ReservedTeamIDs() (first, last int) { return 1, historic.lastTeam }

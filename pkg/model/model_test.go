@@ -308,19 +308,64 @@ func TestHistoricIDs(t *testing.T) {
 	if _, ok := HistoricCompetitionID("PL", 2025); ok {
 		t.Error("PL 2025 has a historic id")
 	}
-	for name, want := range map[string]int{"Arsenal": 57, "Arsenal FC": 57, "Manchester United FC": 66, "Bayern München": 5, "Germany": 759} {
+	for name, want := range map[string]int{"Arsenal": 57, "Arsenal FC": 57, "Manchester United FC": 66, "Bayern München": 5, "Germany": 759,
+		"Espanyol Barcelona": 80, "Deportivo La Coruña": 560, "South Korea": 772, "Colchester United FC": 365} {
 		if id, ok := HistoricTeamID(name); !ok || id != want {
 			t.Errorf("%s: %d %v, want %d", name, id, ok, want)
 		}
 	}
-	if !ReservedCompetitionID(429) || ReservedCompetitionID(340) || ReservedCompetitionID(469) {
-		t.Error("competition ids 341 to 468 are reserved, and no others")
+	if first, last := ReservedCompetitionIDs(); first != 341 || last != 468 {
+		t.Errorf("reserved competition ids %d to %d, want 341 to 468", first, last)
 	}
-	if !ReservedTeamID(757) || !ReservedTeamID(57) || ReservedTeamID(2) {
-		t.Error("reserved team ids")
+	if first, last := ReservedTeamIDs(); first != 1 || last != 1836 {
+		t.Errorf("reserved team ids %d to %d, want 1 to 1836 (Panama, the highest known)", first, last)
 	}
 	if _, ok := HistoricTeamID("to be decided"); ok {
 		t.Error("the placeholder is a team")
+	}
+}
+
+// TestParseHistoric: the table's rows, and each way a row can be wrong,
+// named in the error.
+func TestParseHistoric(t *testing.T) {
+	const head = "kind,id,key,name\n"
+	tests := []struct {
+		name, rows string
+		wantErr    string
+		teams      map[string]int
+		lastTeam   int
+	}{
+		{"spellings of one club", "team,80,,RCD Espanyol|Espanyol Barcelona|espanyol\n",
+			"", map[string]int{"RCD Espanyol": 80, "Espanyol Barcelona": 80, "ESPANYOL": 80}, 80},
+		{"a row reserving an id only", "team,57,,Arsenal FC\nteam,1070,,\n", "", map[string]int{"Arsenal": 57}, 1070},
+		{"one spelling, two ids", "team,510,,Ajaccio AC\nteam,555,,ajaccio\n", `spelling "ajaccio" names teams 510 and 555`, nil, 0},
+		{"an empty spelling", "team,80,,RCD Espanyol||Espanyol\n", `team 80: empty spelling`, nil, 0},
+		{"a key for a team", "team,80,PD,RCD Espanyol\n", "the key column is empty for teams", nil, 0},
+		{"no id", "team,x,,RCD Espanyol\n", "bad row", nil, 0},
+		{"id 0", "team,0,,RCD Espanyol\n", "bad row", nil, 0},
+		{"unknown kind", "player,80,,Ronaldo\n", `unknown kind "player"`, nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, err := parseHistoric(head + tt.rows)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one with %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, want := range tt.teams {
+				if got := h.teams[NormalizeTeamName(name)]; got != want {
+					t.Errorf("%s: %d, want %d", name, got, want)
+				}
+			}
+			if h.lastTeam != tt.lastTeam {
+				t.Errorf("last team %d, want %d", h.lastTeam, tt.lastTeam)
+			}
+		})
 	}
 }
 

@@ -1,0 +1,130 @@
+package importer_test
+
+import (
+	"context"
+	"sort"
+	"testing"
+
+	"github.com/footdata/footballd/internal/importer"
+	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
+)
+
+// v1Clubs are the clubs of the seasons TestHistoricIDsOfRealSeasons
+// imports, under every spelling their sources use (openfootball first,
+// then engsoccerdata's where it differs), each with the id the historic v1
+// service gave it (../shared/spec/v1-ids.md and the v1 samples). 0 would
+// be a club with no known v1 id.
+var v1Clubs = map[string]int{
+	// Premier League 2016-17 and 2017-18.
+	"AFC Bournemouth": 1044, "Arsenal FC": 57, "Brighton & Hove Albion": 397, "Burnley FC": 328,
+	"Chelsea FC": 61, "Crystal Palace": 354, "Everton FC": 62, "Huddersfield Town": 394, "Hull City": 322,
+	"Leicester City": 338, "Liverpool FC": 64, "Manchester City": 65, "Manchester United": 66,
+	"Middlesbrough FC": 343, "Newcastle United": 67, "Southampton FC": 340, "Stoke City": 70,
+	"Sunderland AFC": 71, "Swansea City": 72, "Tottenham Hotspur": 73, "Watford FC": 346,
+	"West Bromwich Albion": 74, "West Ham United": 563,
+	// Primera División 2017-18.
+	"Athletic Club": 77, "Athletic Bilbao": 77, "Atlético Madrid": 78, "Atletico Madrid": 78,
+	"CD Alavés": 263, "CD Alaves": 263, "CD Leganés": 745, "CD Leganes": 745,
+	"Deportivo La Coruña": 560, "Deportivo La Coruna": 560, "Espanyol Barcelona": 80,
+	"FC Barcelona": 81, "Getafe CF": 82, "Girona FC": 298, "Girona": 298, "Levante UD": 88,
+	"Málaga CF": 84, "Malaga CF": 84, "RC Celta": 558, "Celta Vigo": 558, "Real Betis": 90,
+	"Real Madrid": 86, "Real Sociedad": 92, "SD Eibar": 278, "Sevilla FC": 559, "UD Las Palmas": 275,
+	"Valencia CF": 95, "Villarreal CF": 94,
+	// World Cup 2018.
+	"Argentina": 762, "Australia": 779, "Belgium": 805, "Brazil": 764, "Colombia": 818,
+	"Costa Rica": 793, "Croatia": 799, "Denmark": 782, "Egypt": 825, "England": 770, "France": 773,
+	"Germany": 759, "Iceland": 1066, "Iran": 840, "Japan": 766, "Mexico": 769, "Morocco": 815,
+	"Nigeria": 776, "Panama": 1836, "Peru": 832, "Poland": 794, "Portugal": 765, "Russia": 808,
+	"Saudi Arabia": 801, "Senegal": 804, "Serbia": 780, "South Korea": 772, "Spain": 760,
+	"Sweden": 792, "Switzerland": 788, "Tunisia": 802, "Uruguay": 758,
+}
+
+// TestHistoricIDsOfRealSeasons imports the seasons real v1 clients asked
+// for most (Premier League 2016-17 and 2017-18, Primera División 2017-18,
+// World Cup 2018) through the importer, then La Liga 2017-18 again from
+// engsoccerdata, whose spellings differ ("Atletico Madrid", "Celta
+// Vigo"), and compares the id of every club, under every spelling, with
+// the id the historic service gave it: right, wrong, or absent (no v1 id
+// known: then it must hold no historic id). Spellings of one club give one
+// team: the second source adds none.
+func TestHistoricIDsOfRealSeasons(t *testing.T) {
+	s := natstest.MustOpen(t, natstest.MustStart(t))
+	importAll(t, s,
+		ofFile(t, "openfootball-football-json/2016-17/en.1.json"),
+		ofFile(t, "openfootball-football-json/2017-18/en.1.json"),
+		ofFile(t, "openfootball-football-json/2017-18/es.1.json"),
+		ofFile(t, "openfootball-worldcup-json/2018/worldcup.json"))
+	natstest.Import(t, s, "engsoccerdata", importer.Options{From: 2017, To: 2017},
+		natstest.SharedData(t, "engsoccerdata/data-raw/spain.csv"))
+	w := load(t, s)
+
+	for key, want := range map[string]int{"PL/2016": 426, "PL/2017": 445, "PD/2017": 455, "WC/2018": 467} {
+		if got := w.comps[key].ID; got != want {
+			t.Errorf("competition %s has id %d, want %d", key, got, want)
+		}
+	}
+	if n := len(w.comps["PD/2017"].Teams); n != 20 {
+		t.Errorf("Primera División 2017-18 has %d teams after the second source, want 20", n)
+	}
+
+	// Every spelling's team, as the importers find it: through the
+	// teamname claims. A club is right when all its spellings give its v1
+	// id.
+	ctx := context.Background()
+	spellings := make([]string, 0, len(v1Clubs))
+	for name := range v1Clubs {
+		spellings = append(spellings, name)
+	}
+	sort.Strings(spellings)
+	clubWrong := map[int]bool{}
+	for _, name := range spellings {
+		want := v1Clubs[name]
+		got := 0
+		if rev, err := s.Get(ctx, events.TeamNameSubject(name)); err == nil {
+			tn, err := events.Decode[model.TeamName](rev.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = tn.TeamID
+		}
+		switch {
+		case got == 0:
+			t.Errorf("%s: no team has the name", name)
+		case want == 0 && model.ReservedTeamID(got):
+			t.Errorf("%s has no v1 id but holds the historic id %d", name, got)
+		case want != 0 && got != want:
+			t.Errorf("%s has id %d, want its v1 id %d", name, got, want)
+		default:
+			clubWrong[want] = clubWrong[want] || false
+			continue
+		}
+		clubWrong[want] = true
+	}
+	var right, wrong, absent int
+	for id, bad := range clubWrong {
+		switch {
+		case bad:
+			wrong++
+		case id == 0:
+			absent++
+		default:
+			right++
+		}
+	}
+	t.Logf("historic ids of %d clubs (%d spellings): %d right, %d wrong, %d absent", len(clubWrong), len(spellings), right, wrong, absent)
+
+	clubs := map[int]bool{}
+	for _, id := range v1Clubs {
+		clubs[id] = true
+	}
+	for id, tm := range w.teams {
+		if !clubs[id] {
+			t.Errorf("team %d %q: its id is no v1 id of the clubs of the seasons", id, tm.Name)
+		}
+	}
+	if len(w.teams) != len(clubs) {
+		t.Errorf("%d teams, want %d clubs", len(w.teams), len(clubs))
+	}
+}
