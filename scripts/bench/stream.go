@@ -20,9 +20,16 @@ import (
 // world is a NATS server with its own storage holding one stream.
 type world struct {
 	name  string
-	srv   *natsembed.Server
+	srv   natsServer
 	store *events.Store
 	dir   string
+}
+
+// natsServer is where a world's stream lives: a server in this process
+// (natsembed) or nats-server processes of their own (fanout.go).
+type natsServer interface {
+	URL() string
+	Stop()
 }
 
 // newWorld starts an empty server; the stream is created as every process
@@ -46,7 +53,9 @@ func (w *world) url() string { return w.srv.URL() }
 // close stops the server and removes its storage: the big worlds take
 // gigabytes of disk.
 func (w *world) close() {
-	w.store.Close()
+	if w.store != nil {
+		w.store.Close()
+	}
 	w.srv.Stop()
 	_ = os.RemoveAll(w.dir)
 }
