@@ -19,6 +19,7 @@ import (
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/valyala/fasthttp"
 )
 
@@ -168,7 +169,8 @@ func waitHealthy(n *process, timeout time.Duration) error {
 // usage is what the nodes had used at one instant.
 type usage struct {
 	at         time.Time
-	cpu        time.Duration // the nodes' user + system time
+	cpu        time.Duration // the nodes' CPU time together
+	nodeCPU    []time.Duration
 	rss        float64       // the nodes' resident memory together
 	out, in    varz          // the nodes' message counters together
 	busy, all  uint64        // the machine's CPU ticks from /proc/stat
@@ -185,7 +187,9 @@ type varz struct {
 func (c *natsNodes) usage(reps []*process) (usage, error) {
 	u := usage{at: time.Now()}
 	for _, n := range c.nodes {
-		u.cpu += schedCPU(n.cmd.Process.Pid)
+		c := schedCPU(n.cmd.Process.Pid)
+		u.cpu += c
+		u.nodeCPU = append(u.nodeCPU, c)
 		r, err := n.rss()
 		if err != nil {
 			return u, err
@@ -263,6 +267,7 @@ func machineTicks() (busy, all uint64, err error) {
 type window struct {
 	secs                  float64
 	cpuMS                 float64 // the nodes' CPU, ms per second
+	nodeCPUMS             []float64
 	outBps, inMsgs, outMs float64 // bytes and messages per second
 	replicaCPUMS          float64
 	busy                  float64 // the machine's busy share, 0..1
@@ -271,7 +276,11 @@ type window struct {
 
 func between(a, b usage) window {
 	s := b.at.Sub(a.at).Seconds()
-	return window{secs: s, cpuMS: msf(b.cpu-a.cpu) / s, outBps: (b.out.OutBytes - a.out.OutBytes) / s,
+	var nodes []float64
+	for i := range b.nodeCPU {
+		nodes = append(nodes, msf(b.nodeCPU[i]-a.nodeCPU[i])/s)
+	}
+	return window{nodeCPUMS: nodes, secs: s, cpuMS: msf(b.cpu-a.cpu) / s, outBps: (b.out.OutBytes - a.out.OutBytes) / s,
 		inMsgs: (b.in.InMsgs - a.in.InMsgs) / s, outMs: (b.out.OutMsgs - a.out.OutMsgs) / s,
 		replicaCPUMS: msf(b.replicaCPU-a.replicaCPU) / s,
 		busy:         float64(b.busy-a.busy) / float64(max(1, b.all-a.all)), rss: b.rss}
@@ -534,7 +543,7 @@ func fanoutSeries(ctx context.Context, env *benchEnv, bin string, s fanoutSetup)
 	}
 	w := &world{name: name, srv: srv, dir: dir}
 	defer w.close()
-	if w.store, err = connectRetrying(ctx, srv.URL(), events.StreamConfig{Replicas: s.replicas}); err != nil {
+	if w.store, err = provisionedRetrying(ctx, srv.URL(), s.replicas); err != nil {
 		return err
 	}
 	sum, err := generateWorld(ctx, w, env.FanoutFixtures, 0)
@@ -545,10 +554,6 @@ func fanoutSeries(ctx context.Context, env *benchEnv, bin string, s fanoutSetup)
 	token, err := addClient(ctx, w)
 	if err != nil {
 		return err
-	}
-	var extra []string
-	if s.replicas > 1 {
-		extra = []string{"--stream-replicas", strconv.Itoa(s.replicas)}
 	}
 	var reps []*process
 	var watches []*seqWatch
@@ -562,7 +567,7 @@ func fanoutSeries(ctx context.Context, env *benchEnv, bin string, s fanoutSetup)
 		wg.Wait()
 	}()
 	add := func() (time.Duration, error) {
-		p, err := startReplica(env, fmt.Sprintf("%s-replica-%d", name, len(reps)+1), srv.URL(), extra...)
+		p, err := startReplica(env, fmt.Sprintf("%s-replica-%d", name, len(reps)+1), srv.URL())
 		if err != nil {
 			return 0, err
 		}
@@ -610,6 +615,9 @@ func fanoutSeries(ctx context.Context, env *benchEnv, bin string, s fanoutSetup)
 		if err != nil {
 			return err
 		}
+		if s.nodes > 1 {
+			lv.leader = streamLeader(ctx, w.store.Conn())
+		}
 		levels = append(levels, lv)
 	}
 	return fanoutRows(env, s, sum.Fixtures, levels)
@@ -634,12 +642,33 @@ func joinUnderEdits(ctx context.Context, env *benchEnv, srv *natsNodes, load *ed
 	return d, u1.cpu - u0.cpu, load.halt()
 }
 
-// connectRetrying opens the world's store, trying again while a cluster
-// has no meta leader yet.
-func connectRetrying(ctx context.Context, url string, cfg events.StreamConfig) (*events.Store, error) {
+// streamLeader names the node leading the stream FOOTBALL, or says why it
+// cannot.
+func streamLeader(ctx context.Context, nc *nats.Conn) string {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err.Error()
+	}
+	st, err := js.Stream(ctx, "FOOTBALL")
+	if err != nil {
+		return err.Error()
+	}
+	info, err := st.Info(ctx)
+	if err != nil {
+		return err.Error()
+	}
+	if info.Cluster == nil {
+		return "none"
+	}
+	return info.Cluster.Leader
+}
+
+// provisionedRetrying sets up and opens the world's stream, trying again
+// while a cluster has no meta leader yet.
+func provisionedRetrying(ctx context.Context, url string, replicas int) (*events.Store, error) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		store, err := events.Connect(ctx, url, "bench", cfg)
+		store, err := provisioned(ctx, url, replicas)
 		if err == nil || time.Now().After(deadline) {
 			return store, err
 		}
@@ -658,6 +687,7 @@ type fanoutLevel struct {
 	replicaRSS     float64 // the replicas' mean
 	replicaHeap    float64
 	achievedPerSec float64
+	leader         string // the stream's leader in a cluster, by node name
 }
 
 // fanoutMeasure runs a window of edits at the set rate and then an idle
@@ -720,8 +750,8 @@ func fanoutRows(env *benchEnv, s fanoutSetup, fixtures int, levels []fanoutLevel
 		env.add(row{Section: "fanout", What: fmt.Sprintf("%s, %s, %.0f edits/s: NATS CPU, memory, bytes out", s, replicasText(lv.replicas), env.FanoutEditRate),
 			Ours:     fmt.Sprintf("%.1f ms/s, RSS %.0f MiB, %.0f KB/s", lv.load.cpuMS, lv.load.rss/(1<<20), lv.load.outBps/1e3),
 			Baseline: fmt.Sprintf("idle %.1f ms/s, %.0f KB/s", lv.idle.cpuMS, lv.idle.outBps/1e3),
-			Note: fmt.Sprintf("%s window, %.1f edits/s achieved; NATS messages in %.0f/s, out %.0f/s; the replicas' CPU %.0f ms/s together; %s (idle window: %.0f%%)",
-				secs(time.Duration(lv.load.secs*float64(time.Second))), lv.achievedPerSec, lv.load.inMsgs, lv.load.outMs, lv.load.replicaCPUMS, busy, 100*lv.idle.busy),
+			Note: fmt.Sprintf("%s window, %.1f edits/s achieved;%s NATS messages in %.0f/s, out %.0f/s; the replicas' CPU %.0f ms/s together; %s (idle window: %.0f%%)",
+				secs(time.Duration(lv.load.secs*float64(time.Second))), lv.achievedPerSec, perNode(lv.load.nodeCPUMS, lv.leader), lv.load.inMsgs, lv.load.outMs, lv.load.replicaCPUMS, busy, 100*lv.idle.busy),
 			Values: map[string]float64{"replicas": float64(lv.replicas), "nats_cpu_ms_per_s": lv.load.cpuMS, "idle_nats_cpu_ms_per_s": lv.idle.cpuMS,
 				"nats_rss": lv.load.rss, "out_bytes_per_s": lv.load.outBps, "idle_out_bytes_per_s": lv.idle.outBps, "in_msgs_per_s": lv.load.inMsgs,
 				"out_msgs_per_s": lv.load.outMs, "replicas_cpu_ms_per_s": lv.load.replicaCPUMS, "idle_replicas_cpu_ms_per_s": lv.idle.replicaCPUMS,
@@ -801,6 +831,18 @@ func fit(xs, ys []float64) (slope, intercept float64) {
 	}
 	slope = (n*sxy - sx*sy) / d
 	return slope, (sy - slope*sx) / n
+}
+
+// perNode lists each node's CPU when there are several.
+func perNode(ms []float64, leader string) string {
+	if len(ms) < 2 {
+		return ""
+	}
+	parts := make([]string, len(ms))
+	for i, v := range ms {
+		parts[i] = fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf(" CPU by node (fd-bench-1, 2, …) %s ms/s, stream leader %s;", strings.Join(parts, ", "), leader)
 }
 
 func replicasText(n int) string {
