@@ -29,7 +29,8 @@ import (
 // replicas follow it while edits arrive at a steady rate. At each N it
 // measures the server's CPU, memory and bytes sent, the time an edit takes
 // to reach every replica's event stream, and the replay of one more
-// replica joining.
+// replica joining. Then a region (region.go): a leaf node mirroring the
+// stream, one replica reading it.
 
 // fanoutSetup is one arrangement of NATS servers the levels run on.
 type fanoutSetup struct {
@@ -56,6 +57,9 @@ func fanoutWorld(ctx context.Context, env *benchEnv) error {
 		if err := fanoutSeries(ctx, env, bin, s); err != nil {
 			return fmt.Errorf("%s: %w", s, err)
 		}
+	}
+	if err := regionSeries(ctx, env, bin); err != nil {
+		return fmt.Errorf("region: %w", err)
 	}
 	return nil
 }
@@ -117,21 +121,13 @@ func startNATSNodes(env *benchEnv, bin, dir string, s fanoutSetup) (*natsNodes, 
 	}
 	c := &natsNodes{}
 	for i, p := range ps {
-		conf := fmt.Sprintf("server_name: fd-bench-%d\nlisten: %s\nhttp: %s\nmax_payload: 8MB\n", i+1, p.client, p.monitor)
 		js := fmt.Sprintf("jetstream {\n  store_dir: %q\n", filepath.Join(dir, strconv.Itoa(i+1)))
+		extra := ""
 		if s.nodes > 1 {
 			js += "  sync_interval: 10s\n"
-			conf += fmt.Sprintf("cluster {\n  name: fd-bench\n  listen: %s\n  routes: [%s]\n}\n", p.route, strings.Join(routes, ", "))
+			extra = fmt.Sprintf("cluster {\n  name: fd-bench\n  listen: %s\n  routes: [%s]\n}\n", p.route, strings.Join(routes, ", "))
 		}
-		conf += js + "}\n"
-		file := filepath.Join(dir, fmt.Sprintf("nats-%d.conf", i+1))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
-			return nil, err
-		}
-		n, err := startProcess(env.logPath(fmt.Sprintf("nats-%d", i+1)), p.monitor, bin, "-c", file)
+		n, err := startNATSNode(env, bin, dir, fmt.Sprintf("%s-%d", filepath.Base(dir), i+1), p.client, p.monitor, extra+js+"}\n")
 		if err != nil {
 			c.Stop()
 			return nil, err
@@ -146,6 +142,21 @@ func startNATSNodes(env *benchEnv, bin, dir string, s fanoutSetup) (*natsNodes, 
 		}
 	}
 	return c, nil
+}
+
+// startNATSNode starts one nats-server process named name, listening for
+// clients on client and for monitoring on monitor, with the rest of its
+// configuration in conf. Its configuration file and log are named after it.
+func startNATSNode(env *benchEnv, bin, dir, name, client, monitor, conf string) (*process, error) {
+	conf = fmt.Sprintf("server_name: %s\nlisten: %s\nhttp: %s\nmax_payload: 8MB\n", name, client, monitor) + conf
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	file := filepath.Join(dir, name+".conf")
+	if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
+		return nil, err
+	}
+	return startProcess(env.logPath(name), monitor, bin, "-c", file)
 }
 
 // waitHealthy polls the node's /healthz, which answers 200 once JetStream
@@ -649,7 +660,7 @@ func streamLeader(ctx context.Context, nc *nats.Conn) string {
 	if err != nil {
 		return err.Error()
 	}
-	st, err := js.Stream(ctx, "FOOTBALL")
+	st, err := js.Stream(ctx, events.DefaultStream)
 	if err != nil {
 		return err.Error()
 	}
@@ -842,7 +853,7 @@ func perNode(ms []float64, leader string) string {
 	for i, v := range ms {
 		parts[i] = fmt.Sprintf("%.0f", v)
 	}
-	return fmt.Sprintf(" CPU by node (fd-bench-1, 2, …) %s ms/s, stream leader %s;", strings.Join(parts, ", "), leader)
+	return fmt.Sprintf(" CPU by node (-1, -2, …) %s ms/s, stream leader %s;", strings.Join(parts, ", "), leader)
 }
 
 func replicasText(n int) string {
