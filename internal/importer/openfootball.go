@@ -141,6 +141,17 @@ func readFile(path string) ([]byte, error) {
 
 // parseOpenFootball reads one openfootball JSON file.
 func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+	raw, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return readOpenFootball(path, raw, opts, leagues)
+}
+
+// readOpenFootball reads the body of an openfootball JSON file; path is
+// where it came from (a file's path or a URL's), which names its league
+// and season as a file's does.
+func readOpenFootball(path string, raw []byte, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
 	league, year, calendar, err := locate(path, opts)
 	if err != nil {
 		return nil, err
@@ -156,7 +167,7 @@ func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode)
 	if err != nil {
 		return nil, fmt.Errorf("league %s: time zone %q: %w", league.Code, league.Zone, err)
 	}
-	pf, err := parseFile(path, league, year, zone)
+	pf, err := parseFile(path, raw, league, year, zone)
 	if err != nil {
 		return nil, err
 	}
@@ -202,12 +213,9 @@ func locate(path string, opts Options) (league model.League, year int, calendar 
 	return league, year, calendar, nil
 }
 
-// parseFile reads one file; zone is the league's local time zone.
-func parseFile(path string, league model.League, year int, zone *time.Location) (*parsedFile, error) {
-	raw, err := readFile(path)
-	if err != nil {
-		return nil, err
-	}
+// parseFile reads the body raw of the file at path; zone is the league's
+// local time zone.
+func parseFile(path string, raw []byte, league model.League, year int, zone *time.Location) (*parsedFile, error) {
 	f, ok := decodeOfFile(raw)
 	if !ok {
 		f = ofFile{}
