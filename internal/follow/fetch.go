@@ -31,10 +31,11 @@ type fetched struct {
 // fetcher fetches feeds: over HTTP with conditional requests, or from a
 // local file.
 type fetcher struct {
-	client    *http.Client
-	timeout   time.Duration
-	maxBody   int64
-	userAgent string
+	client        *http.Client
+	timeout       time.Duration
+	headerTimeout time.Duration
+	maxBody       int64
+	userAgent     string
 }
 
 func newFetcher(cfg Config) *fetcher {
@@ -47,7 +48,7 @@ func newFetcher(cfg Config) *fetcher {
 		IdleConnTimeout:       90 * time.Second,
 		ForceAttemptHTTP2:     true,
 	}
-	return &fetcher{client: &http.Client{Transport: transport}, timeout: cfg.FetchTimeout, maxBody: cfg.MaxBody,
+	return &fetcher{client: &http.Client{Transport: transport}, timeout: cfg.FetchTimeout, headerTimeout: cfg.HeaderTimeout, maxBody: cfg.MaxBody,
 		userAgent: "footballd-follower/" + buildinfo.Read().Version + " (+https://github.com/footdata/footballd)"}
 }
 
@@ -76,7 +77,7 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string, v validators) (fetch
 	}
 	resp, err := f.client.Do(req)
 	if err != nil {
-		return fetched{}, timedOut(ctx, err, f.timeout)
+		return fetched{}, f.explain(ctx, err)
 	}
 	defer resp.Body.Close()
 	switch {
@@ -93,7 +94,7 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string, v validators) (fetch
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, f.maxBody+1))
 	if err != nil {
-		return fetched{}, fmt.Errorf("read the body: %w", timedOut(ctx, err, f.timeout))
+		return fetched{}, fmt.Errorf("read the body: %w", f.explain(ctx, err))
 	}
 	if int64(len(body)) > f.maxBody {
 		return fetched{}, fmt.Errorf("the body is larger than the limit of %d bytes", f.maxBody)
@@ -104,10 +105,19 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string, v validators) (fetch
 	return fetched{Body: body, validators: validators{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}}, nil
 }
 
-// timedOut names the fetch timeout when it is what stopped err.
-func timedOut(ctx context.Context, err error, timeout time.Duration) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("no whole answer within %s: %w", timeout, err)
+// explain says which bound stopped a request, without the request's URL
+// (the feed's log line and status name it).
+func (f *fetcher) explain(ctx context.Context, err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	var ne net.Error
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("no whole answer within %s (--fetch-timeout): %w", f.timeout, err)
+	case errors.As(err, &ne) && ne.Timeout() && strings.Contains(err.Error(), "headers"):
+		return fmt.Errorf("no response headers within %s (--header-timeout)", f.headerTimeout)
 	}
 	return err
 }
