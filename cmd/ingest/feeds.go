@@ -265,7 +265,7 @@ func followCommand() command {
 			}
 			registry := prometheus.NewRegistry()
 			registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-			cfg.Store, cfg.State, cfg.Log, cfg.Registerer = ed.Store, states, log, registry
+			cfg.Store, cfg.State, cfg.Log, cfg.Registerer, cfg.Editor = ed.Store, states, log, registry, e.global.editor
 			fl, err := follow.New(cfg)
 			if err != nil {
 				return usagef("%v", err)
