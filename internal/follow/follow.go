@@ -354,6 +354,7 @@ func (f *Follower) poll(ctx context.Context, h *held) {
 	f.mu.Lock()
 	fd := h.feed
 	f.mu.Unlock()
+	start := time.Now()
 	st, _, err := f.cfg.State.Status(ctx, fd.Name, fd.Created)
 	var out outcome
 	if err != nil {
@@ -362,6 +363,7 @@ func (f *Follower) poll(ctx context.Context, h *held) {
 		out = f.follow(ctx, h, fd, st)
 	}
 	now := time.Now()
+	f.m.took.WithLabelValues(out.result).Observe(now.Sub(start).Seconds())
 	next, err := f.cfg.State.update(ctx, fd.Name, fd.Created, func(s *Status) { f.record(s, fd, out, now) })
 	if err != nil && ctx.Err() == nil {
 		f.cfg.Log.Warn("feed status not written", "feed", fd.Name, "err", err.Error())

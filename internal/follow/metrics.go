@@ -12,6 +12,7 @@ type metrics struct {
 	interval    *prometheus.GaugeVec
 	held        *prometheus.GaugeVec
 	heldBack    *prometheus.GaugeVec
+	took        *prometheus.HistogramVec
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -36,9 +37,13 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		heldBack: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "fd_feed_held_back_fixtures", Help: "Fixtures of the feed's last document held back for team names no team has; exported by the lease holder.",
 		}, []string{"feed"}),
+		took: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "fd_feed_poll_seconds", Help: "Time of a poll by result: the fetch, and the parse and writes of a changed document.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 10, 60},
+		}, []string{"result"}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.fetches, m.changes, m.lastSuccess, m.interval, m.held, m.heldBack)
+		reg.MustRegister(m.fetches, m.changes, m.lastSuccess, m.interval, m.held, m.heldBack, m.took)
 	}
 	return m
 }
