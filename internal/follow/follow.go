@@ -232,6 +232,11 @@ func (f *Follower) round(ctx, pollCtx context.Context, wg *sync.WaitGroup, sem c
 		}
 	}
 	f.mu.Lock()
+	for name := range f.seen {
+		if _, ok := active[name]; !ok {
+			delete(f.seen, name)
+		}
+	}
 	for name, h := range f.held {
 		if fd, ok := active[name]; (!ok || !fd.Created.Equal(h.feed.Created)) && !h.polling {
 			if err := f.cfg.State.release(ctx, name, h.rev); err != nil {

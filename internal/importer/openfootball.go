@@ -141,17 +141,20 @@ func readFile(path string) ([]byte, error) {
 
 // parseOpenFootball reads one openfootball JSON file.
 func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
-	raw, err := readFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return readOpenFootball(path, raw, opts, leagues)
+	return openFootball(path, func() ([]byte, error) { return readFile(path) }, opts, leagues)
 }
 
-// readOpenFootball reads the body of an openfootball JSON file; path is
-// where it came from (a file's path or a URL's), which names its league
-// and season as a file's does.
-func readOpenFootball(path string, raw []byte, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+// readOpenFootball reads the body of an openfootball JSON file fetched
+// whole; path is where it came from (a URL's path), which names its
+// league and season as a file's does.
+func readOpenFootball(path string, body []byte, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+	return openFootball(path, func() ([]byte, error) { return body, nil }, opts, leagues)
+}
+
+// openFootball reads the openfootball JSON that read returns, once its
+// path names a league and season: a path that names none is refused
+// before anything is read.
+func openFootball(path string, read func() ([]byte, error), opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
 	league, year, calendar, err := locate(path, opts)
 	if err != nil {
 		return nil, err
@@ -166,6 +169,10 @@ func readOpenFootball(path string, raw []byte, opts Options, leagues func(model.
 	zone, err := time.LoadLocation(league.Zone)
 	if err != nil {
 		return nil, fmt.Errorf("league %s: time zone %q: %w", league.Code, league.Zone, err)
+	}
+	raw, err := read()
+	if err != nil {
+		return nil, err
 	}
 	pf, err := parseFile(path, raw, league, year, zone)
 	if err != nil {
