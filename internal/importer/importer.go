@@ -74,6 +74,12 @@ type Options struct {
 	// Now is when results are expected up to: a match before it without
 	// one is a warning (zero: no such check).
 	Now time.Time
+	// HoldUnknownTeams creates no team: a match of a name no team has
+	// (after Aliases and the spellings the stream records) is held back,
+	// and the name listed in Summary.HeldBack. A feed sets it unless it
+	// may create teams, so that a spelling it does not know never becomes
+	// a second club.
+	HoldUnknownTeams bool
 }
 
 func (o Options) includes(season int) bool {
@@ -89,11 +95,20 @@ type Format struct {
 	// parse reads one file; leagues describes a league code (built in,
 	// added by an editor, or unknown: an Invalid error).
 	parse func(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error)
+	// read parses a document fetched whole (a feed's body); name is
+	// where it came from, a URL's path or a file's, which may name its
+	// league and season as a file's path does. Nil: the format is read
+	// from files only.
+	read func(name string, body []byte, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error)
 }
+
+// Fetchable reports whether a feed can follow the format: whether it
+// reads a document fetched whole.
+func (f Format) Fetchable() bool { return f.read != nil }
 
 // Formats are the formats the importer reads, by name.
 var Formats = map[string]Format{
-	"openfootball":  {Name: "openfootball", Files: plainFiles, parse: parseOpenFootball},
+	"openfootball":  {Name: "openfootball", Files: plainFiles, parse: parseOpenFootball, read: readOpenFootball},
 	"engsoccerdata": {Name: "engsoccerdata", Files: engSoccerFiles, parse: parseEngSoccerFile},
 }
 
@@ -143,7 +158,54 @@ func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts O
 	defer wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	next := im.parseAhead(ctx, &wg, f, paths, opts)
+	return im.importFiles(ctx, &wg, im.parseAhead(ctx, &wg, f, paths, opts), opts)
+}
+
+// Doc is a document fetched whole (a feed's body), parsed and checked,
+// not yet written: its reader looks at it (Matches) before ImportDoc
+// writes it, or does not.
+type Doc struct{ fl *file }
+
+// Matches counts the matches the document lists, those that break a rule
+// included.
+func (d *Doc) Matches() int {
+	n := 0
+	for _, pf := range d.fl.src.seasons {
+		n += len(pf.matches)
+	}
+	return n
+}
+
+// Parse reads body, a document of format f fetched from name (a URL's
+// path or a file's, which may name its league and season). A document
+// that is not the format is an Invalid error.
+func (im *Importer) Parse(ctx context.Context, f Format, name string, body []byte, opts Options) (*Doc, error) {
+	if f.read == nil {
+		return nil, model.Invalidf("format", f.Name, "is read from files only, not from a fetched document")
+	}
+	src, err := f.read(name, body, opts, func(code model.LeagueCode) (model.League, error) { return im.ed.League(ctx, code) })
+	if err != nil {
+		return nil, err
+	}
+	fl := &file{path: name, src: src, aliased: applyAliases(src, opts.Aliases), warnings: warnings(src, opts)}
+	return &Doc{fl: fl}, nil
+}
+
+// ImportDoc writes a document Parse read, as Import writes a file.
+func (im *Importer) ImportDoc(ctx context.Context, d *Doc, opts Options) error {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan *file, 1)
+	next <- d.fl
+	close(next)
+	return im.importFiles(ctx, &wg, next, opts)
+}
+
+// importFiles writes the files parsed into next, in order: Import's
+// writer.
+func (im *Importer) importFiles(ctx context.Context, wg *sync.WaitGroup, next <-chan *file, opts Options) error {
 	// What the stream knows of team names and competitions is read while
 	// the first files are parsed.
 	var loadErr error
@@ -162,6 +224,7 @@ func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts O
 		var files []*file
 		for _, fl := range group {
 			im.Summary.Files++
+			fl.hold = opts.HoldUnknownTeams
 			err := fl.err
 			if err == nil {
 				err = im.check(fl, opts)
@@ -213,6 +276,9 @@ type file struct {
 	// queued counts its fixtures queued on the batch whose outcome has
 	// not come yet.
 	queued int
+	// hold: names no team has are not created, their matches are held
+	// back (Options.HoldUnknownTeams).
+	hold bool
 }
 
 // settle records err as fl's: a file's own error (Invalid) rejects it,
@@ -522,6 +588,7 @@ func (im *Importer) prepare(ctx context.Context, fl *file) error {
 	}
 	fl.teamIDs = map[string]int{}
 	standIn := map[string]int{}
+	unplaced := map[string]bool{}
 	for _, pf := range fl.src.seasons {
 		for _, pm := range pf.matches {
 			for _, name := range []string{pm.home, pm.away} {
@@ -532,18 +599,26 @@ func (im *Importer) prepare(ctx context.Context, fl *file) error {
 				if pm.stage == model.Playoff && placeholderRE.MatchString(name) {
 					continue
 				}
-				standIn[name] = len(standIn) + 1
 				if id, ok := im.names[model.NormalizeTeamName(name)]; ok {
+					standIn[name] = len(standIn) + 1
 					fl.teamIDs[name] = id
 					fl.knownTeams++
 					continue
 				}
+				if fl.hold {
+					unplaced[name] = true
+					continue
+				}
+				standIn[name] = len(standIn) + 1
 				if err := (&model.Team{Name: name}).ValidateDraft(); err != nil {
 					return fmt.Errorf("team %q: %w", name, err)
 				}
 				fl.fresh = append(fl.fresh, name)
 			}
 		}
+	}
+	if len(unplaced) > 0 {
+		im.holdBack(fl, unplaced)
 	}
 	for _, pf := range fl.src.seasons {
 		draft := draftOf(pf, standIn)
@@ -553,6 +628,36 @@ func (im *Importer) prepare(ctx context.Context, fl *file) error {
 		}
 	}
 	return nil
+}
+
+// holdBack takes the matches of names no team has out of a file's
+// seasons, counting them by name in the summary, and drops the seasons
+// left without a match.
+func (im *Importer) holdBack(fl *file, unplaced map[string]bool) {
+	if im.Summary.HeldBack == nil {
+		im.Summary.HeldBack = map[string]int{}
+	}
+	seasons := fl.src.seasons[:0]
+	for _, pf := range fl.src.seasons {
+		kept := pf.matches[:0]
+		for _, pm := range pf.matches {
+			if !unplaced[pm.home] && !unplaced[pm.away] {
+				kept = append(kept, pm)
+				continue
+			}
+			im.Summary.Fixtures.HeldBack++
+			for _, name := range []string{pm.home, pm.away} {
+				if unplaced[name] {
+					im.Summary.HeldBack[name]++
+				}
+			}
+		}
+		pf.matches = kept
+		if len(kept) > 0 {
+			seasons = append(seasons, pf)
+		}
+	}
+	fl.src.seasons = seasons
 }
 
 // ensureLeague registers a league code beyond the appendix that a file's

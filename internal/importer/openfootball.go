@@ -141,6 +141,20 @@ func readFile(path string) ([]byte, error) {
 
 // parseOpenFootball reads one openfootball JSON file.
 func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+	return openFootball(path, func() ([]byte, error) { return readFile(path) }, opts, leagues)
+}
+
+// readOpenFootball reads the body of an openfootball JSON file fetched
+// whole; path is where it came from (a URL's path), which names its
+// league and season as a file's does.
+func readOpenFootball(path string, body []byte, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+	return openFootball(path, func() ([]byte, error) { return body, nil }, opts, leagues)
+}
+
+// openFootball reads the openfootball JSON that read returns, once its
+// path names a league and season: a path that names none is refused
+// before anything is read.
+func openFootball(path string, read func() ([]byte, error), opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
 	league, year, calendar, err := locate(path, opts)
 	if err != nil {
 		return nil, err
@@ -156,7 +170,11 @@ func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode)
 	if err != nil {
 		return nil, fmt.Errorf("league %s: time zone %q: %w", league.Code, league.Zone, err)
 	}
-	pf, err := parseFile(path, league, year, zone)
+	raw, err := read()
+	if err != nil {
+		return nil, err
+	}
+	pf, err := parseFile(path, raw, league, year, zone)
 	if err != nil {
 		return nil, err
 	}
@@ -202,12 +220,9 @@ func locate(path string, opts Options) (league model.League, year int, calendar 
 	return league, year, calendar, nil
 }
 
-// parseFile reads one file; zone is the league's local time zone.
-func parseFile(path string, league model.League, year int, zone *time.Location) (*parsedFile, error) {
-	raw, err := readFile(path)
-	if err != nil {
-		return nil, err
-	}
+// parseFile reads the body raw of the file at path; zone is the league's
+// local time zone.
+func parseFile(path string, raw []byte, league model.League, year int, zone *time.Location) (*parsedFile, error) {
 	f, ok := decodeOfFile(raw)
 	if !ok {
 		f = ofFile{}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,7 +16,13 @@ import (
 // Counts tallies what happened to one kind of entity.
 type Counts struct {
 	Created, Updated, Unchanged, Rejected int
+	// HeldBack counts fixtures not written because a team name is
+	// unknown (Options.HoldUnknownTeams).
+	HeldBack int
 }
+
+// Changed counts what was created or updated.
+func (c Counts) Changed() int { return c.Created + c.Updated }
 
 func (c *Counts) add(a editor.Action) {
 	switch a {
@@ -64,6 +72,14 @@ type Summary struct {
 	Leagues, Competitions, Teams, Fixtures, Adjustments Counts
 	Rejected                                            []Rejection
 	Warnings                                            []Warning
+	// HeldBack counts, by the name no team has, the fixtures held back
+	// for it (Options.HoldUnknownTeams).
+	HeldBack map[string]int
+}
+
+// Changes counts the entities created or updated, of every kind.
+func (s *Summary) Changes() int {
+	return s.Leagues.Changed() + s.Competitions.Changed() + s.Teams.Changed() + s.Fixtures.Changed() + s.Adjustments.Changed()
 }
 
 func (s *Summary) reject(r Rejection) { s.Rejected = append(s.Rejected, r) }
@@ -87,6 +103,11 @@ func (s *Summary) Print(w io.Writer, dryRun, verbose bool) {
 		c    Counts
 	}{{"leagues", s.Leagues}, {"competitions", s.Competitions}, {"teams", s.Teams}, {"fixtures", s.Fixtures}, {"adjustments", s.Adjustments}} {
 		fmt.Fprintf(w, "  %-13s %8d %8d %10d %9d\n", r.name, r.c.Created, r.c.Updated, r.c.Unchanged, r.c.Rejected)
+	}
+	if len(s.HeldBack) > 0 {
+		names := slices.Sorted(maps.Keys(s.HeldBack))
+		fmt.Fprintf(w, "held back %d fixture(s): no team has the name %s (add a spelling with `ingest team alias`)\n",
+			s.Fixtures.HeldBack, strings.Join(names, ", "))
 	}
 	printGroups(w, "warning", s.Warnings, func(x Warning) string { return x.Kind }, verbose)
 	printGroups(w, "rejected", s.Rejected, Rejection.reason, verbose)
