@@ -2,8 +2,13 @@
 // the stream through the editor, so imported data obeys the same rules as
 // hand edits. Each format is a parser that reads a file into one shape (a
 // source: seasons of competitions with their teams and matches, each match
-// with its line in the file, and the points deductions the file lists);
-// one writer writes that shape. Adding a format means writing a parser.
+// with its line in the file, and the points deductions and squads the
+// file lists);
+// one writer writes that shape. Adding a format means writing a parser
+// and registering it in Formats. A parser reads a file from disk or a body
+// fetched from elsewhere (an Input): ImportInputs writes the bodies a feed
+// follower fetched as Import writes files, and Format.Parse reads one
+// without writing it.
 //
 // Teams are matched by name through the name mapping kept in the stream;
 // competitions by league and season; fixtures by their source (file and
@@ -13,6 +18,7 @@
 package importer
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -42,7 +48,12 @@ type source struct {
 	format     string
 	seasons    []*parsedFile
 	deductions []deduction
-	rejected   []Rejection
+	// squads are the squads a file lists (Football.TXT squads), written
+	// for teams the stream knows by name.
+	squads   []parsedSquad
+	rejected []Rejection
+	// warnings are what the parser found suspicious but read.
+	warnings []Warning
 }
 
 // deduction is a points deduction a file lists: of the team of a name, in
@@ -74,6 +85,10 @@ type Options struct {
 	// Now is when results are expected up to: a match before it without
 	// one is a warning (zero: no such check).
 	Now time.Time
+	// Country is the nationality of the players a squad file lists
+	// without a country code (Football.TXT leaves out the league's own);
+	// empty: the country of the league the file's heading names.
+	Country string
 }
 
 func (o Options) includes(season int) bool {
@@ -86,18 +101,103 @@ type Format struct {
 	// Files lists the files to import for the paths an editor gave (a
 	// format may take folders), in the order to import them.
 	Files func(paths []string) ([]string, error)
-	// parse reads one file; leagues describes a league code (built in,
-	// added by an editor, or unknown: an Invalid error).
-	parse func(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error)
+	// parse reads one file from disk, nil for a format that opens its
+	// files as it opens any input (with read).
+	parse func(path string, opts Options, leagues leagueLookup) (*source, error)
+	// read reads one input's content; name is its path or the name it
+	// goes by, from which the format takes what the content does not say.
+	read func(name string, r io.Reader, opts Options, leagues leagueLookup) (*source, error)
 }
+
+// leagueLookup describes a league code: built in, added by an editor, or
+// unknown (an Invalid error).
+type leagueLookup func(model.LeagueCode) (model.League, error)
 
 // Formats are the formats the importer reads, by name.
 var Formats = map[string]Format{
-	"openfootball":  {Name: "openfootball", Files: plainFiles, parse: parseOpenFootball},
-	"engsoccerdata": {Name: "engsoccerdata", Files: engSoccerFiles, parse: parseEngSoccerFile},
+	"openfootball":  {Name: "openfootball", Files: plainFiles, parse: parseOpenFootball, read: readOpenFootball},
+	"engsoccerdata": {Name: "engsoccerdata", Files: engSoccerFiles, parse: parseEngSoccerFile, read: readEngSoccerFile},
+	"football-data": {Name: "football-data", Files: filesWith(".csv"), read: readFootballData},
+	"footballcsv":   {Name: "footballcsv", Files: filesWith(".csv"), read: readFootballCSV},
+	"squads":        {Name: "squads", Files: filesWith(".txt"), read: readSquads},
 }
 
 func plainFiles(paths []string) ([]string, error) { return paths, nil }
+
+// parseInput reads one input with f: from disk through the format's own
+// opening when it has one, else from the input's body or file.
+func (f Format) parseInput(in Input, opts Options, leagues leagueLookup) (*source, error) {
+	if in.Open == nil && f.parse != nil {
+		return f.parse(in.Name, opts, leagues)
+	}
+	rc, err := in.open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return f.read(in.Name, rc, opts, leagues)
+}
+
+// Parse reads one file of the format from r, as an import would, without
+// writing anything: to look at a fetched body before importing it
+// (Importer.ImportInputs). name is the file's path or the name it goes by
+// (a URL's path), from which a format reads what the content does not say
+// (league and season: see each format). League codes are described from
+// the spec's appendix and the formats' own tables only: a code an editor
+// added is unknown here (an import looks it up in the stream). The error
+// is the file's own (an Invalid model.Error naming what is wrong) when it
+// cannot be read at all; rejected lines are the Parsed's.
+func (f Format) Parse(name string, r io.Reader, opts Options) (*Parsed, error) {
+	src, err := f.read(name, r, opts, builtinLeague)
+	if err != nil {
+		return nil, err
+	}
+	applyAliases(src, opts.Aliases)
+	return &Parsed{src: src, warnings: warnings(src, opts)}, nil
+}
+
+// builtinLeague describes the appendix's league codes.
+func builtinLeague(code model.LeagueCode) (model.League, error) {
+	if l, ok := model.BuiltinLeague(code); ok {
+		return l, nil
+	}
+	return model.League{}, model.Invalidf("league", string(code), "not a league code of the spec's appendix")
+}
+
+// Parsed is what a parser read from one file.
+type Parsed struct {
+	src      *source
+	warnings []Warning
+}
+
+// Seasons are the competitions the file has matches of, as league and
+// season start year ("PL/2024"), in the order read.
+func (p *Parsed) Seasons() []string {
+	var keys []string
+	for _, pf := range p.src.seasons {
+		keys = append(keys, fmt.Sprintf("%s/%d", pf.league.Code, pf.year))
+	}
+	return keys
+}
+
+// Matches counts the matches read (rejected lines not included).
+func (p *Parsed) Matches() int {
+	n := 0
+	for _, pf := range p.src.seasons {
+		n += len(pf.matches)
+	}
+	return n
+}
+
+// Squads counts the squads read.
+func (p *Parsed) Squads() int { return len(p.src.squads) }
+
+// Rejected are the lines the parser refused, each naming its file, line
+// and field.
+func (p *Parsed) Rejected() []Rejection { return p.src.rejected }
+
+// Warnings are what the parser and the data checks found suspicious.
+func (p *Parsed) Warnings() []Warning { return p.warnings }
 
 // Importer imports files one after another, sharing what it learnt of the
 // stream (team names, competitions) between them.
@@ -137,13 +237,20 @@ func New(ed *editor.Editor, progress io.Writer) *Importer {
 // is returned; a failure of the batch of fixtures names the file whose
 // write failed.
 func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts Options) error {
+	return im.ImportInputs(ctx, f, Files(paths...), opts)
+}
+
+// ImportInputs is Import for inputs that may be bodies fetched rather
+// than files (a feed follower's): each is parsed by f from its body, or
+// from its file when it has none, then written as Import writes files.
+func (im *Importer) ImportInputs(ctx context.Context, f Format, ins []Input, opts Options) error {
 	// The parsers are waited for after they are cancelled: a writer that
 	// stops early leaves them blocked on files nobody takes.
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	next := im.parseAhead(ctx, &wg, f, paths, opts)
+	next := im.parseAhead(ctx, &wg, f, ins, opts)
 	// What the stream knows of team names and competitions is read while
 	// the first files are parsed.
 	var loadErr error
@@ -247,9 +354,9 @@ func failedFile(written []*file, err error) error {
 // (engsoccerdata's largest file has about 200,000 matches).
 const parseLookahead = 4
 
-// parseAhead parses paths, several at once, and returns them in order,
+// parseAhead parses inputs, several at once, and returns them in order,
 // each when it is parsed.
-func (im *Importer) parseAhead(ctx context.Context, wg *sync.WaitGroup, f Format, paths []string, opts Options) <-chan *file {
+func (im *Importer) parseAhead(ctx context.Context, wg *sync.WaitGroup, f Format, ins []Input, opts Options) <-chan *file {
 	// The parsers share an editor of their own, behind a lock: an Editor
 	// is not safe for concurrent use, and they only read league codes.
 	lookup := &editor.Editor{Store: im.ed.Store}
@@ -259,14 +366,14 @@ func (im *Importer) parseAhead(ctx context.Context, wg *sync.WaitGroup, f Format
 		defer mu.Unlock()
 		return lookup.League(ctx, code)
 	}
-	parsed := make([]chan *file, len(paths))
+	parsed := make([]chan *file, len(ins))
 	for i := range parsed {
 		parsed[i] = make(chan *file, 1)
 	}
 	sem := make(chan struct{}, max(1, min(runtime.GOMAXPROCS(0), parseLookahead)))
 	ahead := make(chan struct{}, parseLookahead)
 	wg.Go(func() {
-		for i, path := range paths {
+		for i, in := range ins {
 			select {
 			case ahead <- struct{}{}:
 			case <-ctx.Done():
@@ -277,8 +384,8 @@ func (im *Importer) parseAhead(ctx context.Context, wg *sync.WaitGroup, f Format
 				defer func() { <-sem }()
 				// Aliases and checks are the file's alone: they are
 				// applied here too, several files at once.
-				fl := &file{path: path}
-				fl.src, fl.err = f.parse(path, opts, leagues)
+				fl := &file{path: in.Name}
+				fl.src, fl.err = f.parseInput(in, opts, leagues)
 				if fl.err == nil {
 					fl.aliased = applyAliases(fl.src, opts.Aliases)
 					fl.warnings = warnings(fl.src, opts)
@@ -386,10 +493,13 @@ func (im *Importer) load(ctx context.Context) error {
 	return nil
 }
 
-// warnings applies the data checks to every season of a source.
+// warnings applies the data checks to every season of a source, after
+// the parser's own: first the details a match cannot keep (dropped), then
+// what looks wrong in a season.
 func warnings(src *source, opts Options) []Warning {
-	var ws []Warning
+	ws := src.warnings
 	for _, pf := range src.seasons {
+		ws = append(ws, checkDetails(pf)...)
 		ws = append(ws, checkSeason(pf, opts.Now)...)
 	}
 	return ws
@@ -433,6 +543,9 @@ func applyAliases(src *source, aliases map[string]string) map[string]string {
 	for i := range src.deductions {
 		rename(&src.deductions[i].team)
 	}
+	for i := range src.squads {
+		rename(&src.squads[i].team)
+	}
 	return used
 }
 
@@ -448,10 +561,14 @@ func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*fil
 	var files []*file
 	for _, fl := range group {
 		for _, r := range fl.src.rejected {
-			im.Summary.Fixtures.Rejected++
+			if fl.src.format == squadsFormat {
+				im.Summary.Squads.Rejected++
+			} else {
+				im.Summary.Fixtures.Rejected++
+			}
 			im.Summary.reject(r)
 		}
-		if len(fl.src.seasons) > 0 || len(fl.src.deductions) > 0 {
+		if len(fl.src.seasons) > 0 || len(fl.src.deductions) > 0 || len(fl.src.squads) > 0 {
 			files = append(files, fl)
 		}
 	}
@@ -484,8 +601,14 @@ func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*fil
 			if err := im.putFixtures(ctx, batch, fl, pf, fl.kept[i], fl.comps[i], known.bySource, fl.claimed[i].IDs); err != nil {
 				return failedFile(written, err)
 			}
+			if err := im.putDisciplinary(ctx, fl.path, pf, fl.comps[i], fl.teamIDs); err != nil {
+				return fmt.Errorf("%s: %w", fl.path, err)
+			}
 		}
 		if err := im.putDeductions(ctx, fl.path, fl.src.deductions); err != nil {
+			return fmt.Errorf("%s: %w", fl.path, err)
+		}
+		if err := im.putSquads(ctx, fl.path, fl.src.squads); err != nil {
 			return fmt.Errorf("%s: %w", fl.path, err)
 		}
 	}
@@ -586,10 +709,18 @@ func (im *Importer) resolveTeams(ctx context.Context, files []*file) ([]*file, e
 	}
 	return im.each(files, func(_ int, fl *file) error {
 		for name, to := range fl.aliased {
-			if _, err := im.ed.PutTeamName(ctx, name, fl.teamIDs[to]); err != nil {
+			// A squad's team is no team of the file's matches: it is
+			// one the stream knows, or its squad is refused.
+			id := fl.teamIDs[to]
+			if id == 0 {
+				if id = im.names[model.NormalizeTeamName(to)]; id == 0 {
+					continue
+				}
+			}
+			if _, err := im.ed.PutTeamName(ctx, name, id); err != nil {
 				return fmt.Errorf("alias %q of %q: %w", name, to, err)
 			}
-			im.names[model.NormalizeTeamName(name)] = fl.teamIDs[to]
+			im.names[model.NormalizeTeamName(name)] = id
 		}
 		return nil
 	})
@@ -1068,7 +1199,7 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 		}
 		f := model.Fixture{ID: ids[pm.source], CompetitionID: c.ID, Matchday: pm.matchday, Group: pm.group, Stage: pm.stage,
 			Leg: pm.leg, Round: pm.round, Kickoff: pm.kickoff, HomeTeamID: fl.teamIDs[pm.home], AwayTeamID: fl.teamIDs[pm.away],
-			Status: pm.status, Result: pm.result, Awarded: pm.awarded, Source: pm.source}
+			Status: pm.status, Result: pm.result, Awarded: pm.awarded, Odds: pm.odds, Referee: pm.referee, Source: pm.source}
 		if f.HomeTeamID == 0 {
 			f.HomePlaceholder = pm.home
 		}
@@ -1083,10 +1214,12 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 		want := func(cur *model.Fixture) ([]model.Fixture, error) {
 			w := f
 			if cur != nil {
-				// Odds are no part of the file, and derived matchdays
-				// only counted from it: an overlapping file must not
-				// number a match again.
-				w.Odds = cur.Odds
+				// Odds and the referee are kept when the file does
+				// not give them (most formats have neither), and
+				// derived matchdays are only counted from the file: an
+				// overlapping file must not number a match again.
+				w.Odds = cmp.Or(w.Odds, cur.Odds)
+				w.Referee = cmp.Or(w.Referee, cur.Referee)
 				if pf.derivedMatchdays {
 					w.Matchday = cur.Matchday
 				}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -92,7 +93,18 @@ type parsedMatch struct {
 	status   model.Status
 	result   model.Result
 	awarded  model.Side
-	err      error
+	odds     *model.Odds
+	referee  string
+	// dropped are details the parser could not read (a half-time score
+	// that is not one): left out, the rest imported, with a warning.
+	dropped []droppedDetail
+	err     error
+}
+
+// droppedDetail is a detail of a match left out, and why.
+type droppedDetail struct {
+	field string
+	err   error
 }
 
 // parsedFile is one season of a competition read from a file: the shape
@@ -117,6 +129,16 @@ type parsedFile struct {
 	// groups maps each group-stage team name to its group (tournaments).
 	groups  map[string]string
 	matches []parsedMatch
+	// fieldLine, if not nil, gives the line of a field of the match at
+	// an index of matches (a JSON match spans many lines); without it a
+	// match's line is its field's.
+	fieldLine func(i int, field string) int
+	// fieldNames name the details (ht, et, p, odds, referee) as the
+	// file's format does, where it does otherwise.
+	fieldNames map[string]string
+	// disciplinary are the teams' disciplinary points counted from the
+	// file's cards (nil: the file has none, or not for every match).
+	disciplinary map[string]int
 }
 
 // invalidFile is the error of a file that cannot be imported at all. It
@@ -140,28 +162,64 @@ func readFile(path string) ([]byte, error) {
 }
 
 // parseOpenFootball reads one openfootball JSON file.
-func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
-	league, year, calendar, err := locate(path, opts)
+func parseOpenFootball(path string, opts Options, leagues leagueLookup) (*source, error) {
+	s, err := openFootballSeason(path, opts, leagues)
 	if err != nil {
 		return nil, err
+	}
+	pf, err := parseFile(path, s.league, s.year, s.zone)
+	if err != nil {
+		return nil, err
+	}
+	pf.calendarYear = s.calendar
+	return &source{path: path, format: "openfootball", seasons: []*parsedFile{pf}}, nil
+}
+
+// readOpenFootball is parseOpenFootball for a body read from r.
+func readOpenFootball(name string, r io.Reader, opts Options, leagues leagueLookup) (*source, error) {
+	s, err := openFootballSeason(name, opts, leagues)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := io.ReadAll(skipBOM(r))
+	if err != nil {
+		return nil, invalidFile("cannot be read: %v", err)
+	}
+	pf, err := decodeFile(name, raw, s.league, s.year, s.zone)
+	if err != nil {
+		return nil, err
+	}
+	pf.calendarYear = s.calendar
+	return &source{path: name, format: "openfootball", seasons: []*parsedFile{pf}}, nil
+}
+
+// ofSeason is the league and season of an openfootball file.
+type ofSeason struct {
+	league   model.League
+	year     int
+	calendar bool
+	zone     *time.Location
+}
+
+// openFootballSeason reads the league and season of a file from its path
+// (or opts), the league described by leagues where it knows the code.
+func openFootballSeason(path string, opts Options, leagues leagueLookup) (ofSeason, error) {
+	league, year, calendar, err := locate(path, opts)
+	if err != nil {
+		return ofSeason{}, err
 	}
 	known, err := leagues(league.Code)
 	switch {
 	case err == nil:
 		league = known
 	case model.ErrorCode(err) != model.Invalid || league.Name == "":
-		return nil, err
+		return ofSeason{}, err
 	}
 	zone, err := time.LoadLocation(league.Zone)
 	if err != nil {
-		return nil, fmt.Errorf("league %s: time zone %q: %w", league.Code, league.Zone, err)
+		return ofSeason{}, fmt.Errorf("league %s: time zone %q: %w", league.Code, league.Zone, err)
 	}
-	pf, err := parseFile(path, league, year, zone)
-	if err != nil {
-		return nil, err
-	}
-	pf.calendarYear = calendar
-	return &source{path: path, format: "openfootball", seasons: []*parsedFile{pf}}, nil
+	return ofSeason{league: league, year: year, calendar: calendar, zone: zone}, nil
 }
 
 var (
@@ -208,6 +266,11 @@ func parseFile(path string, league model.League, year int, zone *time.Location) 
 	if err != nil {
 		return nil, err
 	}
+	return decodeFile(path, raw, league, year, zone)
+}
+
+// decodeFile reads the content of one file.
+func decodeFile(path string, raw []byte, league model.League, year int, zone *time.Location) (*parsedFile, error) {
 	f, ok := decodeOfFile(raw)
 	if !ok {
 		f = ofFile{}
@@ -250,7 +313,7 @@ func parseFile(path string, league model.League, year int, zone *time.Location) 
 		pm.source = prefix + key
 		pm.kickoff, pm.timed, pm.err = kickoff(m.Date, m.Time, zone)
 		if pm.err == nil {
-			pm.status, pm.result, pm.awarded, pm.err = outcome(m)
+			pm.status, pm.result, pm.awarded, pm.dropped, pm.err = outcome(m)
 		}
 		if pm.err == nil && pm.status == model.Finished && pm.awarded == "" && m.Status == "awarded" {
 			pm.awarded = awardedWinners[fmt.Sprintf("%s/%d/%s/%s", league.Code, year, model.NormalizeTeamName(pm.home), model.NormalizeTeamName(pm.away))]
@@ -265,7 +328,32 @@ func parseFile(path string, league model.League, year int, zone *time.Location) 
 	}
 	numberRounds(pf, f.Matches)
 	markLegs(pf.matches)
+	pf.fieldLine = func(i int, field string) int { return jsonFieldLine(raw, i, field) }
 	return pf, nil
+}
+
+// jsonFieldLine is the line of a field of the i-th match of an
+// openfootball file (a match spans many lines). Every match has one
+// "team1" key, in file order: the field is the first of its name after the
+// match's, before the next match's. 0 when the file is laid out otherwise.
+func jsonFieldLine(raw []byte, i int, field string) int {
+	const team1 = `"team1"`
+	at := -1
+	for n, off := 0, 0; n <= i; n++ {
+		j := bytes.Index(raw[off:], []byte(team1))
+		if j < 0 {
+			return 0
+		}
+		at, off = off+j, off+j+len(team1)
+	}
+	end := len(raw)
+	if j := bytes.Index(raw[at+len(team1):], []byte(team1)); j >= 0 {
+		end = at + len(team1) + j
+	}
+	if j := bytes.Index(raw[at:end], []byte(`"`+field+`"`)); j >= 0 {
+		at += j
+	}
+	return 1 + bytes.Count(raw[:at], []byte("\n"))
 }
 
 // jsonError says where a file stops being JSON, as a line number.
@@ -366,17 +454,24 @@ func score(field string, v []int) (*model.Score, error) {
 }
 
 // outcome maps a match's score and status to ours. Abandoned matches with no
-// result are treated as postponed: they are replayed or awarded later.
-func outcome(m ofMatch) (model.Status, model.Result, model.Side, error) {
+// result are treated as postponed: they are replayed or awarded later. A
+// half-time, extra-time or shoot-out score that is not one is dropped: the
+// match is imported without it.
+func outcome(m ofMatch) (model.Status, model.Result, model.Side, []droppedDetail, error) {
 	var r model.Result
-	var err error
+	var dropped []droppedDetail
+	ft, err := score("ft", m.Score.FT)
+	if err != nil {
+		return "", r, "", nil, err
+	}
+	r.FullTime = ft
 	for _, s := range []struct {
 		field string
 		v     []int
 		into  **model.Score
-	}{{"ft", m.Score.FT, &r.FullTime}, {"ht", m.Score.HT, &r.HalfTime}, {"et", m.Score.ET, &r.ExtraTime}, {"p", m.Score.P, &r.Penalties}} {
+	}{{"ht", m.Score.HT, &r.HalfTime}, {"et", m.Score.ET, &r.ExtraTime}, {"p", m.Score.P, &r.Penalties}} {
 		if *s.into, err = score(s.field, s.v); err != nil {
-			return "", r, "", err
+			dropped = append(dropped, droppedDetail{field: s.field, err: err})
 		}
 	}
 	if r.FullTime == nil && r.ExtraTime != nil {
@@ -386,32 +481,29 @@ func outcome(m ofMatch) (model.Status, model.Result, model.Side, error) {
 	switch m.Status {
 	case "":
 		if r.FullTime != nil {
-			return model.Finished, r, "", nil
+			return model.Finished, r, "", dropped, nil
 		}
-		if r.HalfTime != nil || r.Penalties != nil {
-			return "", r, "", model.Invalidf("ft", "", "a half-time or penalty score without a full-time score")
-		}
-		return model.Timed, r, "", nil
+		return model.Timed, r, "", dropped, nil
 	case "cancelled", "canceled":
-		return model.Canceled, model.Result{}, "", nil
+		return model.Canceled, model.Result{}, "", nil, nil
 	case "postponed":
-		return model.Postponed, model.Result{}, "", nil
+		return model.Postponed, model.Result{}, "", nil, nil
 	case "abandoned":
 		if r.FullTime == nil {
-			return model.Postponed, r, "", nil
+			return model.Postponed, r, "", dropped, nil
 		}
-		return model.Finished, r, "", nil
+		return model.Finished, r, "", dropped, nil
 	case "awarded":
 		if r.FullTime == nil {
-			return "", r, "", model.Invalidf("ft", "", "an awarded match needs the awarded score")
+			return "", r, "", nil, model.Invalidf("ft", "", "an awarded match needs the awarded score")
 		}
 		w := r.FullTime.Winner()
 		if w == model.Draw {
 			w = ""
 		}
-		return model.Finished, r, w, nil
+		return model.Finished, r, w, dropped, nil
 	}
-	return "", r, "", model.Invalidf("status", m.Status, "must be cancelled, postponed, awarded or abandoned")
+	return "", r, "", nil, model.Invalidf("status", m.Status, "must be cancelled, postponed, awarded or abandoned")
 }
 
 // numberRounds gives each match its matchday and stage. Regular rounds keep
