@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -260,7 +261,7 @@ type engSeason struct {
 // parseEngSoccerFile reads one engsoccerdata file: a match file
 // (england.csv, germany.csv…), whose every season of every division is a
 // season of its league and every row a finished fixture, or deductions.csv.
-func parseEngSoccerFile(path string, opts Options, _ leagueLookup) (*source, error) {
+func parseEngSoccerFile(path string, opts Options, _ func(model.LeagueCode) (model.League, error)) (*source, error) {
 	if filepath.Base(path) == engDeductionsFile {
 		return parseEngDeductions(path, opts)
 	}
@@ -272,12 +273,14 @@ func parseEngSoccerFile(path string, opts Options, _ leagueLookup) (*source, err
 	return readEngSoccerMatches(path, f, opts)
 }
 
-// readEngSoccerFile is parseEngSoccerFile for a body read from r.
-func readEngSoccerFile(name string, r io.Reader, opts Options, _ leagueLookup) (*source, error) {
+// readEngSoccerFile is parseEngSoccerFile for the body of a file, fetched
+// from name.
+func readEngSoccerFile(name string, body []byte, opts Options, _ func(model.LeagueCode) (model.League, error)) (*source, error) {
+	r := bytes.NewReader(trimBOM(body))
 	if filepath.Base(name) == engDeductionsFile {
-		return readEngDeductions(name, skipBOM(r), opts)
+		return readEngDeductions(name, r, opts)
 	}
-	return readEngSoccerMatches(name, skipBOM(r), opts)
+	return readEngSoccerMatches(name, r, opts)
 }
 
 // readEngSoccerMatches reads a match file, named path, from in.

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"io"
@@ -27,7 +28,7 @@ var footballCSVColumns = []string{"Date", "Team 1", "FT", "Team 2"}
 // readFootballCSV reads one footballcsv file. League and season come
 // from its name (2015-16/eng.1.csv is PL 2015), or from --league and
 // --season; without a season folder, the season of the first match.
-func readFootballCSV(name string, r io.Reader, opts Options, leagues leagueLookup) (*source, error) {
+func readFootballCSV(name string, body []byte, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
 	base := strings.TrimSuffix(filepath.Base(name), ".csv")
 	code := opts.League
 	if code == "" {
@@ -46,7 +47,7 @@ func readFootballCSV(name string, r io.Reader, opts Options, leagues leagueLooku
 			year, _ = strconv.Atoi(m[1])
 		}
 	}
-	cr := csv.NewReader(skipBOM(r))
+	cr := csv.NewReader(bytes.NewReader(trimBOM(body)))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	header, err := cr.Read()

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -102,8 +103,8 @@ type csvMatch struct {
 // is the name's (mmz4281/1516/E0.csv, season-1516.csv, 2015-16/E0.csv),
 // else the season of the division's first match (one starting in July or
 // later starts its year's season). --league and --season override both.
-func readFootballData(name string, r io.Reader, opts Options, leagues leagueLookup) (*source, error) {
-	cr := csv.NewReader(skipBOM(r))
+func readFootballData(name string, body []byte, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+	cr := csv.NewReader(bytes.NewReader(trimBOM(body)))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	header, err := cr.Read()

@@ -68,6 +68,20 @@ func table(w world, comp int, rename map[string]string) map[string]standing {
 	return out
 }
 
+// importDoc imports a document as a feed follower does: parsed from the
+// body fetched from name, then written.
+func importDoc(t *testing.T, im *importer.Importer, format, name string, body []byte, opts importer.Options) {
+	t.Helper()
+	ctx := context.Background()
+	doc, err := im.Parse(ctx, importer.Formats[format], name, body, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := im.ImportDoc(ctx, doc, opts); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // readAliases reads the test's spelling,team file as a map.
 func readAliases(t *testing.T, path string) map[string]string {
 	t.Helper()
@@ -115,18 +129,19 @@ func TestCSVSeasonsEqualOpenFootball(t *testing.T) {
 		t.Run(fmt.Sprintf("%s bytes=%v", tc.format, tc.bytes), func(t *testing.T) {
 			s := natstest.MustOpen(t, natstest.MustStart(t))
 			path := natstest.SharedData(t, tc.file)
-			in := importer.Files(path)[0]
-			if tc.bytes {
-				body, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				in = importer.Bytes(tc.file, body)
-			}
-			im := newImporter(t, s)
-			if err := im.ImportInputs(context.Background(), importer.Formats[tc.format], []importer.Input{in}, importer.Options{}); err != nil {
+			body, err := os.ReadFile(path)
+			if err != nil {
 				t.Fatal(err)
 			}
+			imp := func(im *importer.Importer) {
+				if tc.bytes {
+					importDoc(t, im, tc.format, tc.file, body, importer.Options{})
+				} else {
+					importWith(t, im, tc.format, importer.Options{}, path)
+				}
+			}
+			im := newImporter(t, s)
+			imp(im)
 			if im.Summary.Fixtures.Created != 380 || len(im.Summary.Rejected) > 0 || im.Summary.Competitions.Created != 1 || im.Summary.Teams.Created != 20 {
 				t.Fatalf("summary %+v, rejected %v", im.Summary, im.Summary.Rejected)
 			}
@@ -147,9 +162,7 @@ func TestCSVSeasonsEqualOpenFootball(t *testing.T) {
 			// Importing again publishes nothing.
 			before, _ := s.LastSeq(context.Background())
 			again := newImporter(t, s)
-			if err := again.ImportInputs(context.Background(), importer.Formats[tc.format], []importer.Input{in}, importer.Options{}); err != nil {
-				t.Fatal(err)
-			}
+			imp(again)
 			if after, _ := s.LastSeq(context.Background()); after != before || again.Summary.Fixtures.Unchanged != 380 {
 				t.Errorf("re-import: %d messages, fixtures %+v", after-before, again.Summary.Fixtures)
 			}
@@ -288,12 +301,8 @@ var fdLayouts = []struct {
 func TestFootballDataLayouts(t *testing.T) {
 	s := natstest.MustOpen(t, natstest.MustStart(t))
 	im := newImporter(t, s)
-	var ins []importer.Input
 	for _, l := range fdLayouts {
-		ins = append(ins, importer.Bytes("https://www.football-data.co.uk/"+l.name, []byte(l.body)))
-	}
-	if err := im.ImportInputs(context.Background(), importer.Formats["football-data"], ins, importer.Options{Now: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)}); err != nil {
-		t.Fatal(err)
+		importDoc(t, im, "football-data", "/"+l.name, []byte(l.body), importer.Options{Now: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)})
 	}
 	if len(im.Summary.Rejected) > 0 || im.Summary.Fixtures.Created != 6 {
 		t.Fatalf("summary %+v, rejected %v", im.Summary, im.Summary.Rejected)
@@ -336,10 +345,7 @@ func TestFeedFollowsAMatch(t *testing.T) {
 		head + "E0,15/03/2026,16:30,Arsenal,Everton,2,0,H,1,0,H,A Taylor,1.29,5.6,9.1\n",
 	} {
 		im := newImporter(t, s)
-		if err := im.ImportInputs(context.Background(), importer.Formats["football-data"],
-			[]importer.Input{importer.Bytes("mmz4281/2526/E0.csv", []byte(body))}, importer.Options{}); err != nil {
-			t.Fatal(err)
-		}
+		importDoc(t, im, "football-data", "/mmz4281/2526/E0.csv", []byte(body), importer.Options{})
 		if len(im.Summary.Rejected) > 0 || im.Summary.Fixtures.Created+im.Summary.Fixtures.Updated != 1 {
 			t.Fatalf("fetch %d: %+v %v", i, im.Summary.Fixtures, im.Summary.Rejected)
 		}
@@ -502,11 +508,7 @@ func TestImpossibleDetailsDropped(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := natstest.MustOpen(t, natstest.MustStart(t))
 			im := newImporter(t, s)
-			body := ko(tc.score)
-			if err := im.ImportInputs(context.Background(), importer.Formats["openfootball"],
-				[]importer.Input{importer.Bytes("2024-25/uefa.cl.json", body)}, importer.Options{}); err != nil {
-				t.Fatal(err)
-			}
+			importDoc(t, im, "openfootball", "2024-25/uefa.cl.json", ko(tc.score), importer.Options{})
 			fixtures := natstest.All[model.Fixture](t, s, events.KindFixture)
 			if tc.field == "" {
 				if len(im.Summary.Rejected) != 1 || len(fixtures) != 0 {
@@ -536,10 +538,7 @@ func TestImpossibleDetailsDropped(t *testing.T) {
 	body := "Div,Date,HomeTeam,AwayTeam,FTHG,FTAG,HTHG,HTAG,Referee,AvgH,AvgD,AvgA\n" +
 		"E0,08/08/15,Bournemouth,Aston Villa,0,1,0,2,M Clattenburg,0.5,3.48,3.98\n" +
 		"E0,08/08/15,Chelsea,Swansea,2,2,2,1,M\x01Oliver,1.37,,9.57\n"
-	if err := im.ImportInputs(context.Background(), importer.Formats["football-data"],
-		[]importer.Input{importer.Bytes("E0.csv", []byte(body))}, importer.Options{Season: 2015}); err != nil {
-		t.Fatal(err)
-	}
+	importDoc(t, im, "football-data", "E0.csv", []byte(body), importer.Options{Season: 2015})
 	var warned []string
 	for _, w := range im.Summary.Warnings {
 		warned = append(warned, w.String())
@@ -579,21 +578,31 @@ func resultString(r model.Result) string {
 	return fmt.Sprintf("ft %s ht %s et %s p %s", s(r.FullTime), s(r.HalfTime), s(r.ExtraTime), s(r.Penalties))
 }
 
-// TestParseWithoutWriting: Format.Parse reads a body as an import would,
-// for a follower to look at before importing it.
-func TestParseWithoutWriting(t *testing.T) {
-	path := natstest.SharedData(t, "footballcsv-cache.footballdata/2015-16/eng.1.csv")
-	f, err := os.Open(path)
+// TestParseBeforeWriting: each new format is a feed's (Fetchable); Parse
+// reads a body as an import would and writes nothing, for a follower to
+// look at it first, and refuses one that is not the format.
+func TestParseBeforeWriting(t *testing.T) {
+	for _, name := range []string{"football-data", "footballcsv", "squads"} {
+		if !importer.Formats[name].Fetchable() {
+			t.Errorf("%s cannot be followed", name)
+		}
+	}
+	s := natstest.MustOpen(t, natstest.MustStart(t))
+	im := newImporter(t, s)
+	body, err := os.ReadFile(natstest.SharedData(t, "footballcsv-cache.footballdata/2015-16/eng.1.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	p, err := importer.Formats["footballcsv"].Parse(path, f, importer.Options{})
-	if err != nil || strings.Join(p.Seasons(), ",") != "PL/2015" || p.Matches() != 380 || len(p.Rejected()) > 0 {
-		t.Fatalf("parsed %v: seasons %v, %d matches, rejected %v", err, p.Seasons(), p.Matches(), p.Rejected())
+	ctx := context.Background()
+	doc, err := im.Parse(ctx, importer.Formats["footballcsv"], "/2015-16/eng.1.csv", body, importer.Options{})
+	if err != nil || doc.Matches() != 380 {
+		t.Fatalf("parsed %v: %d matches", err, doc.Matches())
 	}
-	body := "<html>503 Service Unavailable</html>"
-	if _, err := importer.Formats["football-data"].Parse("mmz4281/2526/E0.csv", strings.NewReader(body), importer.Options{}); model.ErrorCode(err) != model.Invalid ||
+	if last, _ := s.LastSeq(ctx); last != 0 {
+		t.Errorf("parsing published %d messages", last)
+	}
+	page := []byte("<html>503 Service Unavailable</html>")
+	if _, err := im.Parse(ctx, importer.Formats["football-data"], "/mmz4281/2526/E0.csv", page, importer.Options{}); model.ErrorCode(err) != model.Invalid ||
 		!strings.Contains(err.Error(), "not a football-data.co.uk file") {
 		t.Errorf("an error page: %v", err)
 	}

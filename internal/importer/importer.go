@@ -5,10 +5,9 @@
 // with its line in the file, and the points deductions and squads the
 // file lists);
 // one writer writes that shape. Adding a format means writing a parser
-// and registering it in Formats. A parser reads a file from disk or a body
-// fetched from elsewhere (an Input): ImportInputs writes the bodies a feed
-// follower fetched as Import writes files, and Format.Parse reads one
-// without writing it.
+// and registering it in Formats. A format's read parses a document
+// fetched whole (a feed's body) as well as a file's bytes: Parse reads
+// one, ImportDoc writes it as Import writes files.
 //
 // Teams are matched by name through the name mapping kept in the stream;
 // competitions by league and season; fixtures by their source (file and
@@ -101,17 +100,20 @@ type Format struct {
 	// Files lists the files to import for the paths an editor gave (a
 	// format may take folders), in the order to import them.
 	Files func(paths []string) ([]string, error)
-	// parse reads one file from disk, nil for a format that opens its
-	// files as it opens any input (with read).
-	parse func(path string, opts Options, leagues leagueLookup) (*source, error)
-	// read reads one input's content; name is its path or the name it
-	// goes by, from which the format takes what the content does not say.
-	read func(name string, r io.Reader, opts Options, leagues leagueLookup) (*source, error)
+	// parse reads one file; leagues describes a league code (built in,
+	// added by an editor, or unknown: an Invalid error). Nil: a file is
+	// read whole and given to read.
+	parse func(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error)
+	// read parses a document fetched whole (a feed's body); name is
+	// where it came from, a URL's path or a file's, which may name its
+	// league and season as a file's path does. Nil: the format is read
+	// from files only.
+	read func(name string, body []byte, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error)
 }
 
-// leagueLookup describes a league code: built in, added by an editor, or
-// unknown (an Invalid error).
-type leagueLookup func(model.LeagueCode) (model.League, error)
+// Fetchable reports whether a feed can follow the format: whether it
+// reads a document fetched whole.
+func (f Format) Fetchable() bool { return f.read != nil }
 
 // Formats are the formats the importer reads, by name.
 var Formats = map[string]Format{
@@ -124,80 +126,18 @@ var Formats = map[string]Format{
 
 func plainFiles(paths []string) ([]string, error) { return paths, nil }
 
-// parseInput reads one input with f: from disk through the format's own
-// opening when it has one, else from the input's body or file.
-func (f Format) parseInput(in Input, opts Options, leagues leagueLookup) (*source, error) {
-	if in.Open == nil && f.parse != nil {
-		return f.parse(in.Name, opts, leagues)
+// parseFile reads the file at path with f: as the format reads files when
+// it has a way of its own, else whole, given to its read.
+func (f Format) parseFile(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+	if f.parse != nil {
+		return f.parse(path, opts, leagues)
 	}
-	rc, err := in.open()
+	raw, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer rc.Close()
-	return f.read(in.Name, rc, opts, leagues)
+	return f.read(path, raw, opts, leagues)
 }
-
-// Parse reads one file of the format from r, as an import would, without
-// writing anything: to look at a fetched body before importing it
-// (Importer.ImportInputs). name is the file's path or the name it goes by
-// (a URL's path), from which a format reads what the content does not say
-// (league and season: see each format). League codes are described from
-// the spec's appendix and the formats' own tables only: a code an editor
-// added is unknown here (an import looks it up in the stream). The error
-// is the file's own (an Invalid model.Error naming what is wrong) when it
-// cannot be read at all; rejected lines are the Parsed's.
-func (f Format) Parse(name string, r io.Reader, opts Options) (*Parsed, error) {
-	src, err := f.read(name, r, opts, builtinLeague)
-	if err != nil {
-		return nil, err
-	}
-	applyAliases(src, opts.Aliases)
-	return &Parsed{src: src, warnings: warnings(src, opts)}, nil
-}
-
-// builtinLeague describes the appendix's league codes.
-func builtinLeague(code model.LeagueCode) (model.League, error) {
-	if l, ok := model.BuiltinLeague(code); ok {
-		return l, nil
-	}
-	return model.League{}, model.Invalidf("league", string(code), "not a league code of the spec's appendix")
-}
-
-// Parsed is what a parser read from one file.
-type Parsed struct {
-	src      *source
-	warnings []Warning
-}
-
-// Seasons are the competitions the file has matches of, as league and
-// season start year ("PL/2024"), in the order read.
-func (p *Parsed) Seasons() []string {
-	var keys []string
-	for _, pf := range p.src.seasons {
-		keys = append(keys, fmt.Sprintf("%s/%d", pf.league.Code, pf.year))
-	}
-	return keys
-}
-
-// Matches counts the matches read (rejected lines not included).
-func (p *Parsed) Matches() int {
-	n := 0
-	for _, pf := range p.src.seasons {
-		n += len(pf.matches)
-	}
-	return n
-}
-
-// Squads counts the squads read.
-func (p *Parsed) Squads() int { return len(p.src.squads) }
-
-// Rejected are the lines the parser refused, each naming its file, line
-// and field.
-func (p *Parsed) Rejected() []Rejection { return p.src.rejected }
-
-// Warnings are what the parser and the data checks found suspicious.
-func (p *Parsed) Warnings() []Warning { return p.warnings }
 
 // Importer imports files one after another, sharing what it learnt of the
 // stream (team names, competitions) between them.
@@ -237,20 +177,60 @@ func New(ed *editor.Editor, progress io.Writer) *Importer {
 // is returned; a failure of the batch of fixtures names the file whose
 // write failed.
 func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts Options) error {
-	return im.ImportInputs(ctx, f, Files(paths...), opts)
-}
-
-// ImportInputs is Import for inputs that may be bodies fetched rather
-// than files (a feed follower's): each is parsed by f from its body, or
-// from its file when it has none, then written as Import writes files.
-func (im *Importer) ImportInputs(ctx context.Context, f Format, ins []Input, opts Options) error {
 	// The parsers are waited for after they are cancelled: a writer that
 	// stops early leaves them blocked on files nobody takes.
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	next := im.parseAhead(ctx, &wg, f, ins, opts)
+	return im.importFiles(ctx, &wg, im.parseAhead(ctx, &wg, f, paths, opts), opts)
+}
+
+// Doc is a document fetched whole (a feed's body), parsed and checked,
+// not yet written: its reader looks at it (Matches) before ImportDoc
+// writes it, or does not.
+type Doc struct{ fl *file }
+
+// Matches counts the matches the document lists, those that break a rule
+// included.
+func (d *Doc) Matches() int {
+	n := 0
+	for _, pf := range d.fl.src.seasons {
+		n += len(pf.matches)
+	}
+	return n
+}
+
+// Parse reads body, a document of format f fetched from name (a URL's
+// path or a file's, which may name its league and season). A document
+// that is not the format is an Invalid error.
+func (im *Importer) Parse(ctx context.Context, f Format, name string, body []byte, opts Options) (*Doc, error) {
+	if f.read == nil {
+		return nil, model.Invalidf("format", f.Name, "is read from files only, not from a fetched document")
+	}
+	src, err := f.read(name, body, opts, func(code model.LeagueCode) (model.League, error) { return im.ed.League(ctx, code) })
+	if err != nil {
+		return nil, err
+	}
+	fl := &file{path: name, src: src, aliased: applyAliases(src, opts.Aliases), warnings: warnings(src, opts)}
+	return &Doc{fl: fl}, nil
+}
+
+// ImportDoc writes a document Parse read, as Import writes a file.
+func (im *Importer) ImportDoc(ctx context.Context, d *Doc, opts Options) error {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan *file, 1)
+	next <- d.fl
+	close(next)
+	return im.importFiles(ctx, &wg, next, opts)
+}
+
+// importFiles writes the files parsed into next, in order: Import's
+// writer.
+func (im *Importer) importFiles(ctx context.Context, wg *sync.WaitGroup, next <-chan *file, opts Options) error {
 	// What the stream knows of team names and competitions is read while
 	// the first files are parsed.
 	var loadErr error
@@ -354,9 +334,9 @@ func failedFile(written []*file, err error) error {
 // (engsoccerdata's largest file has about 200,000 matches).
 const parseLookahead = 4
 
-// parseAhead parses inputs, several at once, and returns them in order,
+// parseAhead parses paths, several at once, and returns them in order,
 // each when it is parsed.
-func (im *Importer) parseAhead(ctx context.Context, wg *sync.WaitGroup, f Format, ins []Input, opts Options) <-chan *file {
+func (im *Importer) parseAhead(ctx context.Context, wg *sync.WaitGroup, f Format, paths []string, opts Options) <-chan *file {
 	// The parsers share an editor of their own, behind a lock: an Editor
 	// is not safe for concurrent use, and they only read league codes.
 	lookup := &editor.Editor{Store: im.ed.Store}
@@ -366,14 +346,14 @@ func (im *Importer) parseAhead(ctx context.Context, wg *sync.WaitGroup, f Format
 		defer mu.Unlock()
 		return lookup.League(ctx, code)
 	}
-	parsed := make([]chan *file, len(ins))
+	parsed := make([]chan *file, len(paths))
 	for i := range parsed {
 		parsed[i] = make(chan *file, 1)
 	}
 	sem := make(chan struct{}, max(1, min(runtime.GOMAXPROCS(0), parseLookahead)))
 	ahead := make(chan struct{}, parseLookahead)
 	wg.Go(func() {
-		for i, in := range ins {
+		for i, path := range paths {
 			select {
 			case ahead <- struct{}{}:
 			case <-ctx.Done():
@@ -384,8 +364,8 @@ func (im *Importer) parseAhead(ctx context.Context, wg *sync.WaitGroup, f Format
 				defer func() { <-sem }()
 				// Aliases and checks are the file's alone: they are
 				// applied here too, several files at once.
-				fl := &file{path: in.Name}
-				fl.src, fl.err = f.parseInput(in, opts, leagues)
+				fl := &file{path: path}
+				fl.src, fl.err = f.parseFile(path, opts, leagues)
 				if fl.err == nil {
 					fl.aliased = applyAliases(fl.src, opts.Aliases)
 					fl.warnings = warnings(fl.src, opts)

@@ -96,7 +96,7 @@ var describedLeagues = map[model.LeagueCode]model.League{
 // leagueOf describes code for a parser: as the stream knows it (leagues),
 // else as the appendix or describedLeagues do (the writer registers it),
 // else an Invalid error naming field and the code.
-func leagueOf(code model.LeagueCode, field string, leagues leagueLookup) (model.League, error) {
+func leagueOf(code model.LeagueCode, field string, leagues func(model.LeagueCode) (model.League, error)) (model.League, error) {
 	known, err := leagues(code)
 	if model.ErrorCode(err) != model.Invalid {
 		return known, err

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -162,64 +161,39 @@ func readFile(path string) ([]byte, error) {
 }
 
 // parseOpenFootball reads one openfootball JSON file.
-func parseOpenFootball(path string, opts Options, leagues leagueLookup) (*source, error) {
-	s, err := openFootballSeason(path, opts, leagues)
+func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+	raw, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
-	pf, err := parseFile(path, s.league, s.year, s.zone)
-	if err != nil {
-		return nil, err
-	}
-	pf.calendarYear = s.calendar
-	return &source{path: path, format: "openfootball", seasons: []*parsedFile{pf}}, nil
+	return readOpenFootball(path, raw, opts, leagues)
 }
 
-// readOpenFootball is parseOpenFootball for a body read from r.
-func readOpenFootball(name string, r io.Reader, opts Options, leagues leagueLookup) (*source, error) {
-	s, err := openFootballSeason(name, opts, leagues)
-	if err != nil {
-		return nil, err
-	}
-	raw, err := io.ReadAll(skipBOM(r))
-	if err != nil {
-		return nil, invalidFile("cannot be read: %v", err)
-	}
-	pf, err := decodeFile(name, raw, s.league, s.year, s.zone)
-	if err != nil {
-		return nil, err
-	}
-	pf.calendarYear = s.calendar
-	return &source{path: name, format: "openfootball", seasons: []*parsedFile{pf}}, nil
-}
-
-// ofSeason is the league and season of an openfootball file.
-type ofSeason struct {
-	league   model.League
-	year     int
-	calendar bool
-	zone     *time.Location
-}
-
-// openFootballSeason reads the league and season of a file from its path
-// (or opts), the league described by leagues where it knows the code.
-func openFootballSeason(path string, opts Options, leagues leagueLookup) (ofSeason, error) {
+// readOpenFootball reads the body of an openfootball JSON file; path is
+// where it came from (a file's path or a URL's), which names its league
+// and season as a file's does.
+func readOpenFootball(path string, raw []byte, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
 	league, year, calendar, err := locate(path, opts)
 	if err != nil {
-		return ofSeason{}, err
+		return nil, err
 	}
 	known, err := leagues(league.Code)
 	switch {
 	case err == nil:
 		league = known
 	case model.ErrorCode(err) != model.Invalid || league.Name == "":
-		return ofSeason{}, err
+		return nil, err
 	}
 	zone, err := time.LoadLocation(league.Zone)
 	if err != nil {
-		return ofSeason{}, fmt.Errorf("league %s: time zone %q: %w", league.Code, league.Zone, err)
+		return nil, fmt.Errorf("league %s: time zone %q: %w", league.Code, league.Zone, err)
 	}
-	return ofSeason{league: league, year: year, calendar: calendar, zone: zone}, nil
+	pf, err := parseFile(path, raw, league, year, zone)
+	if err != nil {
+		return nil, err
+	}
+	pf.calendarYear = calendar
+	return &source{path: path, format: "openfootball", seasons: []*parsedFile{pf}}, nil
 }
 
 var (
@@ -260,17 +234,9 @@ func locate(path string, opts Options) (league model.League, year int, calendar 
 	return league, year, calendar, nil
 }
 
-// parseFile reads one file; zone is the league's local time zone.
-func parseFile(path string, league model.League, year int, zone *time.Location) (*parsedFile, error) {
-	raw, err := readFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return decodeFile(path, raw, league, year, zone)
-}
-
-// decodeFile reads the content of one file.
-func decodeFile(path string, raw []byte, league model.League, year int, zone *time.Location) (*parsedFile, error) {
+// parseFile reads the body raw of the file at path; zone is the league's
+// local time zone.
+func parseFile(path string, raw []byte, league model.League, year int, zone *time.Location) (*parsedFile, error) {
 	f, ok := decodeOfFile(raw)
 	if !ok {
 		f = ofFile{}

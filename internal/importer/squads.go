@@ -2,10 +2,10 @@ package importer
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
-	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -63,9 +63,9 @@ const (
 // squad, of the team its heading names (matched by name, as importers
 // match teams); a line that is not a player is refused with its line and
 // field, the rest of the squad read.
-func readSquads(name string, r io.Reader, opts Options, _ leagueLookup) (*source, error) {
+func readSquads(name string, body []byte, opts Options, _ func(model.LeagueCode) (model.League, error)) (*source, error) {
 	src := &source{path: name, format: squadsFormat}
-	sc := bufio.NewScanner(skipBOM(r))
+	sc := bufio.NewScanner(bytes.NewReader(trimBOM(body)))
 	var sq *parsedSquad
 	var country string
 	var shirts map[int]string
