@@ -281,7 +281,7 @@ func (v addrValue) Set(s string) error {
 // natsValue is one or more nats:// URLs separated by commas.
 type natsValue struct{ p *string }
 
-func (v natsValue) String() string { return textValue{v.p}.String() }
+func (v natsValue) String() string { return textValue(v).String() }
 
 func (v natsValue) Set(s string) error {
 	for _, one := range strings.Split(s, ",") {

@@ -32,7 +32,7 @@ func commands() []command {
 			"ingest import footballcsv ../shared/data/footballcsv-cache.footballdata/2015-16/eng.1.csv", csvFlags),
 		importCommand("squads", "[--country NAME] DIR|FILE...", "import Football.TXT squad files into the squads of teams the stream knows",
 			"ingest import squads ../shared/data/openfootball-england/2023-24/squads", squadFlags),
-		generateWorld(), streamInit(), streamInfo(), passwd(), completion(),
+		generateWorld(), streamInit(), streamInfo(), backupCommand(), restoreCommand(), passwd(), completion(),
 	}
 }
 
