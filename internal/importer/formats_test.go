@@ -334,30 +334,36 @@ func TestFootballDataLayouts(t *testing.T) {
 	}
 }
 
-// TestFeedFollowsAMatch: the current season's file of one fetch has a
-// match to come, a later fetch its result and another date: the same
-// fixture is updated, not a second one made.
+// TestFeedFollowsAMatch: a fetch of the site's next matches has a match
+// to come; a later fetch of the season's results has it played, on
+// another date, after another game of its home team: the same fixture is
+// updated (not a second one made), and its matchday, counted from the
+// fuller file, grows.
 func TestFeedFollowsAMatch(t *testing.T) {
 	s := natstest.MustOpen(t, natstest.MustStart(t))
 	head := "Div,Date,Time,HomeTeam,AwayTeam,FTHG,FTAG,FTR,HTHG,HTAG,HTR,Referee,AvgH,AvgD,AvgA\n"
-	for i, body := range []string{
-		head + "E0,14/03/2026,15:00,Arsenal,Everton,,,,,,,,1.31,5.4,8.8\n",
-		head + "E0,15/03/2026,16:30,Arsenal,Everton,2,0,H,1,0,H,A Taylor,1.29,5.6,9.1\n",
+	for i, fetch := range []struct {
+		name, body string
+		created    int
+	}{
+		{"/fixtures.csv", head + "E0,14/03/2026,15:00,Arsenal,Everton,,,,,,,,1.31,5.4,8.8\n", 1},
+		{"/mmz4281/2526/E0.csv", head + "E0,07/03/2026,15:00,Arsenal,Chelsea,1,1,D,0,0,D,M Oliver,2.1,3.4,3.5\n" +
+			"E0,15/03/2026,16:30,Arsenal,Everton,2,0,H,1,0,H,A Taylor,1.29,5.6,9.1\n", 1},
 	} {
 		im := newImporter(t, s)
-		importDoc(t, im, "football-data", "/mmz4281/2526/E0.csv", []byte(body), importer.Options{})
-		if len(im.Summary.Rejected) > 0 || im.Summary.Fixtures.Created+im.Summary.Fixtures.Updated != 1 {
+		importDoc(t, im, "football-data", fetch.name, []byte(fetch.body), importer.Options{})
+		if len(im.Summary.Rejected) > 0 || im.Summary.Fixtures.Created != fetch.created || im.Summary.Fixtures.Updated != i {
 			t.Fatalf("fetch %d: %+v %v", i, im.Summary.Fixtures, im.Summary.Rejected)
 		}
 	}
 	fixtures := natstest.All[model.Fixture](t, s, events.KindFixture)
-	if len(fixtures) != 1 {
-		t.Fatalf("%d fixtures, want 1", len(fixtures))
+	if len(fixtures) != 2 {
+		t.Fatalf("%d fixtures, want 2", len(fixtures))
 	}
-	for _, f := range fixtures {
-		if f.Status != model.Finished || !f.Kickoff.Equal(time.Date(2026, 3, 15, 16, 30, 0, 0, time.UTC)) || f.Referee != "A Taylor" || f.Odds.HomeWin != 1.29 {
-			t.Errorf("after the second fetch: %+v", f)
-		}
+	w := load(t, s)
+	f, ok := w.find(w.comps["PL/2025"].ID, "Arsenal", "Everton", 2)
+	if !ok || f.Status != model.Finished || !f.Kickoff.Equal(time.Date(2026, 3, 15, 16, 30, 0, 0, time.UTC)) || f.Referee != "A Taylor" || f.Odds.HomeWin != 1.29 {
+		t.Errorf("Arsenal v Everton after the second fetch: %+v (found %v)", f, ok)
 	}
 }
 

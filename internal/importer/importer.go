@@ -3,9 +3,8 @@
 // hand edits. Each format is a parser that reads a file into one shape (a
 // source: seasons of competitions with their teams and matches, each match
 // with its line in the file, and the points deductions and squads the
-// file lists);
-// one writer writes that shape. Adding a format means writing a parser
-// and registering it in Formats. A format's read parses a document
+// file lists); one writer writes that shape. Adding a format means
+// writing a parser and registering it in Formats. A format's read parses a document
 // fetched whole (a feed's body) as well as a file's bytes: Parse reads
 // one, ImportDoc writes it as Import writes files.
 //
@@ -1195,13 +1194,15 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 			w := f
 			if cur != nil {
 				// Odds and the referee are kept when the file does
-				// not give them (most formats have neither), and
-				// derived matchdays are only counted from the file: an
-				// overlapping file must not number a match again.
+				// not give them (most formats have neither). Derived
+				// matchdays are counted from the file's games, fewer in
+				// a file that begins after the season did (a feed's next
+				// matches): a match keeps the larger number, never one
+				// of a file that saw less of the season.
 				w.Odds = cmp.Or(w.Odds, cur.Odds)
 				w.Referee = cmp.Or(w.Referee, cur.Referee)
 				if pf.derivedMatchdays {
-					w.Matchday = cur.Matchday
+					w.Matchday = max(w.Matchday, cur.Matchday)
 				}
 			}
 			return []model.Fixture{w}, nil

@@ -119,7 +119,8 @@ type parsedFile struct {
 	// them better than the league's defaults; nil otherwise.
 	rules *model.TableRules
 	// derivedMatchdays: the file has no rounds and the parser counted
-	// them, so a fixture imported before keeps its matchday.
+	// them from the teams' games, so a fixture imported before keeps the
+	// larger of its matchday and the file's count.
 	derivedMatchdays bool
 	// calendarYear: the season is played within its start year (a
 	// tournament, a league of the southern or eastern calendar), not
@@ -162,6 +163,11 @@ func readFile(path string) ([]byte, error) {
 
 // parseOpenFootball reads one openfootball JSON file.
 func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+	// A path that names no league or season is refused for that, before
+	// the file is read, whether it exists or not.
+	if _, _, _, err := locate(path, opts); err != nil {
+		return nil, err
+	}
 	raw, err := readFile(path)
 	if err != nil {
 		return nil, err
