@@ -2,8 +2,11 @@
 // the stream through the editor, so imported data obeys the same rules as
 // hand edits. Each format is a parser that reads a file into one shape (a
 // source: seasons of competitions with their teams and matches, each match
-// with its line in the file, and the points deductions the file lists);
-// one writer writes that shape. Adding a format means writing a parser.
+// with its line in the file, and the points deductions and squads the
+// file lists); one writer writes that shape. Adding a format means
+// writing a parser and registering it in Formats. A format's read parses a document
+// fetched whole (a feed's body) as well as a file's bytes: Parse reads
+// one, ImportDoc writes it as Import writes files.
 //
 // Teams are matched by name through the name mapping kept in the stream;
 // competitions by league and season; fixtures by their source (file and
@@ -13,6 +16,7 @@
 package importer
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -42,7 +46,12 @@ type source struct {
 	format     string
 	seasons    []*parsedFile
 	deductions []deduction
-	rejected   []Rejection
+	// squads are the squads a file lists (Football.TXT squads), written
+	// for teams the stream knows by name.
+	squads   []parsedSquad
+	rejected []Rejection
+	// warnings are what the parser found suspicious but read.
+	warnings []Warning
 }
 
 // deduction is a points deduction a file lists: of the team of a name, in
@@ -80,6 +89,10 @@ type Options struct {
 	// may create teams, so that a spelling it does not know never becomes
 	// a second club.
 	HoldUnknownTeams bool
+	// Country is the nationality of the players a squad file lists
+	// without a country code (Football.TXT leaves out the league's own);
+	// empty: the country of the league the file's heading names.
+	Country string
 }
 
 func (o Options) includes(season int) bool {
@@ -93,7 +106,8 @@ type Format struct {
 	// format may take folders), in the order to import them.
 	Files func(paths []string) ([]string, error)
 	// parse reads one file; leagues describes a league code (built in,
-	// added by an editor, or unknown: an Invalid error).
+	// added by an editor, or unknown: an Invalid error). Nil: a file is
+	// read whole and given to read.
 	parse func(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error)
 	// read parses a document fetched whole (a feed's body); name is
 	// where it came from, a URL's path or a file's, which may name its
@@ -109,10 +123,26 @@ func (f Format) Fetchable() bool { return f.read != nil }
 // Formats are the formats the importer reads, by name.
 var Formats = map[string]Format{
 	"openfootball":  {Name: "openfootball", Files: plainFiles, parse: parseOpenFootball, read: readOpenFootball},
-	"engsoccerdata": {Name: "engsoccerdata", Files: engSoccerFiles, parse: parseEngSoccerFile},
+	"engsoccerdata": {Name: "engsoccerdata", Files: engSoccerFiles, parse: parseEngSoccerFile, read: readEngSoccerFile},
+	"football-data": {Name: "football-data", Files: filesWith(".csv"), read: readFootballData},
+	"footballcsv":   {Name: "footballcsv", Files: filesWith(".csv"), read: readFootballCSV},
+	"squads":        {Name: "squads", Files: filesWith(".txt"), read: readSquads},
 }
 
 func plainFiles(paths []string) ([]string, error) { return paths, nil }
+
+// parseFile reads the file at path with f: as the format reads files when
+// it has a way of its own, else whole, given to its read.
+func (f Format) parseFile(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+	if f.parse != nil {
+		return f.parse(path, opts, leagues)
+	}
+	raw, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return f.read(path, raw, opts, leagues)
+}
 
 // Importer imports files one after another, sharing what it learnt of the
 // stream (team names, competitions) between them.
@@ -344,7 +374,7 @@ func (im *Importer) parseAhead(ctx context.Context, wg *sync.WaitGroup, f Format
 				// Aliases and checks are the file's alone: they are
 				// applied here too, several files at once.
 				fl := &file{path: path}
-				fl.src, fl.err = f.parse(path, opts, leagues)
+				fl.src, fl.err = f.parseFile(path, opts, leagues)
 				if fl.err == nil {
 					fl.aliased = applyAliases(fl.src, opts.Aliases)
 					fl.warnings = warnings(fl.src, opts)
@@ -452,10 +482,13 @@ func (im *Importer) load(ctx context.Context) error {
 	return nil
 }
 
-// warnings applies the data checks to every season of a source.
+// warnings applies the data checks to every season of a source, after
+// the parser's own: first the details a match cannot keep (dropped), then
+// what looks wrong in a season.
 func warnings(src *source, opts Options) []Warning {
-	var ws []Warning
+	ws := src.warnings
 	for _, pf := range src.seasons {
+		ws = append(ws, checkDetails(pf)...)
 		ws = append(ws, checkSeason(pf, opts.Now)...)
 	}
 	return ws
@@ -499,6 +532,9 @@ func applyAliases(src *source, aliases map[string]string) map[string]string {
 	for i := range src.deductions {
 		rename(&src.deductions[i].team)
 	}
+	for i := range src.squads {
+		rename(&src.squads[i].team)
+	}
 	return used
 }
 
@@ -514,10 +550,14 @@ func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*fil
 	var files []*file
 	for _, fl := range group {
 		for _, r := range fl.src.rejected {
-			im.Summary.Fixtures.Rejected++
+			if fl.src.format == squadsFormat {
+				im.Summary.Squads.Rejected++
+			} else {
+				im.Summary.Fixtures.Rejected++
+			}
 			im.Summary.reject(r)
 		}
-		if len(fl.src.seasons) > 0 || len(fl.src.deductions) > 0 {
+		if len(fl.src.seasons) > 0 || len(fl.src.deductions) > 0 || len(fl.src.squads) > 0 {
 			files = append(files, fl)
 		}
 	}
@@ -550,8 +590,14 @@ func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*fil
 			if err := im.putFixtures(ctx, batch, fl, pf, fl.kept[i], fl.comps[i], known.bySource, fl.claimed[i].IDs); err != nil {
 				return failedFile(written, err)
 			}
+			if err := im.putDisciplinary(ctx, fl.path, pf, fl.comps[i], fl.teamIDs); err != nil {
+				return fmt.Errorf("%s: %w", fl.path, err)
+			}
 		}
 		if err := im.putDeductions(ctx, fl.path, fl.src.deductions); err != nil {
+			return fmt.Errorf("%s: %w", fl.path, err)
+		}
+		if err := im.putSquads(ctx, fl.path, fl.src.squads); err != nil {
 			return fmt.Errorf("%s: %w", fl.path, err)
 		}
 	}
@@ -691,10 +737,18 @@ func (im *Importer) resolveTeams(ctx context.Context, files []*file) ([]*file, e
 	}
 	return im.each(files, func(_ int, fl *file) error {
 		for name, to := range fl.aliased {
-			if _, err := im.ed.PutTeamName(ctx, name, fl.teamIDs[to]); err != nil {
+			// A squad's team is no team of the file's matches: it is
+			// one the stream knows, or its squad is refused.
+			id := fl.teamIDs[to]
+			if id == 0 {
+				if id = im.names[model.NormalizeTeamName(to)]; id == 0 {
+					continue
+				}
+			}
+			if _, err := im.ed.PutTeamName(ctx, name, id); err != nil {
 				return fmt.Errorf("alias %q of %q: %w", name, to, err)
 			}
-			im.names[model.NormalizeTeamName(name)] = fl.teamIDs[to]
+			im.names[model.NormalizeTeamName(name)] = id
 		}
 		return nil
 	})
@@ -1173,7 +1227,7 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 		}
 		f := model.Fixture{ID: ids[pm.source], CompetitionID: c.ID, Matchday: pm.matchday, Group: pm.group, Stage: pm.stage,
 			Leg: pm.leg, Round: pm.round, Kickoff: pm.kickoff, HomeTeamID: fl.teamIDs[pm.home], AwayTeamID: fl.teamIDs[pm.away],
-			Status: pm.status, Result: pm.result, Awarded: pm.awarded, Source: pm.source}
+			Status: pm.status, Result: pm.result, Awarded: pm.awarded, Odds: pm.odds, Referee: pm.referee, Source: pm.source}
 		if f.HomeTeamID == 0 {
 			f.HomePlaceholder = pm.home
 		}
@@ -1188,12 +1242,16 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 		want := func(cur *model.Fixture) ([]model.Fixture, error) {
 			w := f
 			if cur != nil {
-				// Odds are no part of the file, and derived matchdays
-				// only counted from it: an overlapping file must not
-				// number a match again.
-				w.Odds = cur.Odds
+				// Odds and the referee are kept when the file does
+				// not give them (most formats have neither). Derived
+				// matchdays are counted from the file's games, fewer in
+				// a file that begins after the season did (a feed's next
+				// matches): a match keeps the larger number, never one
+				// of a file that saw less of the season.
+				w.Odds = cmp.Or(w.Odds, cur.Odds)
+				w.Referee = cmp.Or(w.Referee, cur.Referee)
 				if pf.derivedMatchdays {
-					w.Matchday = cur.Matchday
+					w.Matchday = max(w.Matchday, cur.Matchday)
 				}
 			}
 			return []model.Fixture{w}, nil
