@@ -10,6 +10,7 @@ import (
 	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
+	"github.com/nats-io/nats.go/jetstream"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -42,13 +43,14 @@ func TestStreamInit(t *testing.T) {
 		stderr string
 	}{
 		{"an edit before init", []string{"team put", "--name", "Arsenal FC"}, exitFailure, nil, "stream FOOTBALL: not set up: an operator runs `ingest stream init`"},
-		{"info before init", []string{"stream info"}, exitFailure, []string{"FOOTBALL          -", "missing"}, "4 of 4 not set up"},
+		{"info before init", []string{"stream info"}, exitFailure, []string{"FOOTBALL          -", "missing"}, "5 of 5 not set up"},
 		{"bad replicas", []string{"stream init", "--replicas", "2"}, exitInvalid, nil, "--replicas 2: must be 1, 3 or 5"},
 		{"init", []string{"stream init"}, exitOK, []string{"FOOTBALL: created, 1 replica(s)", "FD_LIMITS: created, 1 replica(s)",
-			"FD_WEBHOOK_QUEUE: created, 1 replica(s)", "FD_WEBHOOKS: created, 1 replica(s)"}, ""},
-		{"init again", []string{"stream init"}, exitOK, []string{"FOOTBALL: 1 replica(s), unchanged", "FD_WEBHOOKS: 1 replica(s), unchanged"}, ""},
+			"FD_WEBHOOK_QUEUE: created, 1 replica(s)", "FD_WEBHOOKS: created, 1 replica(s)", "FD_FEEDS: created, 1 replica(s)"}, ""},
+		{"init again", []string{"stream init"}, exitOK, []string{"FOOTBALL: 1 replica(s), unchanged", "FD_WEBHOOKS: 1 replica(s), unchanged",
+			"FD_FEEDS: 1 replica(s), unchanged"}, ""},
 		{"an edit after init", []string{"team put", "--name", "Arsenal FC"}, exitOK, []string{"team 57 created"}, ""},
-		{"info after init", []string{"stream info"}, exitOK, []string{"FOOTBALL", "KV_FD_LIMITS", "FD_WEBHOOK_QUEUE", "KV_FD_WEBHOOKS"}, ""},
+		{"info after init", []string{"stream info"}, exitOK, []string{"FOOTBALL", "KV_FD_LIMITS", "FD_WEBHOOK_QUEUE", "KV_FD_WEBHOOKS", "KV_FD_FEEDS"}, ""},
 	}
 	for _, s := range steps {
 		args := append(strings.Fields(s.args[0]), s.args[1:]...)
@@ -61,6 +63,47 @@ func TestStreamInit(t *testing.T) {
 				t.Errorf("%s: stdout lacks %q:\n%s", s.name, want, out)
 			}
 		}
+	}
+}
+
+// TestStreamInitLeavesMirror: pointed at a region's leaf node, whose
+// FOOTBALL is a mirror of the home stream, `stream init` refuses and the
+// mirror stays one (the server would otherwise promote it to a stream of
+// its own, which no longer follows home).
+func TestStreamInitLeavesMirror(t *testing.T) {
+	srv, err := natsembed.Start(natsembed.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	nc, err := events.Dial{URL: srv.URL(), Name: "admin"}.Conn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "HOME", Subjects: []string{"home.>"}}); err != nil {
+		t.Fatal(err)
+	}
+	mirror, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: events.DefaultStream, Mirror: &jetstream.StreamSource{Name: "HOME"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := bare(t, srv.URL(), "", "stream", "init")
+	const want = "stream FOOTBALL here is a mirror of HOME, a region's copy: stream init sets up the home cluster only"
+	if code != exitFailure || !strings.Contains(errOut, want) {
+		t.Errorf("stream init on a mirror: exit %d, stderr %q; want %d and %q\nstdout: %s", code, errOut, exitFailure, want, out)
+	}
+	info, err := mirror.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Config.Mirror == nil || len(info.Config.Subjects) > 0 {
+		t.Errorf("after stream init FOOTBALL has mirror %+v and subjects %v; want the mirror of HOME, no subjects", info.Config.Mirror, info.Config.Subjects)
 	}
 }
 
@@ -82,7 +125,7 @@ func TestStreamInitUpgrades(t *testing.T) {
 		t.Fatalf("stream init: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = bare(t, url, "", "stream", "init", "--replicas", "3")
-	for _, want := range []string{"FOOTBALL: 1 → 3 replica(s)", "FD_LIMITS: 1 → 3 replica(s)", "FD_WEBHOOK_QUEUE: 1 → 3 replica(s)", "FD_WEBHOOKS: 1 → 3 replica(s)"} {
+	for _, want := range []string{"FOOTBALL: 1 → 3 replica(s)", "FD_LIMITS: 1 → 3 replica(s)", "FD_WEBHOOK_QUEUE: 1 → 3 replica(s)", "FD_WEBHOOKS: 1 → 3 replica(s)", "FD_FEEDS: 1 → 3 replica(s)"} {
 		if code != exitOK || !strings.Contains(out, want) {
 			t.Errorf("stream init --replicas 3: exit %d, want %q\n%s%s", code, want, out, errOut)
 		}
@@ -95,8 +138,8 @@ func TestStreamInitUpgrades(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, out, _ := bare(t, url, "", "stream", "info"); strings.Count(out, "  3  ") < 4 {
-		t.Errorf("stream info after the upgrade and an edit, want 4 at R3:\n%s", out)
+	if _, out, _ := bare(t, url, "", "stream", "info"); strings.Count(out, "  3  ") < 5 {
+		t.Errorf("stream info after the upgrade and an edit, want 5 at R3:\n%s", out)
 	}
 }
 

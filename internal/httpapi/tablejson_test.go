@@ -20,15 +20,15 @@ type leagueTableJSON struct {
 }
 
 type rowMinified struct {
-	Rank           int    `json:"rank"`
-	Team           string `json:"team"`
-	TeamID         int    `json:"teamId"`
-	PlayedGames    int    `json:"playedGames"`
+	Rank           int     `json:"rank"`
+	Team           string  `json:"team"`
+	TeamID         int     `json:"teamId"`
+	PlayedGames    int     `json:"playedGames"`
 	CrestURI       *string `json:"crestURI"`
-	Points         int    `json:"points"`
-	Goals          int    `json:"goals"`
-	GoalsAgainst   int    `json:"goalsAgainst"`
-	GoalDifference int    `json:"goalDifference"`
+	Points         int     `json:"points"`
+	Goals          int     `json:"goals"`
+	GoalsAgainst   int     `json:"goalsAgainst"`
+	GoalDifference int     `json:"goalDifference"`
 }
 
 // standings is a table's rows held in slices.
