@@ -63,9 +63,9 @@ func TestIDsBeyondTheReadModelAreRefused(t *testing.T) {
 	if after := c.counters(); fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Errorf("counters moved: %v → %v", before, after)
 	}
-	// The next ordinary creation gets the next ordinary id: 1 is
-	// historic (1. FC Köln), so a new club gets 2.
-	if out := c.ok("team", "put", "--name", "Fulham United"); !strings.Contains(out, "team 2 created") {
+	// The next ordinary creation gets the next ordinary id: ids 1 to 1836
+	// are the historic service's, so a new club gets 1837.
+	if out := c.ok("team", "put", "--name", "Fulham United"); !strings.Contains(out, "team 1837 created") {
 		t.Errorf("after the refusals: %s", out)
 	}
 }

@@ -510,10 +510,7 @@ func (e *Editor) PutTeamName(ctx context.Context, name string, teamID int) (Chan
 // exists.
 func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[string]int, created []string, err error) {
 	teams := make([]model.Team, len(names))
-	// The historic ids are read all at once (a season's file names twenty
-	// teams or more that had one).
-	var historic []int
-	var subjects []string
+	var historic, historicIDs []int // the names with a historic id, and their ids
 	for i, name := range names {
 		teams[i] = model.Team{Name: name}
 		if err := teams[i].ValidateDraft(); err != nil {
@@ -521,10 +518,10 @@ func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[strin
 		}
 		if id, ok := model.HistoricTeamID(name); ok {
 			historic = append(historic, i)
-			subjects = append(subjects, teamSubject(id))
+			historicIDs = append(historicIDs, id)
 		}
 	}
-	held, err := loadAll[model.Team](ctx, e.Store, subjects)
+	club, free, err := e.clubTeams(ctx, historicIDs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -533,17 +530,13 @@ func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[strin
 	spelling := make([]bool, len(names))
 	creates := map[int]bool{}
 	for k, i := range historic {
-		id, _ := model.HistoricTeamID(names[i])
-		switch h := held[k]; {
-		case h.rev == nil:
-			spelling[i] = creates[id]
+		switch id := historicIDs[k]; {
+		case club[id] != 0:
+			teams[i].ID, spelling[i] = club[id], true
+		case free[id]:
+			teams[i].ID, spelling[i] = id, creates[id]
 			creates[id] = true
-		case sameClub(h.value.Name, id):
-			spelling[i] = true
-		default:
-			continue // an editor gave the id to another team
 		}
-		teams[i].ID = id
 	}
 	var plain []int
 	for i := range teams {
@@ -650,23 +643,67 @@ func (e *Editor) historicCompetition(ctx context.Context, league model.LeagueCod
 
 // historicTeam is the v1 id of the team of a name when it had one and no
 // team holds it yet, else 0. A name that is another spelling of a club
-// whose team exists is a conflict naming that team: the club has its id.
+// whose team exists is a conflict naming that team.
 func (e *Editor) historicTeam(ctx context.Context, name string) (int, error) {
 	id, ok := model.HistoricTeamID(name)
 	if !ok {
 		return 0, nil
 	}
-	t, rev, err := load[model.Team](ctx, e.Store, teamSubject(id))
+	club, free, err := e.clubTeams(ctx, []int{id})
 	switch {
 	case err != nil:
 		return 0, err
-	case rev == nil:
-		return id, nil
-	case sameClub(t.Name, id):
+	case club[id] != 0:
 		return 0, &model.Error{Code: model.Conflict, Field: "name", Value: name,
-			Message: fmt.Sprintf("is a spelling of team %d (%s) in the historic id table: change that team with --id %d, or add this spelling with `ingest team alias`", id, t.Name, id)}
+			Message: fmt.Sprintf("is a spelling of the club of team %d in the historic id table: change that team with --id %d, or add this spelling with `ingest team alias --team %d`", club[id], club[id], club[id])}
+	case free[id]:
+		return id, nil
 	}
 	return 0, nil
+}
+
+// clubTeams finds the teams that already stand for the clubs of historic
+// ids: the team a spelling of the club is claimed for (the team of the
+// id itself first), else the team holding the id if its name is a
+// spelling of the club. club has them by historic id (none: the club has
+// no team yet); free tells the ids no team holds. Sources that spell a
+// club differently, and streams whose clubs got other ids before the
+// table knew them, so keep one team per club.
+func (e *Editor) clubTeams(ctx context.Context, ids []int) (club map[int]int, free map[int]bool, err error) {
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
+	teamSubjects := make([]string, len(ids))
+	var nameSubjects []string
+	var nameIDs []int // the historic id of each name subject
+	for k, id := range ids {
+		teamSubjects[k] = teamSubject(id)
+		for _, name := range model.HistoricTeamSpellings(id) {
+			nameSubjects = append(nameSubjects, events.TeamNameSubject(name))
+			nameIDs = append(nameIDs, id)
+		}
+	}
+	held, err := loadAll[model.Team](ctx, e.Store, teamSubjects)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %d historic teams: %w", len(ids), err)
+	}
+	claims, err := loadAll[model.TeamName](ctx, e.Store, nameSubjects)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %d spellings of historic clubs: %w", len(nameSubjects), err)
+	}
+	club, free = map[int]int{}, map[int]bool{}
+	for j, c := range claims {
+		if id := nameIDs[j]; c.rev != nil && (club[id] == 0 || c.value.TeamID == id) {
+			club[id] = c.value.TeamID
+		}
+	}
+	for k, id := range ids {
+		switch h := held[k]; {
+		case h.rev == nil:
+			free[id] = true
+		case club[id] == 0 && sameClub(h.value.Name, id):
+			club[id] = id
+		}
+	}
+	return club, free, nil
 }
 
 // sameClub reports whether name, a team's, is a spelling of the club of

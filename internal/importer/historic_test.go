@@ -13,9 +13,9 @@ import (
 
 // v1Clubs are the clubs of the seasons TestHistoricIDsOfRealSeasons
 // imports, under every spelling their sources use (openfootball first,
-// then engsoccerdata's where it differs), each with the id the historic v1
-// service gave it (../shared/spec/v1-ids.md and the v1 samples). 0 would
-// be a club with no known v1 id.
+// then engsoccerdata's and footballcsv's where they differ), each with the
+// id the historic v1 service gave it (../shared/spec/v1-ids.md and the v1
+// samples). 0 would be a club with no known v1 id.
 var v1Clubs = map[string]int{
 	// Premier League 2016-17 and 2017-18.
 	"AFC Bournemouth": 1044, "Arsenal FC": 57, "Brighton & Hove Albion": 397, "Burnley FC": 328,
@@ -24,14 +24,20 @@ var v1Clubs = map[string]int{
 	"Middlesbrough FC": 343, "Newcastle United": 67, "Southampton FC": 340, "Stoke City": 70,
 	"Sunderland AFC": 71, "Swansea City": 72, "Tottenham Hotspur": 73, "Watford FC": 346,
 	"West Bromwich Albion": 74, "West Ham United": 563,
+	"Brighton": 397, "Huddersfield": 394, "Hull": 322, "Leicester": 338, "Man City": 65,
+	"Man United": 66, "Newcastle": 67, "Stoke": 70, "Swansea": 72, "Tottenham": 73,
+	"West Brom": 74, "West Ham": 563,
 	// Primera División 2017-18.
-	"Athletic Club": 77, "Athletic Bilbao": 77, "Atlético Madrid": 78, "Atletico Madrid": 78,
-	"CD Alavés": 263, "CD Alaves": 263, "CD Leganés": 745, "CD Leganes": 745,
-	"Deportivo La Coruña": 560, "Deportivo La Coruna": 560, "Espanyol Barcelona": 80,
-	"FC Barcelona": 81, "Getafe CF": 82, "Girona FC": 298, "Girona": 298, "Levante UD": 88,
-	"Málaga CF": 84, "Malaga CF": 84, "RC Celta": 558, "Celta Vigo": 558, "Real Betis": 90,
+	"Athletic Club": 77, "Atlético Madrid": 78, "CD Alavés": 263, "CD Leganés": 745,
+	"Deportivo La Coruña": 560, "Espanyol Barcelona": 80, "FC Barcelona": 81, "Getafe CF": 82,
+	"Girona FC": 298, "Levante UD": 88, "Málaga CF": 84, "RC Celta": 558, "Real Betis": 90,
 	"Real Madrid": 86, "Real Sociedad": 92, "SD Eibar": 278, "Sevilla FC": 559, "UD Las Palmas": 275,
 	"Valencia CF": 95, "Villarreal CF": 94,
+	"Athletic Bilbao": 77, "Atletico Madrid": 78, "CD Alaves": 263, "CD Leganes": 745,
+	"Deportivo La Coruna": 560, "Malaga CF": 84, "Celta Vigo": 558,
+	"Alaves": 263, "Ath Bilbao": 77, "Ath Madrid": 78, "Betis": 90, "Celta": 558,
+	"Eibar": 278, "Espanol": 80, "Getafe": 82, "La Coruna": 560, "Las Palmas": 275, "Leganes": 745,
+	"Levante": 88, "Malaga": 84, "Sevilla": 559, "Sociedad": 92, "Valencia": 95, "Villarreal": 94,
 	// World Cup 2018.
 	"Argentina": 762, "Australia": 779, "Belgium": 805, "Brazil": 764, "Colombia": 818,
 	"Costa Rica": 793, "Croatia": 799, "Denmark": 782, "Egypt": 825, "England": 770, "France": 773,
@@ -43,12 +49,13 @@ var v1Clubs = map[string]int{
 
 // TestHistoricIDsOfRealSeasons imports the seasons real v1 clients asked
 // for most (Premier League 2016-17 and 2017-18, Primera División 2017-18,
-// World Cup 2018) through the importer, then La Liga 2017-18 again from
-// engsoccerdata, whose spellings differ ("Atletico Madrid", "Celta
-// Vigo"), and compares the id of every club, under every spelling, with
-// the id the historic service gave it: right, wrong, or absent (no v1 id
-// known: then it must hold no historic id). Spellings of one club give one
-// team: the second source adds none.
+// World Cup 2018) through the importer, then the leagues' seasons again
+// from engsoccerdata and footballcsv, whose spellings differ ("Atletico
+// Madrid", "Ath Madrid", "Man United"), and compares the id of every club,
+// under every spelling, with the id the historic service gave it: right,
+// wrong, or absent (no v1 id known: then it must hold none of the ids the
+// historic service is known to have used). Spellings of one club give one
+// team: the other sources add none.
 func TestHistoricIDsOfRealSeasons(t *testing.T) {
 	s := natstest.MustOpen(t, natstest.MustStart(t))
 	importAll(t, s,
@@ -58,6 +65,10 @@ func TestHistoricIDsOfRealSeasons(t *testing.T) {
 		ofFile(t, "openfootball-worldcup-json/2018/worldcup.json"))
 	natstest.Import(t, s, "engsoccerdata", importer.Options{From: 2017, To: 2017},
 		natstest.SharedData(t, "engsoccerdata/data-raw/spain.csv"))
+	natstest.Import(t, s, "footballcsv", importer.Options{},
+		natstest.SharedData(t, "footballcsv-cache.footballdata/2016-17/eng.1.csv"),
+		natstest.SharedData(t, "footballcsv-cache.footballdata/2017-18/eng.1.csv"),
+		natstest.SharedData(t, "footballcsv-cache.footballdata/2017-18/es.1.csv"))
 	w := load(t, s)
 
 	for key, want := range map[string]int{"PL/2016": 426, "PL/2017": 445, "PD/2017": 455, "WC/2018": 467} {
@@ -65,8 +76,14 @@ func TestHistoricIDsOfRealSeasons(t *testing.T) {
 			t.Errorf("competition %s has id %d, want %d", key, got, want)
 		}
 	}
-	if n := len(w.comps["PD/2017"].Teams); n != 20 {
-		t.Errorf("Primera División 2017-18 has %d teams after the second source, want 20", n)
+	for _, key := range []string{"PL/2016", "PL/2017", "PD/2017"} {
+		if n := len(w.comps[key].Teams); n != 20 {
+			t.Errorf("%s has %d teams after three sources, want 20", key, n)
+		}
+	}
+	used := natstest.V1TeamIDs(t) // the ids the historic service is known to have used
+	for _, id := range v1Clubs {
+		used[id] = nil
 	}
 
 	// Every spelling's team, as the importers find it: through the
@@ -92,12 +109,14 @@ func TestHistoricIDsOfRealSeasons(t *testing.T) {
 		switch {
 		case got == 0:
 			t.Errorf("%s: no team has the name", name)
-		case want == 0 && model.ReservedTeamID(got):
+		case want == 0 && hasKey(used, got):
 			t.Errorf("%s has no v1 id but holds the historic id %d", name, got)
 		case want != 0 && got != want:
 			t.Errorf("%s has id %d, want its v1 id %d", name, got, want)
 		default:
-			clubWrong[want] = clubWrong[want] || false
+			if _, seen := clubWrong[want]; !seen {
+				clubWrong[want] = false
+			}
 			continue
 		}
 		clubWrong[want] = true
@@ -127,4 +146,9 @@ func TestHistoricIDsOfRealSeasons(t *testing.T) {
 	if len(w.teams) != len(clubs) {
 		t.Errorf("%d teams, want %d clubs", len(w.teams), len(clubs))
 	}
+}
+
+func hasKey[K comparable, V any](m map[K]V, k K) bool {
+	_, ok := m[k]
+	return ok
 }

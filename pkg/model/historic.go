@@ -23,6 +23,7 @@ var historic = readHistoric(historicCSV)
 type historicIDs struct {
 	competitions map[string]int // "PL/2017" → 445
 	teams        map[string]int // normalised spelling → id
+	spellings    map[int][]string
 	// The ranges counters never hand out: from the lowest id of the table
 	// to its highest. Their gaps are competitions and clubs of the time
 	// not known today, which may still be found.
@@ -55,7 +56,7 @@ func parseHistoric(text string) (historicIDs, error) {
 	if len(rows) == 0 {
 		return historicIDs{}, fmt.Errorf("no header")
 	}
-	h := historicIDs{competitions: map[string]int{}, teams: map[string]int{}}
+	h := historicIDs{competitions: map[string]int{}, teams: map[string]int{}, spellings: map[int][]string{}}
 	for _, row := range rows[1:] {
 		id, err := strconv.Atoi(row[1])
 		if err != nil || len(row) != 4 || CheckID("id", id) != nil {
@@ -81,10 +82,13 @@ func parseHistoric(text string) (historicIDs, error) {
 				if key == "" {
 					return historicIDs{}, fmt.Errorf("team %d: empty spelling in %q", id, row[3])
 				}
-				if other, ok := h.teams[key]; ok && other != id {
+				switch other, ok := h.teams[key]; {
+				case ok && other != id:
 					return historicIDs{}, fmt.Errorf("spelling %q names teams %d and %d", name, other, id)
+				case !ok:
+					h.teams[key] = id
+					h.spellings[id] = append(h.spellings[id], name)
 				}
-				h.teams[key] = id
 			}
 		default:
 			return historicIDs{}, fmt.Errorf("unknown kind %q", row[0])
@@ -106,6 +110,10 @@ func HistoricTeamID(name string) (int, bool) {
 	id, ok := historic.teams[NormalizeTeamName(name)]
 	return id, ok
 }
+
+// HistoricTeamSpellings are the spellings the table gives the club of
+// historic id id, one per normalised name.
+func HistoricTeamSpellings(id int) []string { return historic.spellings[id] }
 
 // ReservedCompetitionIDs is the range of the historic competition ids,
 // which counters never hand out.
