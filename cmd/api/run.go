@@ -58,6 +58,9 @@ type config struct {
 	// webhookTimeout.
 	webhookWorkers int
 	webhookTimeout time.Duration
+	// tokenLookup bounds the wait for the lookup of a token the replica
+	// has not applied.
+	tokenLookup time.Duration
 
 	switchMonth time.Month
 	switchDay   int
@@ -105,6 +108,7 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	streamsIP := text("streams-per-ip", "FD_STREAMS_PER_IP", "1", "event streams an anonymous client address may hold open on one replica")
 	streamsCli := text("streams-per-client", "FD_STREAMS_PER_CLIENT", "5", "event streams a registered client may hold open on one replica")
 	history := text("event-history", "FD_EVENT_HISTORY", "10000", "recent events a replica keeps for event streams that resume with Last-Event-ID")
+	tokenLookup := text("token-lookup-timeout", "FD_TOKEN_LOOKUP_TIMEOUT", "1s", "how long a request with a token this replica has not applied waits for the stream to say whose it is, before it is refused")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -134,6 +138,7 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 		{"--webhook-timeout", timeout, &c.webhookTimeout, func(d time.Duration) bool { return d >= time.Second && d <= time.Minute }, "from 1s to 1m, such as 10s"},
 		{"--drain", drain, &c.drain, func(d time.Duration) bool { return d >= 0 }, "such as 5s"},
 		{"--sse-keepalive", keepAlive, &c.keepAlive, func(d time.Duration) bool { return d > 0 && d <= time.Minute }, "more than 0 and at most 1m, such as 15s"},
+		{"--token-lookup-timeout", tokenLookup, &c.tokenLookup, func(d time.Duration) bool { return d > 0 && d <= 10*time.Second }, "more than 0 and at most 10s, such as 1s"},
 	} {
 		if *d.to, err = time.ParseDuration(*d.v); err != nil || !d.ok(*d.to) {
 			return nil, fmt.Errorf("%s %q: must be a duration %s", d.flag, *d.v, d.want)
@@ -225,7 +230,8 @@ func (c *config) log(log *slog.Logger) {
 		"anonymous_per_day", c.anonPerDay, "season_switch", c.seasonSwitch, "now", c.now, "stream_replicas", c.replicas,
 		"drain", c.drain.String(), "access_log", c.accessLog, "log_level", c.logLevel, "sse_keepalive", c.keepAlive.String(),
 		"streams_per_ip", c.streamsIP, "streams_per_client", c.streamsCli, "event_history", c.history, "webhook_allow", c.webhookAllow.String(),
-		"webhook_workers", c.webhookWorkers, "webhook_timeout", c.webhookTimeout.String(), "build", buildinfo.Read().String())
+		"webhook_workers", c.webhookWorkers, "webhook_timeout", c.webhookTimeout.String(), "token_lookup_timeout", c.tokenLookup.String(),
+		"build", buildinfo.Read().String())
 }
 
 // webhookBase is the base of the links in webhook events: the public URL,
@@ -304,7 +310,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	srv, err := httpapi.New(httpapi.Options{Model: model, PublicURL: strings.TrimSpace(cfg.publicURL), Registry: registry,
 		CacheBytes: int64(cfg.cacheMB) << 20, TrustedProxies: cfg.proxies, TrustedProxyHeader: cfg.proxyHeader,
 		AnonymousPerDay: cfg.anonPerDay, AccessLog: cfg.accessLog, Log: log,
-		Hub: hub, StreamsPerIP: cfg.streamsIP, StreamsPerClient: cfg.streamsCli, KeepAlive: cfg.keepAlive})
+		Hub: hub, StreamsPerIP: cfg.streamsIP, StreamsPerClient: cfg.streamsCli, KeepAlive: cfg.keepAlive, TokenLookupTimeout: cfg.tokenLookup})
 	if err != nil {
 		return err
 	}
@@ -345,6 +351,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	srv.ShareBudgets(budgets)
+	srv.LookUpTokens(store)
 	hooks, err := webhook.New(webhook.Config{Conn: store.Conn(), Hooks: func() webhook.Hooks { return model.Snapshot() },
 		PublicURL: cfg.webhookBase(), Allow: cfg.webhookAllow, Workers: cfg.webhookWorkers, Timeout: cfg.webhookTimeout,
 		Replicas: cfg.replicas, Log: log, Registerer: registry})

@@ -84,8 +84,10 @@ func (b *batch) touch() {
 // decodeEvent reads the entity of ev and checks it against its subject. It
 // touches no state, so that Run can decode on several goroutines while one
 // applies in stream order. Kinds the model ignores give (nil, nil): id
-// counters and name spellings serve writers only, and kinds added after
-// this build are not ours to show.
+// counters, name spellings and natural keys serve writers only, token
+// pointers serve the leader reads of a token the replica has not applied
+// (events.Store.ClientByToken), and kinds added after this build are not
+// ours to show (package events, "Compatibility").
 func decodeEvent(ev events.Event) (any, error) {
 	switch ev.Kind {
 	case events.KindFixture:
