@@ -173,7 +173,13 @@ func webhookShow() command {
 			if st.Verification != "" {
 				fmt.Fprintf(w, "verification:\t%s\n", st.Verification)
 			}
-			fmt.Fprintf(w, "delivered:\t%d\nfailed attempts:\t%d\ngiven up:\t%d\ndropped unverified:\t%d\n", st.Delivered, st.Failed, st.GaveUp, st.Dropped)
+			circuit := "closed"
+			if st.Circuit == webhook.CircuitOpen {
+				circuit = "open: parked after failed attempts in a row, until " + st.ParkedUntil.UTC().Format(time.RFC3339) + ", when one attempt probes the receiver"
+			}
+			fmt.Fprintf(w, "circuit:\t%s\n", circuit)
+			fmt.Fprintf(w, "delivered:\t%d\nfailed attempts:\t%d\ngiven up:\t%d\ndropped unverified:\t%d\nput off while parked:\t%d\n",
+				st.Delivered, st.Failed, st.GaveUp, st.Dropped, st.Parked)
 			if err := w.Flush(); err != nil {
 				return err
 			}

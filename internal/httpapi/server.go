@@ -138,7 +138,9 @@ type Server struct {
 	metrics *metrics
 	streams streamSlots
 	tokens  *tokenLookups
-	log     *slog.Logger
+	// streamEnd is set once the replica reaches NATS (ShareStream).
+	streamEnd atomic.Pointer[StreamEnd]
+	log       *slog.Logger
 	// draining makes /readyz fail while the server shuts down.
 	draining chan struct{}
 	// waiting is why the replica has not started replaying yet (nil:
@@ -157,7 +159,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, model: opts.Model, cache: cache, limits: newLimiter(nil, opts.Log),
-		log: opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}}}
+		log: opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}, freed: make(chan struct{})}}
 	s.metrics = newMetrics(opts.Registry, opts.Model, s.limits, func() bool { status, _ := s.readiness(); return status == fiber.StatusOK })
 	s.tokens = newTokenLookups(opts.Model, opts.Log, opts.Registry, opts.TokenLookupTimeout)
 	s.app = fiber.New(fiber.Config{

@@ -24,7 +24,7 @@ type rowMinified struct {
 	Team           string `json:"team"`
 	TeamID         int    `json:"teamId"`
 	PlayedGames    int    `json:"playedGames"`
-	CrestURI       string `json:"crestURI"`
+	CrestURI       *string `json:"crestURI"`
 	Points         int    `json:"points"`
 	Goals          int    `json:"goals"`
 	GoalsAgainst   int    `json:"goalsAgainst"`
@@ -56,7 +56,7 @@ func referenceTable(id int, caption string, matchday int, rows standings, rep re
 				continue
 			}
 			out.Standing = append(out.Standing, rowMinified{Rank: r.Rank, Team: shortName(r.ShortName, r.TeamName), TeamID: r.TeamID,
-				PlayedGames: r.PlayedGames, CrestURI: r.CrestURL, Points: r.Points, Goals: r.Goals,
+				PlayedGames: r.PlayedGames, CrestURI: crest(r.CrestURL), Points: r.Points, Goals: r.Goals,
 				GoalsAgainst: r.GoalsAgainst, GoalDifference: r.GoalDifference})
 		}
 	}
