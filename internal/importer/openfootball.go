@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -125,20 +123,6 @@ func invalidFile(format string, args ...any) error {
 	return &model.Error{Code: model.Invalid, Message: fmt.Sprintf(format, args...)}
 }
 
-// readFile reads a file, with an error naming what went wrong, not the
-// path again.
-func readFile(path string) ([]byte, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, invalidFile("cannot be read: %v", err)
-	}
-	return raw, nil
-}
-
 // parseOpenFootball reads one openfootball JSON file.
 func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
 	league, year, calendar, err := locate(path, opts)
@@ -156,7 +140,7 @@ func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode)
 	if err != nil {
 		return nil, fmt.Errorf("league %s: time zone %q: %w", league.Code, league.Zone, err)
 	}
-	pf, err := parseFile(path, league, year, zone)
+	pf, err := parseFile(path, opts, league, year, zone)
 	if err != nil {
 		return nil, err
 	}
@@ -203,8 +187,8 @@ func locate(path string, opts Options) (league model.League, year int, calendar 
 }
 
 // parseFile reads one file; zone is the league's local time zone.
-func parseFile(path string, league model.League, year int, zone *time.Location) (*parsedFile, error) {
-	raw, err := readFile(path)
+func parseFile(path string, opts Options, league model.League, year int, zone *time.Location) (*parsedFile, error) {
+	raw, err := opts.Input.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
