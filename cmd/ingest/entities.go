@@ -255,7 +255,7 @@ func (e *env) readJSON(in datafile.Options, field, path string, into any) error 
 	var raw []byte
 	var err error
 	if path == "-" {
-		raw, err = io.ReadAll(in.Reader(e.stdin))
+		raw, err = in.ReadAll(e.stdin)
 	} else {
 		raw, err = in.ReadFile(path)
 	}

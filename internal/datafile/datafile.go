@@ -8,6 +8,7 @@ package datafile
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -39,9 +40,18 @@ type Options struct {
 // than the limit is refused before anything of it is read; anything else
 // (a pipe, a device) once more than the limit has been read.
 func (o Options) Open(path string) (io.ReadCloser, error) {
+	f, _, err := o.open(path)
+	if err != nil {
+		return nil, err
+	}
+	return &file{Reader: o.Reader(f), f: f}, nil
+}
+
+// open opens path and returns its size, -1 for what is not a regular file.
+func (o Options) open(path string) (*os.File, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, cannotRead(err)
+		return nil, 0, cannotRead(err)
 	}
 	fi, err := f.Stat()
 	switch {
@@ -54,9 +64,12 @@ func (o Options) Open(path string) (io.ReadCloser, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, 0, err
 	}
-	return &file{Reader: o.Reader(f), f: f}, nil
+	if !fi.Mode().IsRegular() {
+		return f, -1, nil
+	}
+	return f, fi.Size(), nil
 }
 
 type file struct {
@@ -66,20 +79,75 @@ type file struct {
 
 func (f *file) Close() error { return f.f.Close() }
 
-// ReadFile reads the whole file at path as o says.
+// ReadFile reads the whole file at path as o says. A regular file is read
+// into one buffer of its size and its text checked in place (UTF-8), as
+// os.ReadFile reads it: an import reads every file whole.
 func (o Options) ReadFile(path string) ([]byte, error) {
-	f, err := o.Open(path)
+	f, size, err := o.open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	return o.readAll(f, size)
+}
+
+// ReadAll reads the whole of r (standard input) as o says.
+func (o Options) ReadAll(r io.Reader) ([]byte, error) { return o.readAll(r, -1) }
+
+func (o Options) readAll(r io.Reader, size int64) ([]byte, error) {
+	raw, err := readAll(r, size, o.MaxSize)
+	if err != nil {
+		return nil, err
+	}
+	text, _, err := o.text().next(raw, true)
+	return text, err
+}
+
+// readAll reads src, size bytes long when known (-1 when not), up to one
+// byte more than the limit, which tells a file over it (one that grew
+// since its size was read, or a device). What has no known size is read
+// in blocks joined once it is whole: endless bytes then cost the limit,
+// not the several times it that a growing buffer held.
+func readAll(src io.Reader, size int64, limit Size) ([]byte, error) {
+	max := limit.bytes()
+	if max < math.MaxInt64 {
+		src = io.LimitReader(src, max+1)
+	}
+	block := min(size, max) + 1
+	if size < 0 {
+		block = 1 << 20
+	}
+	var blocks [][]byte
+	total := int64(0)
+	for {
+		b := make([]byte, block)
+		n, err := io.ReadFull(src, b)
+		blocks = append(blocks, b[:n])
+		total += int64(n)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			break
+		}
+		if err != nil {
+			return nil, cannotRead(err)
+		}
+	}
+	if total > max {
+		return nil, invalid("is more than the limit of %s (--max-file-size)", limit)
+	}
+	if len(blocks) == 1 {
+		return blocks[0], nil
+	}
+	return bytes.Join(blocks, nil), nil
 }
 
 // Reader reads r as o says: the text of r as UTF-8, and an error once r
 // holds more than the limit or what is not text of the encoding.
 func (o Options) Reader(r io.Reader) io.Reader {
-	return &reader{src: r, left: o.MaxSize.bytes(), limit: o.MaxSize, enc: o.Encoding, high: highs[o.Encoding], line: 1}
+	return &reader{src: r, left: o.MaxSize.bytes(), limit: o.MaxSize, text: o.text()}
+}
+
+func (o Options) text() *text {
+	return &text{enc: o.Encoding, high: highs[o.Encoding], line: 1}
 }
 
 // bom is the UTF-8 byte-order mark, which spreadsheet programs write at
@@ -90,24 +158,91 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // reads the first line of a file alone.
 func TrimBOM(b []byte) []byte { return bytes.TrimPrefix(b, bom) }
 
-// reader is a file's text on its way to a parser: read a buffer at a time
-// from src, checked (UTF-8) or decoded (a single-byte encoding), and
-// handed out from ready, which points into buf or out.
-type reader struct {
-	src   io.Reader
-	left  int64 // bytes src may still give before it is too large
-	limit Size
-	enc   Encoding
+// text turns a file's bytes, given in order, into its text.
+type text struct {
+	enc Encoding
 	// high maps the bytes 0x80 to 0xFF of a single-byte encoding to
 	// their characters, 0 for none; nil reads UTF-8.
 	high    *[128]rune
 	started bool // the start was checked for a byte-order mark
-	line    int  // line of the first byte not yet checked
-	buf     []byte
+	line    int  // line of the first byte not yet read
+	out     []byte
+}
+
+// next returns the text of raw, the next bytes of the file (its last when
+// last), and cut, the start of a character raw cuts off at its end, to be
+// given again in front of the bytes that follow. UTF-8 text is raw itself;
+// decoded text is t's until the next call.
+func (t *text) next(raw []byte, last bool) (text, cut []byte, err error) {
+	if !t.started {
+		// Three bytes tell a byte-order mark, which says the file is
+		// UTF-8 whatever the editor said (as browsers read it).
+		if len(raw) < len(bom) && !last {
+			return nil, raw, nil
+		}
+		t.started = true
+		if bytes.HasPrefix(raw, bom) {
+			raw, t.high = raw[len(bom):], nil
+		}
+	}
+	if t.high == nil {
+		return t.checkUTF8(raw, last)
+	}
+	text, err = t.decode(raw)
+	return text, nil, err
+}
+
+// checkUTF8 returns raw once it is UTF-8, but for a character cut at its
+// end while more follows.
+func (t *text) checkUTF8(raw []byte, last bool) (text, cut []byte, err error) {
+	end := len(raw)
+	if !last {
+		end = whole(raw)
+	}
+	text = raw[:end]
+	if !utf8.Valid(text) {
+		i := firstInvalid(text)
+		return nil, nil, invalid("line %d: byte 0x%02X is not UTF-8: name the file's encoding with --encoding latin1 or windows-1252",
+			t.line+bytes.Count(text[:i], newline), text[i])
+	}
+	if !last {
+		t.line += bytes.Count(text, newline)
+	}
+	return text, raw[end:], nil
+}
+
+// decode returns raw decoded from a single-byte encoding.
+func (t *text) decode(raw []byte) ([]byte, error) {
+	t.out = t.out[:0]
+	for i, c := range raw {
+		if c < utf8.RuneSelf {
+			t.out = append(t.out, c)
+			continue
+		}
+		r := t.high[c-0x80]
+		if r == 0 {
+			return nil, invalid("line %d: byte 0x%02X is no character of %s", t.line+bytes.Count(raw[:i], newline), c, t.enc)
+		}
+		t.out = utf8.AppendRune(t.out, r)
+	}
+	t.line += bytes.Count(raw, newline)
+	return t.out, nil
+}
+
+var newline = []byte{'\n'}
+
+// reader is a file's text on its way to a parser, read a buffer at a time
+// from src and handed out from ready, which points into buf or the text's
+// own buffer.
+type reader struct {
+	src   io.Reader
+	left  int64 // bytes src may still give before it is too large
+	limit Size
+	text  *text
+	buf   []byte
 	// cut is the start of a character the last read cut off, at the end
 	// of buf, kept for the next.
 	cut   []byte
-	out   []byte
 	ready []byte
 	err   error
 }
@@ -131,13 +266,11 @@ func (d *reader) fill() {
 	}
 	k := copy(d.buf, d.cut)
 	room := d.buf[k:]
-	if int64(len(room)) > d.left+1 {
-		room = room[:d.left+1]
+	if d.left < int64(len(room)) {
+		room = room[:d.left+1] // one byte more tells a file over the limit
 	}
 	n, err := d.src.Read(room)
 	d.left -= int64(n)
-	raw := d.buf[:k+n]
-	d.cut = nil
 	switch {
 	case d.left < 0:
 		d.err = invalid("is more than the limit of %s (--max-file-size)", d.limit)
@@ -146,63 +279,9 @@ func (d *reader) fill() {
 		d.err = cannotRead(err)
 		return
 	}
-	if !d.started {
-		// Three bytes tell a byte-order mark, which says the file is
-		// UTF-8 whatever the editor said (as browsers read it).
-		if len(raw) < len(bom) && err == nil {
-			d.cut = raw
-			return
-		}
-		d.started = true
-		if bytes.HasPrefix(raw, bom) {
-			raw, d.high = raw[len(bom):], nil
-		}
-	}
-	if d.high == nil {
-		d.checkUTF8(raw, err == nil)
-	} else {
-		d.decode(raw)
-	}
-	if d.err == nil {
-		d.err = err
-	}
-}
-
-// checkUTF8 hands out raw once it is UTF-8; while more may follow, a
-// character cut at its end waits for its rest.
-func (d *reader) checkUTF8(raw []byte, more bool) {
-	end := len(raw)
-	if more {
-		end = whole(raw)
-	}
-	text := raw[:end]
-	if !utf8.Valid(text) {
-		i := firstInvalid(text)
-		d.err = invalid("line %d: byte 0x%02X is not UTF-8: name the file's encoding with --encoding latin1 or windows-1252",
-			d.line+bytes.Count(text[:i], []byte{'\n'}), text[i])
-		return
-	}
-	d.line += bytes.Count(text, []byte{'\n'})
-	d.ready, d.cut = text, raw[end:]
-}
-
-// decode hands out raw decoded from a single-byte encoding.
-func (d *reader) decode(raw []byte) {
-	d.out = d.out[:0]
-	for i, c := range raw {
-		if c < utf8.RuneSelf {
-			d.out = append(d.out, c)
-			continue
-		}
-		r := d.high[c-0x80]
-		if r == 0 {
-			d.err = invalid("line %d: byte 0x%02X is no character of %s", d.line+bytes.Count(raw[:i], []byte{'\n'}), c, d.enc)
-			return
-		}
-		d.out = utf8.AppendRune(d.out, r)
-	}
-	d.line += bytes.Count(raw, []byte{'\n'})
-	d.ready = d.out
+	var terr error
+	d.ready, d.cut, terr = d.text.next(d.buf[:k+n], err != nil)
+	d.err = cmp.Or(terr, err)
 }
 
 // whole returns the length of b up to a character cut at its end.

@@ -3,6 +3,7 @@ package datafile
 import (
 	"bytes"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,8 +15,9 @@ import (
 	"github.com/footdata/footballd/pkg/model"
 )
 
-// TestReader reads each input whole, in one read and a byte at a time,
-// and wants the same text or the same error from both.
+// TestReader reads each input four ways, wanting the same text or error
+// from each: through Reader in reads as large as the input and a byte at
+// a time, from a file with ReadFile, and with ReadAll.
 func TestReader(t *testing.T) {
 	long := strings.Repeat("Café FC,Nürnberg,北京国安\n", 4000) // characters cut at every buffer's end
 	tests := []struct {
@@ -41,25 +43,37 @@ func TestReader(t *testing.T) {
 		{"windows-1252 unassigned byte", Options{Encoding: Windows1252}, "a\nb\x81", `^line 2: byte 0x81 is no character of windows-1252$`, true},
 		{"a byte-order mark says UTF-8", Options{Encoding: Latin1}, "\xEF\xBB\xBFCafé", "Café", false},
 		{"at the limit", Options{MaxSize: 10}, "0123456789", "0123456789", false},
-		{"over the limit", Options{MaxSize: 10}, "0123456789x", `^is more than the limit of 10B \(--max-file-size\)$`, true},
+		{"over the limit", Options{MaxSize: 10}, "0123456789x", `^is (11 bytes, )?more than the limit of 10B \(--max-file-size\)$`, true},
 		{"the mark counts", Options{MaxSize: 10}, "\xEF\xBB\xBF012345678", `more than the limit`, true},
+		{"the largest limit", Options{MaxSize: math.MaxInt64}, "abc", "abc", false},
 	}
+	path := filepath.Join(t.TempDir(), "in")
 	for _, tt := range tests {
-		for _, chunked := range []bool{false, true} {
-			var src io.Reader = strings.NewReader(tt.in)
-			if chunked {
-				src = iotest.OneByteReader(src)
+		if err := os.WriteFile(path, []byte(tt.in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, way := range []string{"one read", "a byte at a time", "ReadFile", "ReadAll"} {
+			var got []byte
+			var err error
+			switch way {
+			case "one read":
+				got, err = io.ReadAll(tt.opts.Reader(strings.NewReader(tt.in)))
+			case "a byte at a time":
+				got, err = io.ReadAll(tt.opts.Reader(iotest.OneByteReader(strings.NewReader(tt.in))))
+			case "ReadFile":
+				got, err = tt.opts.ReadFile(path)
+			default:
+				got, err = tt.opts.ReadAll(iotest.HalfReader(strings.NewReader(tt.in)))
 			}
-			got, err := io.ReadAll(tt.opts.Reader(src))
 			switch {
 			case tt.err && err == nil:
-				t.Errorf("%s (chunked %v): read %q, want an error matching %q", tt.name, chunked, got, tt.want)
+				t.Errorf("%s (%s): read %q, want an error matching %q", tt.name, way, got, tt.want)
 			case tt.err && (model.ErrorCode(err) != model.Invalid || !regexp.MustCompile(tt.want).MatchString(err.Error())):
-				t.Errorf("%s (chunked %v): error %v, want an invalid error matching %q", tt.name, chunked, err, tt.want)
+				t.Errorf("%s (%s): error %v, want an invalid error matching %q", tt.name, way, err, tt.want)
 			case !tt.err && err != nil:
-				t.Errorf("%s (chunked %v): %v", tt.name, chunked, err)
+				t.Errorf("%s (%s): %v", tt.name, way, err)
 			case !tt.err && string(got) != tt.want:
-				t.Errorf("%s (chunked %v): read %.80q, want %.80q", tt.name, chunked, got, tt.want)
+				t.Errorf("%s (%s): read %.80q, want %.80q", tt.name, way, got, tt.want)
 			}
 		}
 	}
@@ -146,7 +160,7 @@ func TestEncodingNames(t *testing.T) {
 // FuzzReader holds the reader to what it stands for: UTF-8 input comes
 // out as it went in (a leading byte-order mark dropped) and anything else
 // is refused, as utf8.Valid says; Latin-1 input comes out as its bytes'
-// characters; whatever the reads' sizes.
+// characters; whatever the reads' sizes, and as ReadAll reads it whole.
 func FuzzReader(f *testing.F) {
 	f.Add([]byte("Café FC\n"), false, false)
 	f.Add([]byte("\xEF\xBB\xBFa\xC3"), true, false)
@@ -161,6 +175,9 @@ func FuzzReader(f *testing.F) {
 			opts.Encoding = Latin1
 		}
 		got, err := io.ReadAll(opts.Reader(src))
+		if all, errAll := opts.ReadAll(bytes.NewReader(in)); (err == nil) != (errAll == nil) || (err == nil && !bytes.Equal(all, got)) {
+			t.Fatalf("%q (latin1 %v): Reader read %q, %v; ReadAll %q, %v", in, latin1, got, err, all, errAll)
+		}
 		text := TrimBOM(in)
 		var want []byte
 		switch {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 )
 
 func TestStatusTransitions(t *testing.T) {
@@ -315,6 +316,16 @@ func TestInvisibleCharactersAreRefused(t *testing.T) {
 	}
 }
 
+// TestInvisibleIsUnicodes: invisible's shortcut below U+0600 agrees with
+// Unicode's tables for every character.
+func TestInvisibleIsUnicodes(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if want := unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point); invisible(r) != want {
+			t.Errorf("invisible(%U) = %v, want %v", r, !want, want)
+		}
+	}
+}
+
 func TestTokens(t *testing.T) {
 	tok, err := NewToken()
 	if err != nil || len(tok) != 32 || !ValidToken(tok) {
@@ -398,5 +409,20 @@ func TestPlayerDates(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkCheckText checks the text of a replayed fixture (its source,
+// round and placeholder) and an accented name: CheckText runs for every
+// event of a replay.
+func BenchmarkCheckText(b *testing.B) {
+	texts := []string{"openfootball:PL:2015:Matchday 1|Manchester United FC|Tottenham Hotspur FC", "Matchday 1", "",
+		"1. FC Köln / Beşiktaş JK / Παναθηναϊκός"}
+	for b.Loop() {
+		for _, s := range texts {
+			if err := CheckText("source", s, MaxSource); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }
