@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -147,20 +145,6 @@ func invalidFile(format string, args ...any) error {
 	return &model.Error{Code: model.Invalid, Message: fmt.Sprintf(format, args...)}
 }
 
-// readFile reads a file, with an error naming what went wrong, not the
-// path again.
-func readFile(path string) ([]byte, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, invalidFile("cannot be read: %v", err)
-	}
-	return raw, nil
-}
-
 // parseOpenFootball reads one openfootball JSON file.
 func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
 	// A path that names no league or season is refused for that, before
@@ -168,7 +152,7 @@ func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode)
 	if _, _, _, err := locate(path, opts); err != nil {
 		return nil, err
 	}
-	raw, err := readFile(path)
+	raw, err := opts.Input.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
