@@ -23,7 +23,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"iter"
+	"os"
 	"regexp"
 	"runtime"
 	"slices"
@@ -137,6 +139,11 @@ func plainFiles(paths []string) ([]string, error) { return paths, nil }
 // parseFile reads the file at path with f: as the format reads files when
 // it has a way of its own, else whole, given to its read.
 func (f Format) parseFile(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+	// A file that is not there is said to be missing, before whatever
+	// its path would say of its league or season.
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, invalidFile("no such file")
+	}
 	if f.parse != nil {
 		return f.parse(path, opts, leagues)
 	}
