@@ -44,8 +44,9 @@ cd "$root"
 
 die() { echo "local-cluster: $*" >&2; exit 1; }
 
-[[ $base =~ ^[0-9]+$ ]] && ((base >= 1024 && base <= 65400)) ||
+if ! [[ $base =~ ^[0-9]+$ ]] || ((base < 1024 || base > 65400)); then
   die "LOCAL_CLUSTER_PORT \"$base\": must be a port from 1024 to 65400"
+fi
 [[ $replicas =~ ^[1-9]$ ]] || die "LOCAL_CLUSTER_REPLICAS \"$replicas\": must be 1 to 9"
 
 nodes=(1 2 3)
@@ -180,7 +181,7 @@ nats_configs() {
   for n in "${nodes[@]}"; do
     conf=$dir/nats-$n
     mkdir -p "$conf/jetstream"
-    cp deploy/nats/nats-$n.conf deploy/nats/cluster.conf deploy/nats/auth.conf "$conf/"
+    cp "deploy/nats/nats-$n.conf" deploy/nats/cluster.conf deploy/nats/auth.conf "$conf/"
     cp "$dir/secrets/secrets.conf" "$conf/secrets.conf"
     rewrite "$conf/cluster.conf" /etc/nats/tls/ "$dir/certs/fd-nats-$n/"
     rewrite "$conf/cluster.conf" /var/lib/nats "$conf/jetstream"
@@ -262,7 +263,23 @@ replica_command() {
   replica_cmd[0]=bin/api
 }
 
-show_log() { echo "--- $1 (last lines)"; tail -n 20 "$1" 2>/dev/null; }
+# failed WHAT LOG: stop with WHAT and the end of LOG.
+failed() {
+  echo "--- $2 (last lines)" >&2
+  tail -n 20 "$2" >&2 2>/dev/null || true
+  die "$1"
+}
+
+# stop_if_failed: the exit trap of up, which stops what a failed up
+# started.
+stop_if_failed() {
+  local status=$?
+  if ((status != 0)); then
+    echo "local-cluster: up failed; stopping what it started" >&2
+    down >/dev/null 2>&1 || true
+  fi
+  exit "$status"
+}
 
 up() {
   local n i p name
@@ -273,7 +290,7 @@ up() {
     $(for i in $(seq 1 "$replicas"); do api_port "$i"; admin_port "$i"; done); do
     in_use "$p" && die "port $p is in use; set LOCAL_CLUSTER_PORT to another first port (it uses $base to $((base + 59)))"
   done
-  [ -x bin/api ] && [ -x bin/ingest ] || die "no bin/api or bin/ingest: make build first"
+  if [ ! -x bin/api ] || [ ! -x bin/ingest ]; then die "no bin/api or bin/ingest: make build first"; fi
   command -v openssl >/dev/null || die "openssl not found: apt-get install openssl"
   command -v curl >/dev/null || die "curl not found: apt-get install curl"
   nats_server=$(find_nats_server)
@@ -282,7 +299,7 @@ up() {
   mkdir -p "$dir/run"
   touch "$dir/.local-cluster"
   # Whatever fails from here on stops what was started.
-  trap 'echo "local-cluster: up failed; stopping what it started" >&2; down >/dev/null 2>&1 || true' ERR
+  trap stop_if_failed EXIT
 
   certificates
   secrets
@@ -295,14 +312,14 @@ up() {
     # /healthz answers 200 once the node is in the cluster with JetStream
     # current.
     wait_until 60 http_ok "http://127.0.0.1:$(monitor_port "$n")/healthz" ||
-      { show_log "$dir/nats-$n/nats.log"; false; }
+      failed "nats-$n did not join the cluster within 60 s" "$dir/nats-$n/nats.log"
   done
   echo "local-cluster: NATS: three nodes on 127.0.0.1:$(client_port 1)-$(client_port 3), TLS, users from auth.conf"
 
-  # The step of deploy/README.md "Create the stream", as admin. A freshly
+  # deploy/README.md, "4. The stream, as admin". A freshly
   # formed cluster may take a moment to elect its JetStream leader.
   wait_until 30 with admin bin/ingest stream init --replicas 3 >"$dir/stream-init.log" 2>&1 ||
-    { show_log "$dir/stream-init.log"; false; }
+    failed "ingest stream init failed for 30 s" "$dir/stream-init.log"
 
   for i in $(seq 1 "$replicas"); do
     mkdir -p "$dir/api-$i"
@@ -311,20 +328,20 @@ up() {
   done
   for i in $(seq 1 "$replicas"); do
     wait_until 120 http_ok "http://127.0.0.1:$(api_port "$i")/readyz" ||
-      { show_log "$dir/api-$i/api.log"; false; }
+      failed "api-$i not ready within 120 s" "$dir/api-$i/api.log"
   done
   echo "local-cluster: $replicas API replicas ready on 127.0.0.1:$(api_port 1)-$(api_port "$replicas")"
 
   nginx_config
   start nginx "$dir/nginx/logs/stderr.log" "$nginx" -g "daemon off;" -p "$dir/nginx" -c "$dir/nginx/nginx.conf" -e "$dir/nginx/logs/error.log"
   wait_until 30 http_ok --cacert "$dir/certs/ca.pem" "https://localhost:$proxy_port/readyz" ||
-    { show_log "$dir/nginx/logs/error.log"; false; }
+    failed "nginx did not answer /readyz within 30 s" "$dir/nginx/logs/error.log"
   echo "local-cluster: nginx terminating TLS on https://localhost:$proxy_port"
 
   if [ -n "$import" ]; then
     # shellcheck disable=SC2086 # the glob is meant to expand
     with ingest FD_EDITOR=local-cluster bin/ingest import openfootball --aliases demo/aliases.csv $import >"$dir/import.log" 2>&1 ||
-      [ $? = 2 ] || { show_log "$dir/import.log"; false; }
+      [ $? = 2 ] || failed "the import failed" "$dir/import.log"
     echo "local-cluster: $(grep -m1 '^imported' "$dir/import.log") as ingest ($import; report in $dir/import.log)"
   fi
   # A client whose limit nobody reaches, so that trying things is not cut
@@ -336,7 +353,7 @@ up() {
   fi
   (umask 077 && sed -n 's/^token: //p' "$dir/client.log" >"$dir/token")
   rm "$dir/client.log"
-  trap - ERR
+  trap - EXIT
 
   cat <<MSG
 
