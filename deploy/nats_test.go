@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/internal/provision"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -37,6 +38,7 @@ import (
 // natsCluster is the production configuration of deploy/nats, running: three
 // nodes on loopback, with certificates from gencerts.sh and fresh passwords.
 type natsCluster struct {
+	ca        string // the CA's certificate, which clients trust
 	servers   []*server.Server
 	urls      []string // nats://127.0.0.1:port of each node, no user
 	passwords map[string]string
@@ -77,21 +79,8 @@ func startNATSCluster(t *testing.T) *natsCluster {
 		t.Fatalf("gencerts.sh: %v\n%s", err, out)
 	}
 	// Clients trust the CA the way deploy/README.md tells operators to:
-	// SSL_CERT_DIR adds it to the system's roots.
-	trust := filepath.Join(dir, "trust")
-	ca, err := os.ReadFile(filepath.Join(certs, "ca.pem"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(trust, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(trust, "footballd-ca.pem"), ca, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("SSL_CERT_DIR", trust)
-
-	c := &natsCluster{passwords: map[string]string{}}
+	// --nats-ca (FD_NATS_CA), for NATS only.
+	c := &natsCluster{passwords: map[string]string{}, ca: filepath.Join(certs, "ca.pem")}
 	var secrets strings.Builder
 	for _, user := range []string{"api", "ingest", "admin", "sys"} {
 		b := make([]byte, 12)
@@ -206,7 +195,7 @@ func (c *natsCluster) connect(t *testing.T, user string) (*nats.Conn, chan error
 		url = c.url(user)
 	}
 	violations := make(chan error, 16)
-	opts := []nats.Option{nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+	opts := []nats.Option{nats.RootCAs(c.ca), nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 		if errors.Is(err, nats.ErrPermissionViolation) {
 			violations <- err
 		}
@@ -260,7 +249,7 @@ func TestNATSConfiguration(t *testing.T) {
 	t.Run("no anonymous or unknown users", func(t *testing.T) {
 		for _, url := range []string{c.urls[0], strings.Replace(c.url("api"), c.passwords["api"], "wrong", 1),
 			strings.Replace(c.urls[0], "nats://", "nats://nobody:x@", 1)} {
-			nc, err := nats.Connect(url)
+			nc, err := nats.Connect(url, nats.RootCAs(c.ca))
 			if err == nil {
 				nc.Close()
 				t.Errorf("%s: connected, want an authorization violation", events.Redacted(url))
@@ -304,10 +293,26 @@ func TestNATSConfiguration(t *testing.T) {
 			}
 		})
 	}
-	// The service's own code paths, as each role runs them.
-	editor, err := events.Connect(ctx, c.url("ingest"), "ingest", events.StreamConfig{Replicas: 3})
+	// The service's own code paths, as each role runs them: the admin
+	// sets the stream up at R3 (`ingest stream init --replicas 3`), the
+	// others find it as it is.
+	admin, err := events.Dial{URL: c.url("admin"), Name: "admin", CA: c.ca}.Conn()
 	if err != nil {
-		t.Fatalf("editor opens the stream at R3: %v", err)
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	done, err := provision.Run(ctx, admin, events.StreamConfig{Replicas: 3})
+	if err != nil {
+		t.Fatalf("admin sets the stream up at R3: %v", err)
+	}
+	for _, r := range done {
+		if r.After != 3 {
+			t.Errorf("%s at R%d, want R3", r.Name, r.After)
+		}
+	}
+	editor, err := events.Connect(ctx, events.Dial{URL: c.url("ingest"), Name: "ingest", CA: c.ca}, events.StreamConfig{})
+	if err != nil {
+		t.Fatalf("editor opens the stream: %v", err)
 	}
 	defer editor.Close()
 	seq, err := editor.Publish(ctx, events.Msg{Subject: "football.league.XX", Body: []byte(`{"code":"XX"}`), Meta: events.Meta{Editor: "test"}})
@@ -326,7 +331,7 @@ func TestNATSConfiguration(t *testing.T) {
 	})
 
 	t.Run("a replica reads the stream and shares budgets", func(t *testing.T) {
-		replica, err := events.Connect(ctx, c.url("api"), "api", events.StreamConfig{Replicas: 3})
+		replica, err := events.Connect(ctx, events.Dial{URL: c.url("api"), Name: "api", CA: c.ca}, events.StreamConfig{})
 		if err != nil {
 			t.Fatalf("replica opens the stream: %v", err)
 		}
@@ -374,7 +379,7 @@ func TestNATSConfiguration(t *testing.T) {
 			t.Fatal(err)
 		}
 		d, err := webhook.New(webhook.Config{Conn: nc, Hooks: func() webhook.Hooks { return hooks }, PublicURL: "https://api.test",
-			Allow: allow, Replicas: 3, Registerer: prometheus.NewRegistry()})
+			Allow: allow, Registerer: prometheus.NewRegistry()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -410,6 +415,13 @@ func TestNATSConfiguration(t *testing.T) {
 		{"api", "football.league.YY", false},
 		{"api", "football.league.XX", false},
 		{"api", "$JS.API.STREAM.UPDATE.FOOTBALL", false},
+		{"api", "$JS.API.STREAM.CREATE.KV_FD_LIMITS", false},
+		{"api", "$JS.API.STREAM.UPDATE.KV_FD_WEBHOOKS", false},
+		{"api", "$JS.API.STREAM.UPDATE.FD_WEBHOOK_QUEUE", false},
+		{"ingest", "$JS.API.STREAM.CREATE.FOOTBALL", false},
+		{"ingest", "$JS.API.STREAM.UPDATE.FOOTBALL", false},
+		{"ingest", "$JS.API.STREAM.UPDATE.KV_FD_WEBHOOKS", false},
+		{"admin", "$JS.API.STREAM.UPDATE.FOOTBALL", true},
 		{"api", "$JS.API.STREAM.PURGE.FOOTBALL", false},
 		{"api", "$JS.API.STREAM.DELETE.FOOTBALL", false},
 		{"api", "$JS.API.STREAM.DELETE.KV_FD_LIMITS", false},

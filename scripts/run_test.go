@@ -184,6 +184,51 @@ func TestMakeRun(t *testing.T) {
 		getJSON(t, base+"/fixtures/"+string(edited[1]), token, &live)
 	}
 
+	// The README's second replica beside make run, as written there (only
+	// the addresses moved to free ones): it starts, and answers as the
+	// first does.
+	m = regexp.MustCompile("(?s)### Running replicas.*?```sh\n(.*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README has no second replica under Running replicas")
+	}
+	second, secondAdmin := natstest.FreeAddr(t), natstest.FreeAddr(t)
+	block := strings.NewReplacer("nats://127.0.0.1:4222", "nats://"+natsAddr, "--listen :8081", "--listen "+second,
+		"127.0.0.1:9091", secondAdmin).Replace(string(m[1]))
+	replica := exec.Command("bash", "-euo", "pipefail", "-c", "exec "+strings.TrimSpace(block))
+	replica.Dir = ".."
+	var replicaLog strings.Builder
+	replica.Stderr = &replicaLog
+	if err := replica.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = replica.Process.Kill(); _ = replica.Wait() }()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		if resp, err := http.Get("http://" + second + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the README's second replica is not ready after a minute:\n%s", replicaLog.String())
+		}
+	}
+	for _, path := range []string{"/competitions/", "/competitions/6/leagueTable", "/fixtures/" + string(edited[1]), "/teams/57"} {
+		var one, two any
+		getJSON(t, base+path, token, &one)
+		getJSON(t, "http://"+second+"/v1"+path, token, &two)
+		a, _ := json.Marshal(one)
+		b, _ := json.Marshal(two)
+		// Links name the host asked, the rest must be the same.
+		if mine := strings.ReplaceAll(string(b), second, listen); string(a) != mine {
+			i := 0
+			for i < min(len(a), len(mine)) && a[i] == mine[i] {
+				i++
+			}
+			t.Errorf("GET %s: the README's second replica answers otherwise from byte %d: %.80q, want %.80q", path, i, mine[i:], a[i:])
+		}
+	}
+
 	// A second make run on the same ports, or the same data, says so in
 	// one line and starts nothing.
 	for _, again := range [][]string{env, {"FD_LISTEN=" + natstest.FreeAddr(t), "FD_NATS_URL=nats://" + natstest.FreeAddr(t), "FD_EMBEDDED_NATS=" + dir, "FD_ADMIN_LISTEN=" + natstest.FreeAddr(t)}} {

@@ -6,13 +6,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"maps"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,8 +21,8 @@ import (
 	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/internal/httpapi"
 	"github.com/footdata/footballd/internal/importer"
-	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/internal/provision"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/nats-io/nats.go/jetstream"
@@ -58,85 +57,27 @@ func clusterPlan() clusterSize {
 	return size
 }
 
-// natsCluster is three embedded NATS servers routed to each other on
-// loopback, each with its own storage: a JetStream cluster.
+// natsCluster is a three-node JetStream cluster (natstest.Cluster) with
+// what the cluster test asks of it.
 type natsCluster struct {
-	t     *testing.T
-	opts  []natsembed.Options
-	nodes []*natsembed.Server
-	urls  []string
+	*natstest.Cluster
+	t *testing.T
 }
 
 func startNATSCluster(t *testing.T) *natsCluster {
 	t.Helper()
-	c := &natsCluster{t: t}
-	port := func() int {
-		_, p, err := net.SplitHostPort(natstest.FreeAddr(t))
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := strconv.Atoi(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	var clients, routePorts []int
-	var routes []string
-	for range 3 {
-		clients, routePorts = append(clients, port()), append(routePorts, port())
-		routes = append(routes, fmt.Sprintf("nats://127.0.0.1:%d", routePorts[len(routePorts)-1]))
-	}
-	for i := range clients {
-		c.opts = append(c.opts, natsembed.Options{Dir: t.TempDir(), Port: clients[i], Name: fmt.Sprintf("n%d", i+1),
-			Cluster: &natsembed.Cluster{Name: "football", Port: routePorts[i], Routes: routes}})
-		c.urls = append(c.urls, fmt.Sprintf("nats://127.0.0.1:%d", clients[i]))
-	}
-	c.nodes = make([]*natsembed.Server, 3)
-	for i := range c.opts {
-		c.start(i)
-	}
-	t.Cleanup(func() {
-		for _, n := range c.nodes {
-			if n != nil {
-				n.Stop()
-			}
-		}
-	})
-	return c
+	return &natsCluster{Cluster: natstest.StartCluster(t), t: t}
 }
 
-func (c *natsCluster) start(i int) {
-	c.t.Helper()
-	n, err := natsembed.Start(c.opts[i])
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	c.nodes[i] = n
-}
-
-func (c *natsCluster) stop(i int) {
-	c.nodes[i].Stop()
-	c.nodes[i] = nil
-}
-
-// url lists every node, starting from the i-th, so that clients spread.
-func (c *natsCluster) url(i int) string {
-	var out []string
-	for k := range c.urls {
-		out = append(out, c.urls[(i+k)%len(c.urls)])
-	}
-	return strings.Join(out, ",")
-}
-
-// connect connects a store with the stream at R3, waiting for the
-// cluster to elect its leaders.
+// connect sets the stream up at R3 (the code of `ingest stream init
+// --replicas 3`) and connects a store to it, waiting for the cluster to
+// elect its leaders.
 func (c *natsCluster) connect(i int) *events.Store {
 	c.t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		s, err := events.Connect(ctx, c.url(i), "cluster-test", events.StreamConfig{Replicas: 3})
+		s, err := provisioned(ctx, c.URL(i))
 		cancel()
 		if err == nil {
 			c.t.Cleanup(s.Close)
@@ -147,6 +88,20 @@ func (c *natsCluster) connect(i int) *events.Store {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
+}
+
+// provisioned runs provision at R3 as `ingest stream init --replicas 3`
+// does and opens a store.
+func provisioned(ctx context.Context, url string) (*events.Store, error) {
+	nc, err := events.Dial{URL: url, Name: "cluster-test"}.Conn()
+	if err != nil {
+		return nil, err
+	}
+	defer nc.Close()
+	if _, err := provision.Run(ctx, nc, events.StreamConfig{Replicas: 3}); err != nil {
+		return nil, err
+	}
+	return events.Connect(ctx, events.Dial{URL: url, Name: "cluster-test"}, events.StreamConfig{})
 }
 
 // waitStream polls the stream's cluster information for up to a minute
@@ -189,8 +144,8 @@ func (c *natsCluster) leader(s *events.Store) int {
 	c.t.Helper()
 	leader := -1
 	c.waitStream(s, "the stream has no leader", func(ci *jetstream.ClusterInfo) bool {
-		leader = slices.IndexFunc(c.opts, func(o natsembed.Options) bool { return o.Name == ci.Leader })
-		return leader >= 0 && c.nodes[leader] != nil
+		leader = c.Node(ci.Leader)
+		return leader >= 0 && c.Nodes[leader] != nil
 	})
 	return leader
 }
@@ -321,7 +276,7 @@ func TestCluster(t *testing.T) {
 	// when its replica does, so replicas started apart would disagree on
 	// the windows of the limits.
 	flags := func(i int) []string {
-		return []string{"--nats", nc.url(i), "--stream-replicas", "3", "--drain", "300ms", "--public-url", "http://api.test",
+		return []string{"--nats", nc.URL(i), "--drain", "300ms", "--public-url", "http://api.test",
 			"--anonymous-per-day", "100000000"}
 	}
 	replicas := make([]*replica, 3)
@@ -432,9 +387,9 @@ func TestCluster(t *testing.T) {
 		time.Sleep(time.Second)
 		leader := nc.leader(s)
 		t.Logf("round %d: killing the stream leader n%d", round+1, leader+1)
-		nc.stop(leader)
+		nc.Stop(leader)
 		time.Sleep(2 * time.Second)
-		nc.start(leader)
+		nc.Start(leader)
 
 		victim := round % len(replicas)
 		t.Logf("round %d: killing replica %d and starting another", round+1, victim+1)
@@ -446,9 +401,9 @@ func TestCluster(t *testing.T) {
 
 		node := (nc.leader(s) + 1) % 3
 		t.Logf("round %d: restarting NATS node n%d", round+1, node+1)
-		nc.stop(node)
+		nc.Stop(node)
 		time.Sleep(500 * time.Millisecond)
-		nc.start(node)
+		nc.Start(node)
 	}
 	close(stopEdits)
 	writers.Wait()
@@ -669,4 +624,43 @@ func crawlPaths(t *testing.T, r *replica) []string {
 		}
 	}
 	return paths
+}
+
+// TestClusterStartsTogether: three replicas started at once against three
+// fresh NATS nodes all become ready once the stream is set up, however
+// the nodes' elections and the set-up interleave with their starts (a
+// replica used to give up after 30 s creating FD_LIMITS in 11 of 18
+// such starts). Each replica waits, with its reason in /readyz, and
+// creates nothing. Ten starts with -cluster.full, two otherwise.
+func TestClusterStartsTogether(t *testing.T) {
+	starts := 2
+	if *clusterFull {
+		starts = 10
+	}
+	for i := range starts {
+		t.Run(fmt.Sprint("start ", i+1), func(t *testing.T) {
+			c := natstest.StartCluster(t)
+			ready := make(chan *replica, 3)
+			for n := range 3 {
+				go func() {
+					addr, admin := natstest.FreeAddr(t), natstest.FreeAddr(t)
+					args := []string{"--listen", addr, "--admin-listen", admin, "--nats", c.URL(n), "--drain", "0s", "--log-level", "warn"}
+					ctx, cancel := context.WithCancel(context.Background())
+					r := &replica{t: t, base: "http://" + addr, admin: "http://" + admin, nats: c.URL(n), cancel: cancel, done: make(chan error, 1), logs: &syncBuffer{}}
+					go func() { r.done <- run(ctx, args, func(string) string { return "" }, io.Discard, r.logs) }()
+					ready <- r
+				}()
+			}
+			replicas := []*replica{<-ready, <-ready, <-ready}
+			for _, r := range replicas {
+				t.Cleanup(r.stop)
+			}
+			// The operator's `ingest stream init --replicas 3`, while the
+			// replicas wait.
+			natstest.MustProvisionEventually(t, c.URL(0), events.StreamConfig{Replicas: 3})
+			for _, r := range replicas {
+				r.waitReady()
+			}
+		})
+	}
 }

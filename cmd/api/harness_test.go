@@ -136,7 +136,7 @@ func (r *replica) stop() {
 // store connects an editor's store to the replica's NATS.
 func (r *replica) store() *events.Store {
 	r.t.Helper()
-	s, err := events.Connect(context.Background(), r.nats, "test", events.StreamConfig{})
+	s, err := events.Connect(context.Background(), events.Dial{URL: r.nats, Name: "test"}, events.StreamConfig{})
 	if err != nil {
 		r.t.Fatal(err)
 	}

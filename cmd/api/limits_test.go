@@ -3,6 +3,7 @@ package main
 import (
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/model"
@@ -10,13 +11,19 @@ import (
 
 // TestLimitsHoldAcrossReplicas: a caller spreading requests over two
 // replicas gets its limit once, not once per replica, and the refusals
-// are 429s with the counter headers and Retry-After.
+// are 429s with the counter headers and Retry-After. The windows follow
+// the wall clock whatever --now says, so that two demo replicas whose
+// clocks were started ten minutes apart share them too.
 func TestLimitsHoldAcrossReplicas(t *testing.T) {
+	for _, clocks := range [][2]string{{"2026-03-13T12:00:00Z", "2026-03-13T12:00:00Z"}, {"2026-03-13T12:00:00Z", "2026-03-13T11:50:00Z"}} {
+		t.Run("--now "+clocks[0]+" and "+clocks[1], func(t *testing.T) { limitsHold(t, clocks) })
+	}
+}
+
+func limitsHold(t *testing.T, clocks [2]string) {
 	natsAddr := natstest.FreeAddr(t)
-	// The clock starts at the top of a minute, so that the test's requests
-	// all fall in one window.
-	now := []string{"--now", "2026-03-13T12:00:00Z", "--anonymous-per-day", "30"}
-	replicas := []*replica{startReplica(t, natsAddr, true, now...), startReplica(t, natsAddr, false, now...)}
+	flags := func(now string) []string { return []string{"--now", now, "--anonymous-per-day", "30"} }
+	replicas := []*replica{startReplica(t, natsAddr, true, flags(clocks[0])...), startReplica(t, natsAddr, false, flags(clocks[1])...)}
 	store := replicas[0].store()
 	token := addClient(t, store, "acme", model.TierRegistered, 50)
 	for _, r := range replicas {
@@ -30,10 +37,15 @@ func TestLimitsHoldAcrossReplicas(t *testing.T) {
 		resetAt int // the window's length in seconds
 	}{
 		{"client, per minute", map[string]string{"X-Auth-Token": token}, 50, 3, 60},
-		{"anonymous, per day", nil, 30, 1, 12 * 3600},
+		{"anonymous, per day", nil, 30, 1, 24 * 3600},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// All the requests in one wall-clock minute: a second window
+			// would let more through, rightly.
+			if sec := time.Now().Second(); sec > 50 {
+				time.Sleep(time.Duration(61-sec) * time.Second)
+			}
 			allowed := 0
 			for i := range tt.limit + 20 {
 				resp := replicas[i%len(replicas)].do("GET", "/v1/competitions", tt.header)

@@ -117,7 +117,7 @@ func TestBadFlagsFailAtStart(t *testing.T) {
 		{[]string{"--listen", "8080"}, "--listen"},
 		{[]string{"--nats", "http://x"}, "--nats"},
 		{[]string{"--public-url", "ftp://x"}, "public URL"},
-		{[]string{"--stream-replicas", "2"}, "--stream-replicas"},
+		{[]string{"--nats-cert", "c.pem"}, "--nats-key"},
 		{[]string{"--sse-keepalive", "0s"}, "--sse-keepalive"},
 		{[]string{"--streams-per-ip", "0"}, "--streams-per-ip"},
 		{[]string{"--streams-per-client", "many"}, "--streams-per-client"},

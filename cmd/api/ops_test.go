@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -12,6 +13,10 @@ import (
 
 	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 func get(t *testing.T, url string) (int, string) {
@@ -50,7 +55,9 @@ func TestAdminListener(t *testing.T) {
 }
 
 // TestWaitsForNATS: a replica started before its NATS server answers 503
-// and says in its log that it waits; once NATS is up it replays and serves.
+// and says in its log and in /readyz why it waits: first NATS unreachable,
+// then the stream not set up (and what to run); it changes nothing in
+// NATS itself. Once an operator sets the stream up it replays and serves.
 func TestWaitsForNATS(t *testing.T) {
 	natsAddr := natstest.FreeAddr(t)
 	addr := natstest.FreeAddr(t)
@@ -67,13 +74,24 @@ func TestWaitsForNATS(t *testing.T) {
 			t.Errorf("run: %v", err)
 		}
 	}()
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(logs.String(), "nats not reachable yet; retrying") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no word of waiting for NATS:\n%s", logs.String())
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s:\n%s", what, logs.String())
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
+	readyz := func(want string) func() bool {
+		return func() bool {
+			status, body := get(t, "http://"+addr+"/readyz")
+			return status == 503 && strings.Contains(body, want)
+		}
+	}
+	waitFor("no word of NATS unreachable", func() bool { return strings.Contains(logs.String(), "not reachable") })
+	waitFor("/readyz does not say NATS is unreachable", readyz(`"status":"waiting","reason":"nats at nats://`+natsAddr+` not reachable`))
 	if status, body := get(t, "http://"+addr+"/v1/competitions"); status != 503 || !strings.Contains(body, "starting") {
 		t.Errorf("while waiting for NATS: %d %s", status, body)
 	}
@@ -84,17 +102,31 @@ func TestWaitsForNATS(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ns.Stop()
-	for {
-		if status, _ := get(t, "http://"+addr+"/readyz"); status == 200 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not ready after NATS came up:\n%s", logs.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	waitFor("/readyz does not say the stream is not set up", readyz("stream FOOTBALL: not set up: an operator runs `ingest stream init`"))
+	if !strings.Contains(logs.String(), "ingest stream init") {
+		t.Errorf("the log does not say what to run:\n%s", logs.String())
 	}
-	if !strings.Contains(logs.String(), `"msg":"connected to nats"`) || !strings.Contains(logs.String(), `"msg":"configuration"`) {
+	// The replica created nothing: not the stream, not a bucket.
+	nc, err := nats.Connect(ns.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	if names := js.StreamNames(context.Background()); names.Err() == nil {
+		for name := range names.Name() {
+			t.Errorf("the waiting replica created stream %s", name)
+		}
+	}
+	natstest.MustProvision(t, ns.URL(), events.StreamConfig{})
+	waitFor("not ready after the stream was set up", func() bool { status, _ := get(t, "http://"+addr+"/readyz"); return status == 200 })
+	if !strings.Contains(logs.String(), `"msg":"nats ready"`) || !strings.Contains(logs.String(), `"msg":"configuration"`) {
 		t.Errorf("log lacks the connection or the configuration:\n%s", logs.String())
+	}
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		if !json.Valid([]byte(line)) {
+			t.Errorf("a log line is not JSON: %s", line)
+		}
 	}
 }
 
@@ -120,5 +152,68 @@ func TestWebhookFlags(t *testing.T) {
 	cfg, err := parseConfig(nil, func(k string) string { return map[string]string{"FD_WEBHOOK_ALLOW": "127.0.0.1, *.example.org"}[k] }, io.Discard)
 	if err != nil || cfg.webhookAllow.String() != "127.0.0.1/32,*.example.org" || cfg.webhookWorkers != 16 || cfg.webhookTimeout != 10*time.Second {
 		t.Errorf("defaults and FD_WEBHOOK_ALLOW: %+v, %v", cfg, err)
+	}
+}
+
+// TestWaitsForARight: a replica whose NATS user lacks a right it needs
+// waits, and says in /readyz and its log which user may not publish to
+// which subject and what to do; every line it writes is JSON, the NATS
+// client's own errors included.
+func TestWaitsForARight(t *testing.T) {
+	denied := "$JS.API.STREAM.INFO.KV_FD_LIMITS"
+	srv, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, JetStream: true, StoreDir: t.TempDir(),
+		NoSigs: true, NoLog: true, Users: []*server.User{{Username: "admin", Password: "a"},
+			{Username: "api", Password: "b", Permissions: &server.Permissions{Publish: &server.SubjectPermission{Allow: []string{">"}, Deny: []string{denied}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Start()
+	defer srv.Shutdown()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		t.Fatal("server not ready")
+	}
+	hostport := strings.TrimPrefix(srv.ClientURL(), "nats://")
+	natstest.MustProvision(t, "nats://admin:a@"+hostport, events.StreamConfig{})
+
+	addr := natstest.FreeAddr(t)
+	logs := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"--listen", addr, "--admin-listen", "", "--nats", "nats://api:b@" + hostport, "--drain", "0s"},
+			func(string) string { return "" }, io.Discard, logs)
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	want := `NATS user api may not publish to \"` + denied + `\"`
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var status int
+		var body []byte
+		if resp, err := http.Get("http://" + addr + "/readyz"); err == nil {
+			status = resp.StatusCode
+			body, _ = io.ReadAll(resp.Body)
+			resp.Body.Close()
+		}
+		if status == 503 && strings.Contains(string(body), want) && strings.Contains(string(body), "auth.conf") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz: %d %s, want the user, the subject and what to do\n%s", status, body, logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.Contains(logs.String(), want) {
+		t.Errorf("the log does not say which right is missing:\n%s", logs.String())
+	}
+	if strings.Contains(logs.String(), "nats not reachable") || strings.Contains(logs.String(), "not reachable") {
+		t.Errorf("the log says NATS is unreachable; it was reachable:\n%s", logs.String())
+	}
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		if !json.Valid([]byte(line)) {
+			t.Errorf("a log line is not JSON: %s", line)
+		}
 	}
 }

@@ -14,15 +14,18 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/footdata/footballd/internal/buildinfo"
 	"github.com/footdata/footballd/internal/httpapi"
 	"github.com/footdata/footballd/internal/natsembed"
+	"github.com/footdata/footballd/internal/provision"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/push"
 	"github.com/footdata/footballd/pkg/readmodel"
+	"github.com/nats-io/nats.go"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 )
@@ -44,7 +47,9 @@ type config struct {
 	now          string
 	logLevel     string
 	drain        time.Duration
-	replicas     int
+	natsCA       string
+	natsCert     string
+	natsKey      string
 	version      bool
 	anonPerDay   int
 	adminListen  string
@@ -92,7 +97,9 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	fs.StringVar(&c.seasonSwitch, "season-switch", env("FD_SEASON_SWITCH", "06-01"), "MM-DD on which a new season becomes current (FD_SEASON_SWITCH)")
 	fs.StringVar(&c.now, "now", env("FD_NOW", ""), "start the service's clock at this RFC 3339 instant, for demos and tests; it then runs on (FD_NOW)")
 	fs.StringVar(&c.logLevel, "log-level", env("FD_LOG_LEVEL", "info"), "debug, info, warn or error (FD_LOG_LEVEL)")
-	replicas := text("stream-replicas", "FD_STREAM_REPLICAS", "0", "replicas of the stream on a NATS cluster: 1, 3 or 5; 0 keeps what the stream has")
+	fs.StringVar(&c.natsCA, "nats-ca", env("FD_NATS_CA", ""), "PEM file of the CA trusted for NATS, and for NATS only (default: the system's roots) (FD_NATS_CA)")
+	fs.StringVar(&c.natsCert, "nats-cert", env("FD_NATS_CERT", ""), "PEM client certificate for NATS, with --nats-key (FD_NATS_CERT)")
+	fs.StringVar(&c.natsKey, "nats-key", env("FD_NATS_KEY", ""), "PEM key of --nats-cert (FD_NATS_KEY)")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.StringVar(&c.adminListen, "admin-listen", env("FD_ADMIN_LISTEN", "127.0.0.1:9090"), "address of the admin listener (/metrics, /healthz, /readyz); empty for none (FD_ADMIN_LISTEN)")
 	accessLog := text("access-log", "FD_ACCESS_LOG", "false", "log every request: true or false")
@@ -139,8 +146,8 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 			return nil, fmt.Errorf("%s %q: must be a duration %s", d.flag, *d.v, d.want)
 		}
 	}
-	if c.replicas, err = strconv.Atoi(*replicas); err != nil || (c.replicas != 0 && c.replicas != 1 && c.replicas != 3 && c.replicas != 5) {
-		return nil, fmt.Errorf("--stream-replicas %q: must be 0, 1, 3 or 5", *replicas)
+	if (c.natsCert == "") != (c.natsKey == "") {
+		return nil, fmt.Errorf("--nats-cert %q and --nats-key %q: give both or neither", c.natsCert, c.natsKey)
 	}
 	for _, p := range strings.Split(*proxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {
@@ -192,28 +199,91 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	return c, nil
 }
 
-// connect connects to NATS, waiting for it as long as it takes (a replica
-// may start before its NATS cluster), and saying so in the log.
-func connect(ctx context.Context, log *slog.Logger, cfg *config) (*events.Store, error) {
-	wait := 250 * time.Millisecond
+// dial is how the replica reaches NATS.
+func (c *config) dial(log *slog.Logger) events.Dial {
+	return events.Dial{URL: c.natsURL, Name: "api", CA: c.natsCA, Cert: c.natsCert, Key: c.natsKey, Log: log}
+}
+
+// attachTimeout bounds each look at NATS while the replica waits for it.
+const attachTimeout = 10 * time.Second
+
+// attach connects to NATS and finds the stream, the budgets bucket and the
+// webhook queue and states, waiting as long as it takes: a replica may
+// start before its NATS cluster, or before an operator has set the stream
+// up (`ingest stream init`). Why it waits is in the log (when the reason
+// changes, and once a minute) and in /readyz. It changes nothing in NATS.
+func attach(ctx context.Context, log *slog.Logger, cfg *config, srv *httpapi.Server) (*events.Store, *events.Budgets, error) {
+	var nc *nats.Conn
+	wait, last, lastLogged := 250*time.Millisecond, "", time.Time{}
 	for attempt := 1; ; attempt++ {
-		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		store, err := events.Connect(cctx, cfg.natsURL, "api", events.StreamConfig{Replicas: cfg.replicas})
-		cancel()
-		if err == nil {
-			if attempt > 1 {
-				log.Info("connected to nats", "url", events.Redacted(cfg.natsURL), "attempts", attempt)
-			}
-			return store, nil
+		var store *events.Store
+		var budgets *events.Budgets
+		var err error
+		if nc == nil {
+			// The client reconnects on its own once it has connected.
+			nc, err = cfg.dial(log).Conn()
 		}
-		log.Warn("nats not reachable yet; retrying", "url", events.Redacted(cfg.natsURL), "attempt", attempt, "in", wait.String(), "err", err.Error())
+		if err == nil {
+			store, budgets, err = find(ctx, nc)
+		}
+		if err == nil {
+			srv.Waiting("")
+			if attempt > 1 {
+				log.Info("nats ready", "url", events.Redacted(cfg.natsURL), "attempts", attempt)
+			}
+			return store, budgets, nil
+		}
+		reason := waitReason(cfg, err)
+		srv.Waiting(reason)
+		if reason != last || time.Since(lastLogged) >= time.Minute {
+			log.Warn("waiting for nats", "reason", reason, "attempt", attempt, "retry_in", wait.String())
+			last, lastLogged = reason, time.Now()
+		}
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("connect to nats at %s: %w (last: %v)", events.Redacted(cfg.natsURL), ctx.Err(), err)
+			if nc != nil {
+				nc.Close()
+			}
+			return nil, nil, fmt.Errorf("%s: %w", reason, ctx.Err())
 		case <-time.After(wait):
 		}
 		wait = min(2*wait, 5*time.Second)
 	}
+}
+
+// find opens the stream and the budgets bucket on nc, and checks that the
+// webhook queue and states are there, without changing any.
+func find(ctx context.Context, nc *nats.Conn) (*events.Store, *events.Budgets, error) {
+	ctx, cancel := context.WithTimeout(ctx, attachTimeout)
+	defer cancel()
+	store, err := events.Open(ctx, nc, events.StreamConfig{})
+	if err != nil {
+		return nil, nil, err
+	}
+	budgets, err := store.Budgets(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := webhook.Check(ctx, nc); err != nil {
+		return nil, nil, err
+	}
+	return store, budgets, nil
+}
+
+// waitReason says, for an operator, why the replica cannot start yet and
+// what to do about it.
+func waitReason(cfg *config, err error) string {
+	var perm *events.PermissionError
+	switch {
+	case errors.As(err, &perm):
+		return perm.Error()
+	case errors.Is(err, events.ErrNotProvisioned):
+		return err.Error()
+	case errors.Is(err, nats.ErrNoServers), errors.Is(err, nats.ErrConnectionClosed), errors.Is(err, nats.ErrAuthorization),
+		strings.HasPrefix(err.Error(), "connect to nats"):
+		return fmt.Sprintf("nats at %s not reachable: %v", events.Redacted(cfg.natsURL), err)
+	}
+	return fmt.Sprintf("nats at %s does not answer yet (a cluster electing its leaders answers in seconds): %v", events.Redacted(cfg.natsURL), err)
 }
 
 // log writes the effective configuration, once, at start. It holds no
@@ -222,7 +292,7 @@ func connect(ctx context.Context, log *slog.Logger, cfg *config) (*events.Store,
 func (c *config) log(log *slog.Logger) {
 	log.Info("configuration", "listen", c.listen, "admin_listen", c.adminListen, "nats", events.Redacted(c.natsURL), "embedded_nats", c.embeddedNATS,
 		"public_url", c.publicURL, "cache_mb", c.cacheMB, "trusted_proxies", fmt.Sprint(c.proxies), "trusted_proxy_header", c.proxyHeader,
-		"anonymous_per_day", c.anonPerDay, "season_switch", c.seasonSwitch, "now", c.now, "stream_replicas", c.replicas,
+		"anonymous_per_day", c.anonPerDay, "season_switch", c.seasonSwitch, "now", c.now, "nats_ca", c.natsCA, "nats_cert", c.natsCert,
 		"drain", c.drain.String(), "access_log", c.accessLog, "log_level", c.logLevel, "sse_keepalive", c.keepAlive.String(),
 		"streams_per_ip", c.streamsIP, "streams_per_client", c.streamsCli, "event_history", c.history, "webhook_allow", c.webhookAllow.String(),
 		"webhook_workers", c.webhookWorkers, "webhook_timeout", c.webhookTimeout.String(), "build", buildinfo.Read().String())
@@ -253,6 +323,20 @@ func (c *config) clock() func() time.Time {
 	return func() time.Time { return c.fixedNow.Add(time.Since(start)) }
 }
 
+// provisionEmbedded sets up the stream, buckets and work queue on the
+// replica's own server (single-machine mode: one server, R1).
+func provisionEmbedded(ctx context.Context, cfg *config, log *slog.Logger) error {
+	nc, err := cfg.dial(log).Conn()
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	if _, err := provision.Run(ctx, nc, events.StreamConfig{}); err != nil {
+		return fmt.Errorf("single-machine mode: %w", err)
+	}
+	return nil
+}
+
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg, err := parseConfig(args, getenv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
@@ -279,6 +363,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		defer ns.Stop()
 		log.Info("embedded nats started", "url", ns.URL(), "dir", cfg.embeddedNATS)
+		// The replica runs this server: it sets up what it keeps there, as
+		// `ingest stream init` does on a cluster.
+		if err := provisionEmbedded(ctx, cfg, log); err != nil {
+			return err
+		}
 	}
 	clock := cfg.clock()
 	hub, err := push.NewHub(push.HubConfig{History: cfg.history})
@@ -323,6 +412,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	var admin *http.Server
 	if cfg.adminListen != "" {
 		aln, err := net.Listen("tcp", cfg.adminListen)
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("--admin-listen %s: address already in use (by another replica on this host?): give each replica its own, such as --admin-listen 127.0.0.1:9091, or --admin-listen '' for none", cfg.adminListen)
+		}
 		if err != nil {
 			return fmt.Errorf("--admin-listen %s: %w", cfg.adminListen, err)
 		}
@@ -335,19 +427,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		log.Info("admin listening", "addr", aln.Addr().String())
 	}
 
-	store, err := connect(ctx, log, cfg)
+	store, budgets, err := attach(ctx, log, cfg, srv)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	budgets, err := store.Budgets(ctx)
-	if err != nil {
-		return err
-	}
 	srv.ShareBudgets(budgets)
 	hooks, err := webhook.New(webhook.Config{Conn: store.Conn(), Hooks: func() webhook.Hooks { return model.Snapshot() },
 		PublicURL: cfg.webhookBase(), Allow: cfg.webhookAllow, Workers: cfg.webhookWorkers, Timeout: cfg.webhookTimeout,
-		Replicas: cfg.replicas, Log: log, Registerer: registry})
+		Log: log, Registerer: registry})
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -61,24 +62,46 @@ type env struct {
 
 // globals are the flags every command takes, before or after its name.
 type globals struct {
-	nats, editor string
-	dryRun       bool
+	nats, editor              string
+	natsCA, natsCert, natsKey string
+	patience                  string
+	dryRun                    bool
 }
+
+// globalFlags names the global flags, for help and for mergeGlobals.
+var globalFlags = []string{"nats", "nats-ca", "nats-cert", "nats-key", "patience", "editor", "dry-run"}
 
 func (g *globals) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&g.nats, "nats", or(getenv("FD_NATS_URL"), "nats://127.0.0.1:4222"), "NATS server URL (FD_NATS_URL)")
+	fs.StringVar(&g.natsCA, "nats-ca", getenv("FD_NATS_CA"), "PEM file of the CA trusted for NATS (FD_NATS_CA; default the system's roots)")
+	fs.StringVar(&g.natsCert, "nats-cert", getenv("FD_NATS_CERT"), "PEM client certificate for NATS, with --nats-key (FD_NATS_CERT)")
+	fs.StringVar(&g.natsKey, "nats-key", getenv("FD_NATS_KEY"), "PEM key of --nats-cert (FD_NATS_KEY)")
+	fs.StringVar(&g.patience, "patience", or(getenv("FD_PATIENCE"), "1m"), "how long to keep trying while the NATS cluster fails over (FD_PATIENCE)")
 	fs.StringVar(&g.editor, "editor", or(getenv("FD_EDITOR"), getenv("USER"), "unknown"), "who makes the change, recorded with it (FD_EDITOR, else $USER)")
 	fs.BoolVar(&g.dryRun, "dry-run", false, "validate and show the change without publishing")
 }
 
-// editor connects to the stream and returns the command's editor.
+// dial is how the command reaches NATS.
+func (e *env) dial() events.Dial {
+	return events.Dial{URL: e.global.nats, Name: "ingest", CA: e.global.natsCA, Cert: e.global.natsCert, Key: e.global.natsKey,
+		Log: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+}
+
+// editor connects to the stream and returns the command's editor. While
+// the cluster fails over (a leader election, a node restarting) it keeps
+// trying for --patience; a change retried carries the same identity, so
+// it can never apply twice (pkg/events, Bulk).
 func (e *env) editor(ctx context.Context) (*editor.Editor, error) {
 	if e.ed != nil {
 		return e.ed, nil
 	}
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	patience, err := time.ParseDuration(e.global.patience)
+	if err != nil || patience <= 0 {
+		return nil, usagef("--patience %q: must be a duration more than 0, such as 1m", e.global.patience)
+	}
+	cctx, cancel := context.WithTimeout(ctx, patience+10*time.Second)
 	defer cancel()
-	store, err := events.Connect(cctx, e.global.nats, "ingest", events.StreamConfig{})
+	store, err := events.Connect(cctx, e.dial(), events.StreamConfig{Patience: patience})
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +140,9 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-20s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\n`ingest help COMMAND` or `ingest COMMAND --help` shows a command's flags and an example.")
-	fmt.Fprintln(w, "global flags (before or after the command): --nats URL (FD_NATS_URL, default nats://127.0.0.1:4222), --editor NAME (FD_EDITOR, default $USER), --dry-run")
+	fmt.Fprintln(w, "global flags (before or after the command): --nats URL (FD_NATS_URL, default nats://127.0.0.1:4222), --nats-ca FILE (FD_NATS_CA),")
+	fmt.Fprintln(w, "  --nats-cert FILE and --nats-key FILE (FD_NATS_CERT, FD_NATS_KEY), --patience D (FD_PATIENCE, default 1m: how long to keep")
+	fmt.Fprintln(w, "  trying while the cluster fails over), --editor NAME (FD_EDITOR, default $USER), --dry-run")
 	fmt.Fprintln(w, "--version prints the version; `ingest completion bash|zsh` prints a shell completion script.")
 	fmt.Fprintln(w, "exit status: 0 ok, 1 failure (stream unreachable), 2 invalid input, 3 not found, 4 conflict")
 }
@@ -126,7 +151,10 @@ func usage(w io.Writer) {
 // an example.
 func commandUsage(w io.Writer, c command, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "usage: ingest %s %s\n\n%s\n", c.name, c.args, c.summary)
-	global := map[string]bool{"nats": true, "editor": true, "dry-run": true}
+	global := map[string]bool{}
+	for _, name := range globalFlags {
+		global[name] = true
+	}
 	first := true
 	fs.VisitAll(func(f *flag.Flag) {
 		if global[f.Name] {
@@ -149,7 +177,7 @@ func commandUsage(w io.Writer, c command, fs *flag.FlagSet) {
 		}
 		fmt.Fprintln(w)
 	})
-	fmt.Fprintf(w, "\nglobal flags, before or after the command: --nats URL, --editor NAME, --dry-run (see ingest --help)\n")
+	fmt.Fprintf(w, "\nglobal flags, before or after the command: --nats URL, --nats-ca FILE, --nats-cert FILE, --nats-key FILE, --patience D, --editor NAME, --dry-run (see ingest --help)\n")
 	fmt.Fprintf(w, "\nexample:\n  %s\n", c.example)
 }
 
@@ -228,14 +256,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 func mergeGlobals(before, after globals, fs *flag.FlagSet) globals {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if !set["nats"] {
-		after.nats = before.nats
-	}
-	if !set["editor"] {
-		after.editor = before.editor
-	}
+	keepUnset(set, "nats", &after.nats, before.nats)
+	keepUnset(set, "nats-ca", &after.natsCA, before.natsCA)
+	keepUnset(set, "nats-cert", &after.natsCert, before.natsCert)
+	keepUnset(set, "nats-key", &after.natsKey, before.natsKey)
+	keepUnset(set, "patience", &after.patience, before.patience)
+	keepUnset(set, "editor", &after.editor, before.editor)
 	after.dryRun = after.dryRun || before.dryRun
 	return after
+}
+
+// keepUnset sets *after to before unless the flag name was set.
+func keepUnset[T any](set map[string]bool, name string, after *T, before T) {
+	if !set[name] {
+		*after = before
+	}
 }
 
 func lookup(args []string) (command, []string, bool) {

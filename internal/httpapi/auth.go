@@ -175,12 +175,12 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 			if cl.PerDay > 0 {
 				rules[1], n = limit{max: cl.PerDay, period: 24 * time.Hour}, 2
 			}
-			v = s.limits.take(subject{client: cl.Name}, snap.Now(), rules[:n]...)
+			v = s.limits.take(subject{client: cl.Name}, c.Context().Time(), rules[:n]...)
 			h.SetCanonical(hAuthenticated, []byte(cl.Name))
 		} else {
 			// Anonymous requests, and requests with a token nobody has
 			// (which are refused below), count against the caller's IP.
-			v = s.limits.take(subject{addr: s.clientAddr(c)}, snap.Now(), limit{max: s.opts.AnonymousPerDay, period: 24 * time.Hour})
+			v = s.limits.take(subject{addr: s.clientAddr(c)}, c.Context().Time(), limit{max: s.opts.AnonymousPerDay, period: 24 * time.Hour})
 			h.SetCanonical(hAuthenticated, vAnonymous)
 		}
 		var num [20]byte

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	_ "embed"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -115,6 +116,13 @@ func (s *Server) readiness() (int, string) {
 	default:
 	}
 	if !s.model.Ready() {
+		if reason := s.waiting.Load(); reason != nil {
+			body, _ := json.Marshal(struct {
+				Status string `json:"status"`
+				Reason string `json:"reason"`
+			}{"waiting", *reason})
+			return fiber.StatusServiceUnavailable, string(body)
+		}
 		return fiber.StatusServiceUnavailable, `{"status":"replaying"}`
 	}
 	return fiber.StatusOK, `{"status":"ready"}`

@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/footdata/footballd/pkg/push"
@@ -129,6 +130,9 @@ type Server struct {
 	log     *slog.Logger
 	// draining makes /readyz fail while the server shuts down.
 	draining chan struct{}
+	// waiting is why the replica has not started replaying yet (nil:
+	// nothing in the way), for /readyz.
+	waiting atomic.Pointer[string]
 }
 
 // New builds the server and its routes.
@@ -184,6 +188,17 @@ func (s *Server) Drain() {
 	default:
 		close(s.draining)
 	}
+}
+
+// Waiting says why the replica cannot replay the stream yet (NATS
+// unreachable, the stream not set up, a right missing), for /readyz and
+// the operator reading it; "" clears it.
+func (s *Server) Waiting(reason string) {
+	if reason == "" {
+		s.waiting.Store(nil)
+		return
+	}
+	s.waiting.Store(&reason)
 }
 
 // Close releases the cache.

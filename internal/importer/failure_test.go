@@ -76,6 +76,9 @@ func storeDenying(t *testing.T, deny string) *events.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(nc.Close)
+	if _, err := events.Provision(context.Background(), nc, events.StreamConfig{}); err != nil {
+		t.Fatal(err)
+	}
 	s, err := events.Open(context.Background(), nc, events.StreamConfig{Patience: time.Second})
 	if err != nil {
 		t.Fatal(err)

@@ -21,13 +21,16 @@ import (
 	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/internal/importer"
 	"github.com/footdata/footballd/internal/natsembed"
+	"github.com/footdata/footballd/internal/provision"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// MustStart starts a server that stops when the test ends.
+// MustStart starts a server that stops when the test ends, with the
+// stream, buckets and work queue provisioned (as `ingest stream init` does
+// on a real one).
 func MustStart(tb testing.TB) *natsembed.Server {
 	tb.Helper()
 	srv, err := natsembed.Start(natsembed.Options{Dir: tb.TempDir()})
@@ -35,7 +38,22 @@ func MustStart(tb testing.TB) *natsembed.Server {
 		tb.Fatalf("start embedded nats: %v", err)
 	}
 	tb.Cleanup(srv.Stop)
+	MustProvision(tb, srv.URL(), events.StreamConfig{})
 	return srv
+}
+
+// MustProvision provisions the stream, buckets and work queue on the
+// server at url as cfg says, as `ingest stream init` does.
+func MustProvision(tb testing.TB, url string, cfg events.StreamConfig) {
+	tb.Helper()
+	nc, err := events.Dial{URL: url, Name: "provision"}.Conn()
+	if err != nil {
+		tb.Fatalf("provision: %v", err)
+	}
+	defer nc.Close()
+	if _, err := provision.Run(context.Background(), nc, cfg); err != nil {
+		tb.Fatalf("provision: %v", err)
+	}
 }
 
 // MustOpen connects a new store to srv, closed when the test ends.
@@ -46,7 +64,7 @@ func MustOpen(tb testing.TB, srv *natsembed.Server) *events.Store {
 	// The test's name names the connection and its inbox, one subject
 	// token: a subtest's name may hold dots.
 	name := strings.NewReplacer(".", "_", "*", "_", ">", "_", " ", "_").Replace(tb.Name())
-	s, err := events.Connect(ctx, srv.URL(), name, events.StreamConfig{})
+	s, err := events.Connect(ctx, events.Dial{URL: srv.URL(), Name: name}, events.StreamConfig{})
 	if err != nil {
 		tb.Fatalf("open store: %v", err)
 	}
@@ -263,4 +281,137 @@ func FreeAddr(tb testing.TB) string {
 	}
 	defer ln.Close()
 	return ln.Addr().String()
+}
+
+// Cluster is three embedded servers routed to each other on loopback, each
+// with its own storage: a JetStream cluster, nothing provisioned on it.
+type Cluster struct {
+	tb    testing.TB
+	Opts  []natsembed.Options
+	Nodes []*natsembed.Server // nil: stopped
+	urls  []string
+}
+
+// StartCluster starts a three-node cluster that stops when the test ends.
+func StartCluster(tb testing.TB) *Cluster {
+	tb.Helper()
+	c := &Cluster{tb: tb}
+	port := func() int {
+		_, p, err := net.SplitHostPort(FreeAddr(tb))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var n int
+		if _, err := fmt.Sscan(p, &n); err != nil {
+			tb.Fatal(err)
+		}
+		return n
+	}
+	var clients, routePorts []int
+	var routes []string
+	for range 3 {
+		clients, routePorts = append(clients, port()), append(routePorts, port())
+		routes = append(routes, fmt.Sprintf("nats://127.0.0.1:%d", routePorts[len(routePorts)-1]))
+	}
+	for i := range clients {
+		c.Opts = append(c.Opts, natsembed.Options{Dir: tb.TempDir(), Port: clients[i], Name: fmt.Sprintf("n%d", i+1),
+			Cluster: &natsembed.Cluster{Name: "football", Port: routePorts[i], Routes: routes}})
+		c.urls = append(c.urls, fmt.Sprintf("nats://127.0.0.1:%d", clients[i]))
+	}
+	c.Nodes = make([]*natsembed.Server, len(c.Opts))
+	for i := range c.Opts {
+		c.Start(i)
+	}
+	tb.Cleanup(func() {
+		for _, n := range c.Nodes {
+			if n != nil {
+				n.Stop()
+			}
+		}
+	})
+	return c
+}
+
+// Start starts node i (again).
+func (c *Cluster) Start(i int) {
+	c.tb.Helper()
+	n, err := natsembed.Start(c.Opts[i])
+	if err != nil {
+		c.tb.Fatal(err)
+	}
+	c.Nodes[i] = n
+}
+
+// Stop stops node i.
+func (c *Cluster) Stop(i int) {
+	c.Nodes[i].Stop()
+	c.Nodes[i] = nil
+}
+
+// URL lists every node, starting from the i-th, so that clients spread.
+func (c *Cluster) URL(i int) string {
+	var out []string
+	for k := range c.urls {
+		out = append(out, c.urls[(i+k)%len(c.urls)])
+	}
+	return strings.Join(out, ",")
+}
+
+// Node is the index of the node named name, -1 if none.
+func (c *Cluster) Node(name string) int {
+	for i, o := range c.Opts {
+		if o.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// MustProvisionEventually provisions as MustProvision does, trying for up
+// to a minute while a new cluster elects its leaders.
+func MustProvisionEventually(tb testing.TB, url string, cfg events.StreamConfig) {
+	tb.Helper()
+	nc, err := events.Dial{URL: url, Name: "provision"}.Conn()
+	if err != nil {
+		tb.Fatalf("provision: %v", err)
+	}
+	defer nc.Close()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, err := provision.Run(ctx, nc, cfg)
+		cancel()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("provision: %v", err)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// StreamLeader is the name of the node that leads the stream.
+func StreamLeader(tb testing.TB, url string) string {
+	tb.Helper()
+	nc, err := events.Dial{URL: url, Name: "leader"}.Conn()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st, err := js.Stream(ctx, events.DefaultStream)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if ci := st.CachedInfo().Cluster; ci != nil && ci.Leader != "" {
+		return ci.Leader
+	}
+	tb.Fatal("the stream has no leader")
+	return ""
 }

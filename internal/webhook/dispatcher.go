@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/push"
 	"github.com/nats-io/nats.go"
@@ -78,8 +80,6 @@ type Config struct {
 	// DuplicateWindow is how long the stream drops a second copy of an
 	// event (1h): longer than replicas may lag behind each other.
 	DuplicateWindow time.Duration
-	// Replicas of the stream and bucket on a NATS cluster (0: keep).
-	Replicas int
 	// Now is the clock of webhook-timestamp and of the retry schedule. It
 	// is the wall clock even in demos: receivers check the timestamp
 	// against theirs, and ages are measured from the stream's own times.
@@ -247,26 +247,15 @@ func (d *Dispatcher) pools() []pool {
 	}
 }
 
-// setup creates or updates the stream, the bucket and the consumers.
+// setup finds the stream and the bucket (Provision makes them) and creates
+// or updates the replica's consumers.
 func (d *Dispatcher) setup(ctx context.Context) ([]jetstream.Consumer, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	// A stream that already has the configuration is left alone: replicas
-	// start together, and nats-server updating a stream while another
-	// replica creates a consumer on it is a data race inside the server
-	// (its file store's UpdateConfig against ConsumerStore, seen under the
-	// race detector).
-	st, lookupErr := d.js.Stream(ctx, QueueStream)
-	var have *jetstream.StreamConfig
-	if lookupErr == nil {
-		have = &st.CachedInfo().Config
+	if err := Check(ctx, d.cfg.Conn); err != nil {
+		return nil, err
 	}
-	if want := d.streamConfig(have); have == nil || !sameQueue(*have, want) {
-		if _, err := d.js.CreateOrUpdateStream(ctx, want); err != nil {
-			return nil, fmt.Errorf("webhook stream %s: %w", QueueStream, err)
-		}
-	}
-	states, err := openStates(ctx, d.js, d.cfg.Replicas)
+	states, err := openStates(ctx, d.cfg.Conn)
 	if err != nil {
 		return nil, err
 	}
@@ -287,22 +276,70 @@ func (d *Dispatcher) setup(ctx context.Context) ([]jetstream.Consumer, error) {
 			MaxAckPending: maxPending,
 		})
 		if err != nil {
-			return nil, fmt.Errorf("webhook consumer %s: %w", p.name, err)
+			return nil, fmt.Errorf("webhook consumer %s: %w", p.name, events.Explain(d.cfg.Conn, err))
 		}
 	}
 	return consumers, nil
 }
 
-// streamConfig is the work queue's configuration; have is the stream's
-// present one, nil when there is none (0 replicas keeps what it has).
-func (d *Dispatcher) streamConfig(have *jetstream.StreamConfig) jetstream.StreamConfig {
-	replicas := d.cfg.Replicas
-	if replicas == 0 {
-		replicas = 1
-		if have != nil {
-			replicas = have.Replicas
+// Check reports whether the work queue and the states bucket exist
+// (events.ErrNotProvisioned when one does not), changing nothing.
+func Check(ctx context.Context, nc *nats.Conn) error {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return fmt.Errorf("jetstream: %w", err)
+	}
+	if _, err := js.Stream(ctx, QueueStream); err != nil {
+		return notProvisioned(nc, "webhook stream "+QueueStream, err, jetstream.ErrStreamNotFound)
+	}
+	if _, err := js.KeyValue(ctx, StatesBucket); err != nil {
+		return notProvisioned(nc, "webhook states bucket "+StatesBucket, err, jetstream.ErrBucketNotFound)
+	}
+	return nil
+}
+
+// notProvisioned names what failed: missing (events.ErrNotProvisioned), or
+// refused or unanswered.
+func notProvisioned(nc *nats.Conn, what string, err, missing error) error {
+	if errors.Is(err, missing) {
+		return fmt.Errorf("%s: %w", what, events.ErrNotProvisioned)
+	}
+	return fmt.Errorf("%s: %w", what, events.Explain(nc, err))
+}
+
+// Provision creates or updates the work queue and the states bucket, kept
+// on replicas servers (0 keeps what each has, 1 when creating it); it
+// reports the replicas each had before (0: none), queue first. It is
+// events.Provision's companion, run by `ingest stream init`.
+func Provision(ctx context.Context, nc *nats.Conn, replicas int) (queueBefore, statesBefore int, err error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return 0, 0, fmt.Errorf("jetstream: %w", err)
+	}
+	var cfg Config
+	cfg.setDefaults()
+	st, err := js.Stream(ctx, QueueStream)
+	switch {
+	case err == nil:
+		queueBefore = st.CachedInfo().Config.Replicas
+	case !errors.Is(err, jetstream.ErrStreamNotFound):
+		return 0, 0, fmt.Errorf("webhook stream %s: %w", QueueStream, events.Explain(nc, err))
+	}
+	want := queueConfig(cfg, cmp.Or(replicas, queueBefore, 1))
+	if err != nil || !sameQueue(st.CachedInfo().Config, want) {
+		if _, err := js.CreateOrUpdateStream(ctx, want); err != nil {
+			return queueBefore, 0, fmt.Errorf("webhook stream %s: %w", QueueStream, events.Explain(nc, err))
 		}
 	}
+	statesBefore, err = provisionStates(ctx, js, replicas)
+	if err != nil {
+		err = fmt.Errorf("webhook states bucket %s: %w", StatesBucket, events.Explain(nc, err))
+	}
+	return queueBefore, statesBefore, err
+}
+
+// queueConfig is the work queue's configuration.
+func queueConfig(cfg Config, replicas int) jetstream.StreamConfig {
 	return jetstream.StreamConfig{
 		Name:        QueueStream,
 		Description: "webhook work: events to fan out, hosts to verify, deliveries to make",
@@ -310,14 +347,14 @@ func (d *Dispatcher) streamConfig(have *jetstream.StreamConfig) jetstream.Stream
 		Retention:   jetstream.WorkQueuePolicy,
 		Storage:     jetstream.FileStorage,
 		Replicas:    replicas,
-		Duplicates:  d.cfg.DuplicateWindow,
+		Duplicates:  cfg.DuplicateWindow,
 		// Nothing is retried longer than this: a bound on what a stream
 		// nobody consumes keeps.
-		MaxAge: d.cfg.RetryFor + d.cfg.MaxRetryDelay + time.Hour,
+		MaxAge: cfg.RetryFor + cfg.MaxRetryDelay + time.Hour,
 	}
 }
 
-// sameQueue reports whether the stream has every setting streamConfig
+// sameQueue reports whether the stream has every setting queueConfig
 // asks for (the server fills in the ones left at their defaults).
 func sameQueue(have, want jetstream.StreamConfig) bool {
 	return slices.Equal(have.Subjects, want.Subjects) && have.Description == want.Description &&

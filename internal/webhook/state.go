@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -99,29 +100,45 @@ func ReadStates(ctx context.Context, nc *nats.Conn) (*States, error) {
 	return &States{kv: kv}, nil
 }
 
-// openStates opens or creates the bucket, kept on replicas servers (0
-// keeps what the bucket has, 1 when creating it).
-func openStates(ctx context.Context, js jetstream.JetStream, replicas int) (*States, error) {
-	if replicas == 0 {
-		replicas = 1
-		if kv, err := js.KeyValue(ctx, StatesBucket); err == nil {
-			return &States{kv: kv}, nil
-		}
-	}
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:      StatesBucket,
-		Description: "webhook states: verification, deliveries, failures",
-		History:     1,
-		Storage:     jetstream.FileStorage,
-		Replicas:    replicas,
-	})
+// openStates opens the bucket as it is (Provision makes it).
+func openStates(ctx context.Context, nc *nats.Conn) (*States, error) {
+	js, err := jetstream.New(nc)
 	if err != nil {
-		return nil, fmt.Errorf("webhook states bucket %s: %w", StatesBucket, err)
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	kv, err := js.KeyValue(ctx, StatesBucket)
+	if err != nil {
+		return nil, notProvisioned(nc, "webhook states bucket "+StatesBucket, err, jetstream.ErrBucketNotFound)
 	}
 	if err := events.WaitAnswering(ctx, kv); err != nil {
 		return nil, err
 	}
 	return &States{kv: kv}, nil
+}
+
+// provisionStates creates or updates the bucket, kept on replicas servers
+// (0 keeps what it has, 1 when creating it), and reports the replicas it
+// had before (0: none).
+func provisionStates(ctx context.Context, js jetstream.JetStream, replicas int) (before int, err error) {
+	kv, err := js.KeyValue(ctx, StatesBucket)
+	switch {
+	case err == nil:
+		st, err := kv.Status(ctx)
+		if err != nil {
+			return 0, err
+		}
+		before = st.(*jetstream.KeyValueBucketStatus).StreamInfo().Config.Replicas
+	case !errors.Is(err, jetstream.ErrBucketNotFound):
+		return 0, err
+	}
+	_, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      StatesBucket,
+		Description: "webhook states: verification, deliveries, failures",
+		History:     1,
+		Storage:     jetstream.FileStorage,
+		Replicas:    cmp.Or(replicas, before, 1),
+	})
+	return before, err
 }
 
 // Get returns the state of the registration of name created at created;

@@ -1,12 +1,14 @@
 package events
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -26,24 +28,58 @@ const BudgetsBucket = "FD_LIMITS"
 // window (a day).
 const budgetsTTL = 25 * time.Hour
 
-// Budgets opens (or creates) the budgets bucket, kept on as many servers
-// as the event stream.
+// Budgets opens the budgets bucket as it is (ErrNotProvisioned when it
+// does not exist: ProvisionBudgets makes it).
 func (s *Store) Budgets(ctx context.Context) (*Budgets, error) {
-	kv, err := s.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:      BudgetsBucket,
-		Description: "request budgets taken by the API replicas, per caller and window",
-		History:     1,
-		TTL:         budgetsTTL,
-		Storage:     jetstream.FileStorage,
-		Replicas:    s.cfg.Replicas,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("budgets bucket %s: %w", BudgetsBucket, err)
+	var kv jetstream.KeyValue
+	err := s.retry(ctx, func(ctx context.Context) error {
+		var err error
+		kv, err = s.js.KeyValue(ctx, BudgetsBucket)
+		return err
+	}, func(err error) bool { return errors.Is(err, jetstream.ErrBucketNotFound) })
+	switch {
+	case errors.Is(err, jetstream.ErrBucketNotFound):
+		return nil, fmt.Errorf("budgets bucket %s: %w", BudgetsBucket, ErrNotProvisioned)
+	case err != nil:
+		return nil, fmt.Errorf("budgets bucket %s: %w", BudgetsBucket, Explain(s.nc, err))
 	}
 	if err := WaitAnswering(ctx, kv); err != nil {
 		return nil, err
 	}
 	return &Budgets{kv: kv}, nil
+}
+
+// ProvisionBudgets creates the budgets bucket, or updates it, kept on
+// replicas servers (0 keeps what it has, 1 when creating it); it reports
+// the replicas it had before (0: none). Provision's companion.
+func ProvisionBudgets(ctx context.Context, nc *nats.Conn, replicas int) (before int, err error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return 0, fmt.Errorf("jetstream: %w", err)
+	}
+	kv, err := js.KeyValue(ctx, BudgetsBucket)
+	switch {
+	case err == nil:
+		st, err := kv.Status(ctx)
+		if err != nil {
+			return 0, fmt.Errorf("budgets bucket %s: %w", BudgetsBucket, Explain(nc, err))
+		}
+		before = st.(*jetstream.KeyValueBucketStatus).StreamInfo().Config.Replicas
+	case !errors.Is(err, jetstream.ErrBucketNotFound):
+		return 0, fmt.Errorf("budgets bucket %s: %w", BudgetsBucket, Explain(nc, err))
+	}
+	_, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      BudgetsBucket,
+		Description: "request budgets taken by the API replicas, per caller and window",
+		History:     1,
+		TTL:         budgetsTTL,
+		Storage:     jetstream.FileStorage,
+		Replicas:    cmp.Or(replicas, before, 1),
+	})
+	if err != nil {
+		return before, fmt.Errorf("budgets bucket %s: %w", BudgetsBucket, Explain(nc, err))
+	}
+	return before, nil
 }
 
 // Take adds up to want to the count at key, never beyond limit, and

@@ -48,7 +48,7 @@ func startStore(t *testing.T, nodes int) *Store {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		s, err := Connect(ctx, urls[0], "landed", StreamConfig{Replicas: nodes})
+		s, err := provisioned(ctx, urls[0], nodes)
 		cancel()
 		if err == nil {
 			t.Cleanup(s.Close)
@@ -59,6 +59,24 @@ func startStore(t *testing.T, nodes int) *Store {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
+}
+
+// provisioned makes the stream at replicas, as `ingest stream init` does,
+// and opens a store on it.
+func provisioned(ctx context.Context, url string, replicas int) (*Store, error) {
+	nc, err := Dial{URL: url, Name: "landed"}.Conn()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := Provision(ctx, nc, StreamConfig{Replicas: replicas}); err != nil {
+		nc.Close()
+		return nil, err
+	}
+	s, err := Open(ctx, nc, StreamConfig{})
+	if err != nil {
+		nc.Close()
+	}
+	return s, err
 }
 
 func testTeam(t *testing.T, b *Bulk, id int, name string, expected uint64) *nats.Msg {

@@ -126,7 +126,7 @@ var errInProcess = errors.New("a write of the subject is still being stored")
 // come between), whatever was written since.
 func (s *Store) landed(ctx context.Context, msg *nats.Msg, expected uint64) (uint64, bool, error) {
 	var m *jetstream.RawStreamMsg
-	err := retry(ctx, func(ctx context.Context) error {
+	err := s.retry(ctx, func(ctx context.Context) error {
 		var err error
 		m, err = s.nextMsg(ctx, msg.Subject, expected+1)
 		return err

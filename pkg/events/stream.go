@@ -1,6 +1,7 @@
 package events
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,9 +23,9 @@ type StreamConfig struct {
 	// History is how many revisions of each entity are kept: the audit
 	// trail of edits (default 64).
 	History int64
-	// Replicas: 1 for a single server, 3 for a production cluster. 0
-	// keeps what the stream has (1 when creating it), so that a writer
-	// started with defaults never scales a production stream down.
+	// Replicas: 1 for a single server, 3 for a production cluster. It is
+	// Provision's: 0 keeps what the stream has (1 when creating it); Open
+	// sets it to what the stream has.
 	Replicas int
 	// DuplicateWindow is how long the server remembers a message id
 	// (default 2 minutes). The writes of a Bulk carry none (see
@@ -33,16 +34,18 @@ type StreamConfig struct {
 	DuplicateWindow time.Duration
 	// Memory keeps the stream in memory instead of files (benchmarks only).
 	Memory bool
-	// Patience bounds how long one message of a Bulk may go on failing
-	// (server restarting, leader moving) before the publication gives up
-	// (default a minute). It is the store's, not the stream's: Open
-	// changes nothing of the stream for it.
+	// Patience bounds how long a read, or one message of a Bulk, may go
+	// on failing (server restarting, leader moving) before the store gives
+	// up (default a minute). It is the store's, not the stream's.
 	Patience time.Duration
 }
 
+// DefaultStream is the stream's name unless configured otherwise.
+const DefaultStream = "FOOTBALL"
+
 func (c *StreamConfig) setDefaults() {
 	if c.Name == "" {
-		c.Name = "FOOTBALL"
+		c.Name = DefaultStream
 	}
 	if c.History == 0 {
 		c.History = 64
@@ -110,10 +113,18 @@ type Store struct {
 	acks acker
 }
 
-// Open creates the stream, or updates it to cfg, and returns a Store on it.
-// It is idempotent: every writer and reader calls it at start. A stream
-// that already has cfg is left alone, so that a reader whose NATS user may
-// not manage the stream (an API replica, deploy/nats) opens it too.
+// ErrNotProvisioned is the error of a stream or bucket the service needs
+// that does not exist yet. Only `ingest stream init`, run by an operator
+// as a NATS user allowed to manage streams, creates them (Provision);
+// every other process finds them as they are, so that no replica or
+// editor ever needs the right to change them, and none scales a
+// production stream down by starting with other settings.
+var ErrNotProvisioned = errors.New("not set up: an operator runs `ingest stream init` as the NATS user admin (with --replicas 3 on a three-node cluster)")
+
+// Open returns a Store on the stream cfg names, as it is: it changes
+// nothing of it. A missing stream is ErrNotProvisioned. The lookup is
+// retried within cfg.Patience, so that an editor started during a leader
+// election waits for it instead of failing.
 func Open(ctx context.Context, nc *nats.Conn, cfg StreamConfig) (*Store, error) {
 	cfg.setDefaults()
 	if err := cfg.Validate(); err != nil {
@@ -123,26 +134,56 @@ func Open(ctx context.Context, nc *nats.Conn, cfg StreamConfig) (*Store, error) 
 	if err != nil {
 		return nil, fmt.Errorf("jetstream: %w", err)
 	}
-	existing, lookupErr := js.Stream(ctx, cfg.Name)
-	if cfg.Replicas == 0 {
-		cfg.Replicas = 1
-		if lookupErr == nil {
-			cfg.Replicas = existing.CachedInfo().Config.Replicas
-		}
+	s := &Store{nc: nc, js: js, cfg: cfg}
+	err = s.retry(ctx, func(ctx context.Context) error {
+		var err error
+		s.stream, err = js.Stream(ctx, cfg.Name)
+		return err
+	}, func(err error) bool { return errors.Is(err, jetstream.ErrStreamNotFound) })
+	switch {
+	case errors.Is(err, jetstream.ErrStreamNotFound):
+		return nil, fmt.Errorf("stream %s: %w", cfg.Name, ErrNotProvisioned)
+	case err != nil:
+		return nil, fmt.Errorf("stream %s: %w", cfg.Name, Explain(nc, err))
 	}
-	want := cfg.jetstream()
-	if lookupErr == nil && sameStreamConfig(existing.CachedInfo().Config, want) {
-		return &Store{nc: nc, js: js, stream: existing, cfg: cfg}, nil
-	}
-	stream, err := js.CreateOrUpdateStream(ctx, want)
-	if err != nil {
-		return nil, fmt.Errorf("create or update stream %s: %w", cfg.Name, err)
-	}
-	return &Store{nc: nc, js: js, stream: stream, cfg: cfg}, nil
+	s.cfg.Replicas = s.stream.CachedInfo().Config.Replicas
+	return s, nil
 }
 
-// sameStreamConfig reports whether the stream has every setting Open asks
-// for (the server fills in the ones Open leaves at their defaults).
+// Provision creates the stream cfg describes, or updates it to cfg: the
+// one way the stream is made or changed (`ingest stream init`, and the
+// single-machine mode of cmd/api, which runs its own server). cfg.Replicas
+// 0 keeps what the stream has (1 when creating it). It reports the
+// replicas the stream had before (0: it did not exist).
+func Provision(ctx context.Context, nc *nats.Conn, cfg StreamConfig) (before int, err error) {
+	cfg.setDefaults()
+	if err := cfg.Validate(); err != nil {
+		return 0, err
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return 0, fmt.Errorf("jetstream: %w", err)
+	}
+	existing, lookupErr := js.Stream(ctx, cfg.Name)
+	switch {
+	case lookupErr == nil:
+		before = existing.CachedInfo().Config.Replicas
+	case !errors.Is(lookupErr, jetstream.ErrStreamNotFound):
+		return 0, fmt.Errorf("stream %s: %w", cfg.Name, Explain(nc, lookupErr))
+	}
+	cfg.Replicas = cmp.Or(cfg.Replicas, before, 1)
+	want := cfg.jetstream()
+	if lookupErr == nil && sameStreamConfig(existing.CachedInfo().Config, want) {
+		return before, nil
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, want); err != nil {
+		return before, fmt.Errorf("create or update stream %s: %w", cfg.Name, Explain(nc, err))
+	}
+	return before, nil
+}
+
+// sameStreamConfig reports whether the stream has every setting Provision
+// asks for (the server fills in the ones it leaves at their defaults).
 func sameStreamConfig(have, want jetstream.StreamConfig) bool {
 	return slices.Equal(have.Subjects, want.Subjects) && have.Description == want.Description &&
 		have.Retention == want.Retention && have.MaxMsgsPerSubject == want.MaxMsgsPerSubject &&
@@ -150,20 +191,11 @@ func sameStreamConfig(have, want jetstream.StreamConfig) bool {
 		have.Duplicates == want.Duplicates && have.AllowDirect == want.AllowDirect
 }
 
-// Connect dials url and opens the store. The connection retries for ever
-// on its own after a server restart; Close closes it. name is the client's
-// (cmd/api connects as "api", cmd/ingest as "ingest"): replies to its
-// requests come back on InboxPrefix(name), so that a NATS user allowed to
-// subscribe to its own replies only (deploy/nats/auth.conf) cannot read
-// another client's (an editor the webhook deliveries a replica pulls).
-func Connect(ctx context.Context, url, name string, cfg StreamConfig) (*Store, error) {
-	inbox, err := InboxPrefix(name)
+// Connect dials NATS as d says and opens the store on the stream.
+func Connect(ctx context.Context, d Dial, cfg StreamConfig) (*Store, error) {
+	nc, err := d.Conn()
 	if err != nil {
 		return nil, err
-	}
-	nc, err := nats.Connect(url, nats.Name(name), nats.CustomInboxPrefix(inbox), nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond))
-	if err != nil {
-		return nil, fmt.Errorf("connect to nats at %s: %w", Redacted(url), err)
 	}
 	s, err := Open(ctx, nc, cfg)
 	if err != nil {
@@ -233,35 +265,34 @@ const (
 // with it the request fails in time to be tried again.
 const requestTimeout = 5 * time.Second
 
-// requestAttempts bounds the tries of a read that is safe to repeat.
-const requestAttempts = 5
-
 // retry runs a request that is safe to repeat, each try bounded by
 // requestTimeout, until it succeeds, fails for good (done reports which),
-// or the attempts or ctx run out.
-func retry(ctx context.Context, try func(ctx context.Context) error, done func(error) bool) error {
+// or the store's patience or ctx runs out: a leader election on a cluster
+// takes seconds, and a read that gave up during one would fail an edit
+// that waiting would have let through.
+func (s *Store) retry(ctx context.Context, try func(ctx context.Context) error, done func(error) bool) error {
+	giveUp := time.Now().Add(s.cfg.Patience)
 	var err error
-	for attempt := range requestAttempts {
+	for attempt := 1; ; attempt++ {
 		tctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		err = try(tctx)
 		cancel()
-		if err == nil || done(err) || ctx.Err() != nil {
+		if err == nil || done(err) || ctx.Err() != nil || time.Now().After(giveUp) {
 			return err
 		}
 		select {
 		case <-ctx.Done():
 			return err
-		case <-time.After(time.Duration(attempt+1) * 100 * time.Millisecond):
+		case <-time.After(min(time.Duration(attempt)*100*time.Millisecond, time.Second)):
 		}
 	}
-	return err
 }
 
 // Get returns the current revision of subject, as the stream's leader has
 // it, or an error with code model.NotFound.
 func (s *Store) Get(ctx context.Context, subject string) (Revision, error) {
 	var m *jetstream.RawStreamMsg
-	err := retry(ctx, func(ctx context.Context) error {
+	err := s.retry(ctx, func(ctx context.Context) error {
 		var err error
 		m, err = s.lastMsg(ctx, subject)
 		return err

@@ -12,6 +12,7 @@ import (
 	"github.com/footdata/footballd/internal/generate"
 	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/internal/provision"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -25,20 +26,35 @@ type world struct {
 	dir   string
 }
 
-// newWorld starts an empty server; the stream is created as every process
-// of the service creates it (events.StreamConfig defaults: file storage).
+// newWorld starts an empty server with the stream set up as `ingest stream
+// init` sets it up (events.StreamConfig defaults: file storage).
 func newWorld(ctx context.Context, env *benchEnv, name string) (*world, error) {
 	dir := filepath.Join(env.tmp, name)
 	srv, err := natsembed.Start(natsembed.Options{Dir: dir})
 	if err != nil {
 		return nil, err
 	}
-	store, err := events.Connect(ctx, srv.URL(), "bench", events.StreamConfig{})
+	store, err := provisioned(ctx, srv.URL())
 	if err != nil {
 		srv.Stop()
 		return nil, err
 	}
 	return &world{name: name, srv: srv, store: store, dir: dir}, nil
+}
+
+// provisioned sets up the stream, buckets and queue on the server at url
+// and opens a store on the stream.
+func provisioned(ctx context.Context, url string) (*events.Store, error) {
+	dial := events.Dial{URL: url, Name: "bench"}
+	nc, err := dial.Conn()
+	if err != nil {
+		return nil, err
+	}
+	defer nc.Close()
+	if _, err := provision.Run(ctx, nc, events.StreamConfig{}); err != nil {
+		return nil, err
+	}
+	return events.Connect(ctx, dial, events.StreamConfig{})
 }
 
 func (w *world) url() string { return w.srv.URL() }

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/footdata/footballd/internal/natsembed"
+	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/pkg/events"
+	"golang.org/x/crypto/bcrypt"
+)
+
+// bare runs ingest against url, with extra environment.
+func bare(t *testing.T, url, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var out, errOut bytes.Buffer
+	env := map[string]string{"FD_NATS_URL": url, "FD_EDITOR": "tester"}
+	code := run(ctx, args, func(k string) string { return env[k] }, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// TestStreamInit: on a new server nothing but `stream init` creates the
+// stream, buckets and work queue; an edit before it fails with what to
+// run; it is idempotent.
+func TestStreamInit(t *testing.T) {
+	srv, err := natsembed.Start(natsembed.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	url := srv.URL()
+	steps := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string
+		stderr string
+	}{
+		{"an edit before init", []string{"team put", "--name", "Arsenal FC"}, exitFailure, nil, "stream FOOTBALL: not set up: an operator runs `ingest stream init`"},
+		{"info before init", []string{"stream info"}, exitFailure, []string{"FOOTBALL          -", "missing"}, "4 of 4 not set up"},
+		{"bad replicas", []string{"stream init", "--replicas", "2"}, exitInvalid, nil, "--replicas 2: must be 1, 3 or 5"},
+		{"init", []string{"stream init"}, exitOK, []string{"FOOTBALL: created, 1 replica(s)", "FD_LIMITS: created, 1 replica(s)",
+			"FD_WEBHOOK_QUEUE: created, 1 replica(s)", "FD_WEBHOOKS: created, 1 replica(s)"}, ""},
+		{"init again", []string{"stream init"}, exitOK, []string{"FOOTBALL: 1 replica(s), unchanged", "FD_WEBHOOKS: 1 replica(s), unchanged"}, ""},
+		{"an edit after init", []string{"team put", "--name", "Arsenal FC"}, exitOK, []string{"team 57 created"}, ""},
+		{"info after init", []string{"stream info"}, exitOK, []string{"FOOTBALL", "KV_FD_LIMITS", "FD_WEBHOOK_QUEUE", "KV_FD_WEBHOOKS"}, ""},
+	}
+	for _, s := range steps {
+		args := append(strings.Fields(s.args[0]), s.args[1:]...)
+		code, out, errOut := bare(t, url, "", args...)
+		if code != s.code || (s.stderr == "") != (errOut == "") || !strings.Contains(errOut, s.stderr) {
+			t.Fatalf("%s: exit %d, stderr %q; want %d and %q\nstdout: %s", s.name, code, errOut, s.code, s.stderr, out)
+		}
+		for _, want := range s.stdout {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: stdout lacks %q:\n%s", s.name, want, out)
+			}
+		}
+	}
+}
+
+// TestStreamInitUpgrades: on a three-node cluster, `stream init` at R1
+// and then `--replicas 3` moves everything to R3; an editor's start
+// changes nothing back.
+func TestStreamInitUpgrades(t *testing.T) {
+	c := natstest.StartCluster(t)
+	url := c.URL(0)
+	var code int
+	var out, errOut string
+	deadline := time.Now().Add(60 * time.Second)
+	for code, out, errOut = bare(t, url, "", "stream", "init"); code != exitOK && time.Now().Before(deadline); {
+		// The cluster elects its meta leader first.
+		time.Sleep(250 * time.Millisecond)
+		code, out, errOut = bare(t, url, "", "stream", "init")
+	}
+	if code != exitOK || !strings.Contains(out, "FOOTBALL: created, 1 replica(s)") {
+		t.Fatalf("stream init: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = bare(t, url, "", "stream", "init", "--replicas", "3")
+	for _, want := range []string{"FOOTBALL: 1 → 3 replica(s)", "FD_LIMITS: 1 → 3 replica(s)", "FD_WEBHOOK_QUEUE: 1 → 3 replica(s)", "FD_WEBHOOKS: 1 → 3 replica(s)"} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("stream init --replicas 3: exit %d, want %q\n%s%s", code, want, out, errOut)
+		}
+	}
+	if code, out, errOut := bare(t, url, "", "team", "put", "--name", "Arsenal FC"); code != exitOK {
+		t.Fatalf("team put: exit %d\n%s%s", code, out, errOut)
+	}
+	s, err := events.Connect(context.Background(), events.Dial{URL: url, Name: "check"}, events.StreamConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, out, _ := bare(t, url, "", "stream", "info"); strings.Count(out, "  3  ") < 4 {
+		t.Errorf("stream info after the upgrade and an edit, want 4 at R3:\n%s", out)
+	}
+}
+
+// TestEditDuringLeaderElection: an edit made while the stream's leader
+// is gone waits for the election (--patience) instead of failing, and
+// lands once.
+func TestEditDuringLeaderElection(t *testing.T) {
+	c := natstest.StartCluster(t)
+	natstest.MustProvisionEventually(t, c.URL(0), events.StreamConfig{Replicas: 3})
+	url := c.URL(0)
+	if code, out, errOut := bare(t, url, "", "team", "put", "--name", "Arsenal FC"); code != exitOK {
+		t.Fatalf("team put: exit %d\n%s%s", code, out, errOut)
+	}
+	leader := c.Node(natstest.StreamLeader(t, url))
+	c.Stop(leader)
+	code, out, errOut := bare(t, c.URL((leader+1)%3), "", "team", "put", "--id", "57", "--name", "Arsenal FC", "--short-name", "Arsenal")
+	if code != exitOK || !strings.Contains(out, "team 57 updated") {
+		t.Fatalf("team put during the election: exit %d\n%s%s", code, out, errOut)
+	}
+	c.Start(leader)
+	_, hist, _ := bare(t, c.URL((leader+1)%3), "", "history", "team", "57")
+	if n := strings.Count(hist, "tester"); n != 2 {
+		t.Errorf("team 57 has %d revisions by the tester, want 2 (created, then updated once):\n%s", n, hist)
+	}
+	// With every node gone, an edit gives up after --patience, saying why.
+	for i := range 3 {
+		if c.Nodes[i] != nil {
+			c.Stop(i)
+		}
+	}
+	start := time.Now()
+	code, _, errOut = bare(t, url, "", "--patience", "2s", "team", "put", "--id", "57", "--name", "Arsenal FC", "--short-name", "Gunners")
+	if code != exitFailure || errOut == "" || time.Since(start) > 30*time.Second {
+		t.Errorf("with no server: exit %d after %s: %s", code, time.Since(start), errOut)
+	}
+	if code, _, errOut := bare(t, url, "", "--patience", "soon", "team", "put", "--id", "57", "--name", "Arsenal FC", "--short-name", "Gunners"); code != exitInvalid || !strings.Contains(errOut, `--patience "soon"`) {
+		t.Errorf("--patience soon: exit %d: %s", code, errOut)
+	}
+}
+
+// TestPasswd: the hash verifies with bcrypt, in both forms; bad input is
+// refused with one line.
+func TestPasswd(t *testing.T) {
+	code, out, errOut := bare(t, "", "s3cret-pw\n", "passwd")
+	if code != exitOK || bcrypt.CompareHashAndPassword([]byte(strings.TrimSpace(out)), []byte("s3cret-pw")) != nil {
+		t.Fatalf("passwd: exit %d, %q %q", code, out, errOut)
+	}
+	code, out, errOut = bare(t, "", "", "passwd", "--user", "api", "--generate")
+	password, ok := strings.CutPrefix(strings.TrimSpace(errOut), "password: ")
+	hash, found := strings.CutPrefix(strings.TrimSpace(out), "API_PASSWORD: ")
+	if code != exitOK || !ok || !found || bcrypt.CompareHashAndPassword([]byte(strings.Trim(hash, `"`)), []byte(password)) != nil {
+		t.Fatalf("passwd --user api --generate: exit %d, %q %q", code, out, errOut)
+	}
+	for _, stdin := range []string{"", "\n", "with@at\n", "with space\n"} {
+		if code, _, errOut := bare(t, "", stdin, "passwd"); code != exitInvalid || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("passwd with %q: exit %d, %q", stdin, code, errOut)
+		}
+	}
+}
