@@ -248,6 +248,7 @@ replica_command() {
     case $key in
     FD_ADMIN_LISTEN) value=127.0.0.1:$(admin_port "$i") ;;
     FD_PUBLIC_URL) value=https://localhost:$proxy_port ;;
+    FD_NATS_CA) value=$dir/certs/ca.pem ;;
     *) value=${value//%i/$port} ;;
     esac
     replica_env+=("$key=$value")
@@ -261,6 +262,15 @@ replica_command() {
   read -r -a replica_cmd <<<"$line"
   [ "${replica_cmd[0]}" = /usr/local/bin/api ] || die "footballd-api@.service: ExecStart is not /usr/local/bin/api"
   replica_cmd[0]=bin/api
+}
+
+# nats_ready N: whether node N is in the cluster; a stopped node ends up.
+nats_ready() {
+  local m
+  for m in "${nodes[@]}"; do
+    alive "nats-$m" || failed "nats-$m exited" "$dir/nats-$m/nats.log"
+  done
+  http_ok "http://127.0.0.1:$(monitor_port "$1")/healthz"
 }
 
 # failed WHAT LOG: stop with WHAT and the end of LOG.
@@ -310,8 +320,8 @@ up() {
   done
   for n in "${nodes[@]}"; do
     # /healthz answers 200 once the node is in the cluster with JetStream
-    # current.
-    wait_until 60 http_ok "http://127.0.0.1:$(monitor_port "$n")/healthz" ||
+    # current; a node that exited (a port taken meanwhile) is named at once.
+    wait_until 60 nats_ready "$n" ||
       failed "nats-$n did not join the cluster within 60 s" "$dir/nats-$n/nats.log"
   done
   echo "local-cluster: NATS: three nodes on 127.0.0.1:$(client_port 1)-$(client_port 3), TLS, users from auth.conf"
@@ -353,6 +363,12 @@ up() {
   fi
   (umask 077 && sed -n 's/^token: //p' "$dir/client.log" >"$dir/token")
   rm "$dir/client.log"
+  # The replicas learn of the token from the stream: wait until each takes
+  # it, so that the first request with it succeeds.
+  for i in $(seq 1 "$replicas"); do
+    wait_until 30 http_ok -H "X-Auth-Token: $(<"$dir/token")" "http://127.0.0.1:$(api_port "$i")/v1/competitions/" ||
+      failed "api-$i did not take the new token within 30 s" "$dir/api-$i/api.log"
+  done
   trap - EXIT
 
   cat <<MSG

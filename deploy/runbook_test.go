@@ -92,7 +92,9 @@ func newRunbook(t *testing.T, replicas int, imports string) *runbook {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	rb := &runbook{root: root, base: 20000 + 100*rand.IntN(400)}
+	// Below Linux's ephemeral ports (32768 up), which outgoing connections
+	// take without listening.
+	rb := &runbook{root: root, base: 20000 + 100*rand.IntN(120)}
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "FD_") && !strings.HasPrefix(kv, "LOCAL_CLUSTER_") && !strings.HasPrefix(kv, "TMPDIR=") {
 			rb.env = append(rb.env, kv)
@@ -328,7 +330,7 @@ func checkEnv(t *testing.T, rb *runbook, out string) {
 			t.Errorf("%s/readyz: %d %s %v", server, code, body, err)
 		}
 	}
-	if !strings.Contains(out, "running") || strings.Contains(out, "stopped") {
+	if !strings.Contains(out, ": running") || strings.Contains(out, ": stopped") {
 		t.Errorf("status:\n%s", out)
 	}
 }
@@ -341,10 +343,16 @@ func checkPasswd(t *testing.T, rb *runbook, out string) {
 	}
 }
 
-// checkStream: init is idempotent, and the stream has three copies.
+// checkStream: the stream, buckets and work queue are at three copies,
+// and a second init changed nothing.
 func checkStream(t *testing.T, rb *runbook, out string) {
-	if !strings.Contains(out, "3") {
-		t.Errorf("stream init did not say three replicas:\n%s", out)
+	if !strings.Contains(out, "FOOTBALL: 3 replica(s), unchanged") {
+		t.Errorf("stream init after local-cluster.sh's did not leave FOOTBALL unchanged:\n%s", out)
+	}
+	for _, name := range []string{"FOOTBALL", "KV_FD_LIMITS", "FD_WEBHOOK_QUEUE", "KV_FD_WEBHOOKS"} {
+		if !regexp.MustCompile(`(?m)^` + name + `\s+3\s`).MatchString(out) {
+			t.Errorf("stream info shows no %s at 3 replicas:\n%s", name, out)
+		}
 	}
 }
 
@@ -357,12 +365,16 @@ func checkEdit(t *testing.T, rb *runbook, out string) {
 		t.Fatalf("the edit updated no fixture:\n%s", out)
 	}
 	rb.fixtureIs(t, m[1], "IN_PLAY", 1)
+	// What the runbook says ingest may not do, it cannot.
+	if init, err := rb.command("bin/ingest", "stream", "init").CombinedOutput(); err == nil || !strings.Contains(string(init), "NATS user ingest may not") {
+		t.Errorf("stream init as ingest: %v\n%s", err, init)
+	}
 }
 
 // checkDown: nothing the script started runs on.
 func checkDown(t *testing.T, rb *runbook, out string) {
 	status, err := rb.command("deploy/local-cluster.sh", "status").CombinedOutput()
-	if err == nil || strings.Contains(string(status), "running") {
+	if err == nil || strings.Contains(string(status), ": running") {
 		t.Errorf("status after down: %v\n%s", err, status)
 	}
 }
@@ -444,6 +456,7 @@ func checkWebhook(t *testing.T, rb *runbook, out string) {
 	if int(delivered) != len(r.seen) {
 		t.Errorf("the replicas count %v deliveries; the receiver got %d events", delivered, len(r.seen))
 	}
+	t.Logf("webhook: %d event(s), each delivered once, signed", len(r.seen))
 }
 
 // metric reads one sample of a Prometheus text exposition; absent is 0.
