@@ -98,7 +98,9 @@ deploy-check: deploy-tools
 ## test under the race detector.
 test: vet staticcheck lint-openapi deploy-check
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
-	$(GO) test -race -count=1 -timeout 9m ./...
+	@skipped=$$(mktemp) && trap 'rm -f "$$skipped"' EXIT && \
+	FD_SKIPPED=$$skipped $(GO) test -race -count=1 -timeout 9m ./...; status=$$?; \
+	sort -u "$$skipped"; exit $$status
 
 ## test-cluster: the cluster test at full size: three NATS nodes (the
 ## stream at R3), three replicas, five seeded leagues, 21 files imported and

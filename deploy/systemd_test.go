@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/footdata/footballd/internal/natstest"
 )
 
 // unit is a systemd unit file: section → key → values, in order.
@@ -110,7 +112,7 @@ func checkWithSystemd(t *testing.T, path string) {
 	t.Helper()
 	analyze, err := exec.LookPath("systemd-analyze")
 	if err != nil {
-		t.Skip("systemd-analyze not installed: only the directives were checked")
+		natstest.SkipMissing(t, "systemd-analyze is not installed: only the units' directives were checked", "apt-get install systemd")
 	}
 	// verify insists that the binary exists: point ExecStart at one.
 	exe, err := os.Executable()

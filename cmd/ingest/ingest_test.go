@@ -132,7 +132,10 @@ func TestRefusals(t *testing.T) {
 		{"show fixture abc", exitInvalid, `fixture id "abc": must be a positive whole number`},
 		{"show gadget 1", exitInvalid, `kind "gadget": must be one of`},
 		{"fixture put --matchday x", exitInvalid, `matchday "x": must be a whole number`},
-		{"frobnicate", exitInvalid, `unknown command "frobnicate"`},
+		{"frobnicate", exitInvalid, `unknown command "frobnicate" (see`},
+		{"resutl 42 --score 1-0", exitInvalid, `unknown command "resutl 42": did you mean "result"?`},
+		{"client ad acme", exitInvalid, `unknown command "client ad": did you mean "client add"?`},
+		{"stream int", exitInvalid, `did you mean "stream init"?`},
 		{"import openfootball --league ZZZ9 " + dataDir + "/2015-16/en.1.json", exitInvalid, `league "ZZZ9": is not a known league code`},
 		{"import openfootball /nonexistent/en.1.json", exitInvalid, `season "nonexistent": the folder is not a season`},
 	}

@@ -222,7 +222,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return exitOK
 	}
 	if !ok {
-		fmt.Fprintf(stderr, "ingest: unknown command %q (see ingest --help)\n", strings.Join(rest[:min(2, len(rest))], " "))
+		asked := strings.Join(rest[:min(2, len(rest))], " ")
+		if near := suggest(rest); near != "" {
+			fmt.Fprintf(stderr, "ingest: unknown command %q: did you mean %q? (see ingest --help)\n", asked, near)
+		} else {
+			fmt.Fprintf(stderr, "ingest: unknown command %q (see ingest --help)\n", asked)
+		}
 		return exitInvalid
 	}
 	e.command = cmd.name
@@ -271,6 +276,43 @@ func keepUnset[T any](set map[string]bool, name string, after *T, before T) {
 	if !set[name] {
 		*after = before
 	}
+}
+
+// suggest is the command closest to what was typed (a typo or two away,
+// in one or two words), or "".
+func suggest(args []string) string {
+	best, bestDist := "", 3
+	for _, c := range commands() {
+		words := strings.Fields(c.name)
+		if len(args) < len(words) {
+			continue
+		}
+		if d := editDistance(strings.Join(args[:len(words)], " "), c.name); d < bestDist {
+			best, bestDist = c.name, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 func lookup(args []string) (command, []string, bool) {

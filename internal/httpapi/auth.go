@@ -77,19 +77,21 @@ const hResponseControlName = "X-Response-Control"
 // exposed lets browser clients read the counter headers.
 const exposed = "X-API-Version, X-Response-Control, X-Authenticated-Client, X-RequestCounter-Reset, X-RequestsAvailable, X-Requests-Available"
 
-// Header names in fasthttp's normalized form (the bytes it writes), set
-// with SetCanonical: Set normalizes the name again on every call, a
-// measurable share of a cached response's cost with a dozen headers.
+// Header names as the spec spells them, the bytes written on the wire:
+// clients that read headers case-sensitively (PHP arrays, some R and shell
+// code) depend on it. Every response has fasthttp's name normalization
+// turned off (methods), and these are set with SetCanonical, which takes
+// the name as it is without a second look.
 var (
-	hAPIVersion        = []byte("X-Api-Version")
+	hAPIVersion        = []byte("X-API-Version")
 	hAllowOrigin       = []byte("Access-Control-Allow-Origin")
 	hExposeHeaders     = []byte("Access-Control-Expose-Headers")
 	hAuthenticated     = []byte("X-Authenticated-Client")
-	hCounterReset      = []byte("X-Requestcounter-Reset")
-	hRequestsAvailable = []byte("X-Requestsavailable")
+	hCounterReset      = []byte("X-RequestCounter-Reset")
+	hRequestsAvailable = []byte("X-RequestsAvailable")
 	hRequestsAvail2    = []byte("X-Requests-Available")
 	hResponseControl   = []byte(hResponseControlName)
-	hETag              = []byte("Etag")
+	hETag              = []byte("ETag")
 	hCacheControl      = []byte("Cache-Control")
 	hVary              = []byte("Vary")
 	hContentEncoding   = []byte("Content-Encoding")

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/footdata/footballd/internal/natstest"
 )
 
 // lazyPair is a loopback TCP connection: the server's end as the listener
@@ -163,7 +165,7 @@ func TestLazyDeadlineSendfile(t *testing.T) {
 	body := bodyOfSize(max(8<<20, maxTCPBuffer(t, "tcp_wmem")+maxTCPBuffer(t, "tcp_rmem")+1<<20))
 	e := newEntry(200, body, 10)
 	if e.bodyFile() < 0 {
-		t.Skip("no memory file on this system")
+		natstest.SkipMissing(t, "no memory file (memfd_create) on this system", "a Linux kernel with memfd_create")
 	}
 	if err := c.SetWriteDeadline(time.Now().Add(50 * time.Millisecond)); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,8 @@ import (
 )
 
 // The API reference at /docs: Redoc's standalone bundle (docs/README.md)
-// renders /v1/openapi.json in the browser. Both files are in the binary,
+// renders the OpenAPI document (/docs/openapi.json, free like the page;
+// the same bytes as /v1/openapi.json) in the browser. Both files are in the binary,
 // so the page needs nothing but this server.
 var (
 	//go:embed docs/index.html

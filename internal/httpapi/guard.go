@@ -41,10 +41,13 @@ func guard(c *fiber.Ctx) error {
 var knownMethods = map[string]bool{fiber.MethodGet: true, fiber.MethodHead: true, fiber.MethodPost: true, fiber.MethodPut: true,
 	fiber.MethodDelete: true, fiber.MethodConnect: true, fiber.MethodOptions: true, fiber.MethodTrace: true, fiber.MethodPatch: true}
 
-// methods wraps the server's handler: a request with a method the router
-// does not know is answered here, like the router's own 405.
+// methods wraps the server's handler: every response keeps its header
+// names as set (the spec's spelling, not fasthttp's normalized one), and a
+// request with a method the router does not know is answered here, like
+// the router's own 405.
 func (s *Server) methods(next fasthttp.RequestHandler) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
+		ctx.Response.Header.DisableNormalizing()
 		if knownMethods[string(ctx.Method())] {
 			next(ctx)
 			return

@@ -36,6 +36,10 @@ func (s *Server) routes() {
 	app.Get("/", s.index)
 	app.Get("/docs", s.docsPage)
 	app.Get("/docs/"+redocScript, s.docsScript)
+	// The document the page loads, free as the page is: a visitor with the
+	// anonymous day budget could otherwise open the reference only a few
+	// times. Clients keep /v1/openapi.json, an API request like the others.
+	app.Get("/docs/openapi.json", s.docsOpenAPI)
 
 	v1 := app.Group("/v1", s.authenticate(v1))
 	// Fiber tries a request's routes in the order they were added, a match
@@ -94,6 +98,10 @@ func (s *Server) v1Only(c *fiber.Ctx) error {
 
 func (s *Server) openAPI(c *fiber.Ctx) error {
 	return send(c, requestOf(c), openAPIEntry, vContentType, vVaryToken)
+}
+
+func (s *Server) docsOpenAPI(c *fiber.Ctx) error {
+	return send(c, requestOf(c), openAPIEntry, vContentType, vVaryEncoding)
 }
 
 func (s *Server) healthz(c *fiber.Ctx) error {

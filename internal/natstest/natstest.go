@@ -415,3 +415,23 @@ func StreamLeader(tb testing.TB, url string) string {
 	tb.Fatal("the stream has no leader")
 	return ""
 }
+
+// SkipMissing skips a test that needs a real part this machine lacks (a
+// browser, a system tool), saying what to install: in the test's output
+// and, when FD_SKIPPED names a file (make test sets it), in a line there
+// that make test prints at its end, so that no such skip goes unseen.
+// Under CI it fails instead: .ci/run installs every part.
+func SkipMissing(tb testing.TB, what, install string) {
+	tb.Helper()
+	msg := fmt.Sprintf("%s: %s (%s to run it)", tb.Name(), what, install)
+	if os.Getenv("CI") != "" {
+		tb.Fatalf("%s: .ci/run installs it", msg)
+	}
+	if path := os.Getenv("FD_SKIPPED"); path != "" {
+		if f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644); err == nil {
+			fmt.Fprintf(f, "skipped: %s\n", msg)
+			f.Close()
+		}
+	}
+	tb.Skip(msg)
+}
