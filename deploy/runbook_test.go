@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -94,8 +95,9 @@ func newRunbook(t *testing.T, replicas int, imports string) *runbook {
 	}
 	tmp := t.TempDir()
 	// Below Linux's ephemeral ports (32768 up), which outgoing connections
-	// take without listening.
-	rb := &runbook{root: root, base: 20000 + 100*rand.IntN(120)}
+	// take without listening; the cluster takes the first 60 of 200, a
+	// second one in checkUp the next.
+	rb := &runbook{root: root, base: 20000 + 200*rand.IntN(60)}
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "FD_") && !strings.HasPrefix(kv, "LOCAL_CLUSTER_") && !strings.HasPrefix(kv, "TMPDIR=") {
 			rb.env = append(rb.env, kv)
@@ -238,10 +240,12 @@ func (rb *runbook) fixtureIs(t *testing.T, id, status string, home int) {
 	}
 }
 
-// step is what the test checks after the block that matches its pattern.
+// step is what the test checks after (or before) the block that matches
+// its pattern.
 type step struct {
-	block string // a regular expression the block matches
-	check func(t *testing.T, rb *runbook, out string)
+	block  string // a regular expression the block matches
+	check  func(t *testing.T, rb *runbook, out string)
+	before bool // check before the block runs (out is empty)
 }
 
 // TestRunbook follows deploy/README.md to the letter: every ```sh block,
@@ -257,15 +261,19 @@ func TestRunbook(t *testing.T) {
 	}
 	blocks := shBlocks(t, "README.md")
 	steps := []step{
-		{`local-cluster\.sh up`, checkUp(replicas)},
-		{`local-cluster\.sh env\)"`, checkEnv},
-		{`passwd --generate`, checkPasswd},
-		{`stream init --replicas 3`, checkStream},
-		{`ingest result`, checkEdit},
-		{`local-cluster\.sh down`, checkDown},
+		{block: `local-cluster\.sh up`, check: checkUp(replicas)},
+		{block: `local-cluster\.sh env\)"`, check: checkEnv},
+		{block: `passwd --generate`, check: checkPasswd},
+		{block: `stream init --replicas 3`, check: checkStream},
+		{block: `ingest result`, check: checkEdit},
+		{block: `local-cluster\.sh down`, check: checkDown},
 	}
 	if *runbookFull {
-		steps = append(steps, step{`ingest result`, checkWebhook})
+		steps = append(steps,
+			step{block: `local-cluster\.sh up`, check: checkFailedUp},
+			step{block: `ingest result`, check: checkWebhook},
+			step{block: `local-cluster\.sh down`, check: checkFailover, before: true},
+		)
 	}
 	for _, s := range steps {
 		if !slices.ContainsFunc(blocks, regexp.MustCompile(s.block).MatchString) {
@@ -279,10 +287,15 @@ func TestRunbook(t *testing.T) {
 			if rb == nil {
 				rb = newRunbook(t, replicas, imports)
 			}
+			for _, s := range steps {
+				if s.before && regexp.MustCompile(s.block).MatchString(block) {
+					s.check(t, rb, "")
+				}
+			}
 			out, err := rb.run(block)
 			if err == nil {
 				for _, s := range steps {
-					if regexp.MustCompile(s.block).MatchString(block) {
+					if !s.before && regexp.MustCompile(s.block).MatchString(block) {
 						s.check(t, rb, out)
 					}
 				}
@@ -308,10 +321,63 @@ func checkUp(replicas int) func(*testing.T, *runbook, string) {
 				t.Errorf("up printed no %q:\n%s", want, out)
 			}
 		}
-		// A second up refuses in one line, starting nothing.
-		again, err := rb.command("deploy/local-cluster.sh", "up").CombinedOutput()
-		if err == nil || strings.Count(strings.TrimSpace(string(again)), "\n") != 0 || !strings.Contains(string(again), "already up") {
-			t.Errorf("a second up: %v\n%s", err, again)
+		// A second up refuses in one line, starting nothing; so does one in
+		// another folder on the same ports.
+		for _, c := range []struct{ dir, want string }{
+			{rb.getenv("LOCAL_CLUSTER_DIR"), "already up"},
+			{filepath.Join(rb.getenv("TMPDIR"), "other"), fmt.Sprintf("port %d is in use", rb.base)},
+		} {
+			up := rb.command("deploy/local-cluster.sh", "up")
+			up.Env = append(up.Env, "LOCAL_CLUSTER_DIR="+c.dir)
+			again, err := up.CombinedOutput()
+			if err == nil || strings.Count(strings.TrimSpace(string(again)), "\n") != 0 || !strings.Contains(string(again), c.want) {
+				t.Errorf("up in %s while up: %v\n%s", c.dir, err, again)
+			}
+		}
+	}
+}
+
+// checkFailedUp: an up whose proxy fails stops the nodes and replicas it
+// had started, and shows why.
+func checkFailedUp(t *testing.T, rb *runbook, _ string) {
+	base := rb.base + 100
+	up := rb.command("deploy/local-cluster.sh", "up")
+	up.Env = append(up.Env, "LOCAL_CLUSTER_DIR="+filepath.Join(rb.getenv("TMPDIR"), "failing"),
+		"LOCAL_CLUSTER_PORT="+strconv.Itoa(base), "LOCAL_CLUSTER_REPLICAS=1", "NGINX=/bin/false")
+	out, err := up.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "local-cluster: nginx -t") || !strings.Contains(string(out), "up failed; stopping what it started") {
+		t.Fatalf("up with a failing nginx: %v\n%s", err, out)
+	}
+	for _, port := range []int{base + 11, base + 12, base + 13, base + 41} {
+		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			c.Close()
+			t.Errorf("port %d still answers after a failed up:\n%s", port, out)
+		}
+	}
+}
+
+// checkFailover: with a replica killed, nginx sends every request to the
+// others.
+func checkFailover(t *testing.T, rb *runbook, _ string) {
+	pid, err := os.ReadFile(filepath.Join(rb.getenv("LOCAL_CLUSTER_DIR"), "run", "api-1.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(pid)))
+	if err != nil {
+		t.Fatalf("api-1.pid: %v", err)
+	}
+	p, err := os.FindProcess(n)
+	if err == nil {
+		err = p.Kill()
+	}
+	if err != nil {
+		t.Fatalf("kill api-1: %v", err)
+	}
+	c := rb.client(t)
+	for range 20 {
+		if code, body, err := rb.get(c, rb.getenv("FD_URL")+"/v1/competitions/?season=2025"); err != nil || code != http.StatusOK {
+			t.Fatalf("through the proxy with api-1 killed: %d %s %v", code, body, err)
 		}
 	}
 }
