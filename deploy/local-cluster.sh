@@ -9,12 +9,18 @@
 # (127.0.0.1: the certificates from gencerts.sh are valid for it).
 #
 #   deploy/local-cluster.sh up       start everything (refuses if already up)
+#   deploy/local-cluster.sh up --restore FILE
+#                                    the same, with the stream and webhook
+#                                    states of a backup (ingest backup) put
+#                                    back before the replicas start, and no
+#                                    import
 #   deploy/local-cluster.sh status   what runs, and where
 #   deploy/local-cluster.sh env [api|ingest|admin]
 #                                    export lines for a shell: FD_NATS_URL as
 #                                    that user (default ingest), FD_NATS_CA,
 #                                    FD_URL (the proxy), FD_CA (its CA),
-#                                    TOKEN (an API client), FD_REPLICAS
+#                                    TOKEN (an API client), FD_REPLICAS,
+#                                    BACKUPS (a folder beside the work dir)
 #   deploy/local-cluster.sh down [--purge]
 #                                    stop what up started; --purge also
 #                                    deletes the work dir (data, keys, logs)
@@ -292,7 +298,16 @@ stop_if_failed() {
 }
 
 up() {
-  local n i p name
+  local n i p name restore=""
+  case ${1:-} in
+  "") ;;
+  --restore)
+    restore=${2:-}
+    [ -f "$restore" ] || die "up --restore \"$restore\": no such file"
+    restore=$(cd "$(dirname "$restore")" && pwd)/$(basename "$restore")
+    ;;
+  *) die "up \"$1\": the only option is --restore FILE" ;;
+  esac
   for name in $(components); do
     alive "$name" && die "already up in $dir ($name runs, pid $(pid_of "$name")); deploy/local-cluster.sh status, or down first"
   done
@@ -326,6 +341,13 @@ up() {
   done
   echo "local-cluster: NATS: three nodes on 127.0.0.1:$(client_port 1)-$(client_port 3), TLS, users from auth.conf"
 
+  # deploy/README.md, "Backups": the backup goes back before the stream
+  # init that makes what a backup leaves out.
+  if [ -n "$restore" ]; then
+    wait_until 30 with admin bin/ingest restore "$restore" >"$dir/restore.log" 2>&1 ||
+      failed "ingest restore $restore failed for 30 s" "$dir/restore.log"
+    echo "local-cluster: restored $restore as admin"
+  fi
   # deploy/README.md, "4. The stream, as admin". A freshly
   # formed cluster may take a moment to elect its JetStream leader.
   wait_until 30 with admin bin/ingest stream init --replicas 3 >"$dir/stream-init.log" 2>&1 ||
@@ -348,7 +370,7 @@ up() {
     failed "nginx did not answer /readyz within 30 s" "$dir/nginx/logs/error.log"
   echo "local-cluster: nginx terminating TLS on https://localhost:$proxy_port"
 
-  if [ -n "$import" ]; then
+  if [ -n "$import" ] && [ -z "$restore" ]; then
     # shellcheck disable=SC2086 # the glob is meant to expand
     with ingest FD_EDITOR=local-cluster bin/ingest import openfootball --aliases demo/aliases.csv $import >"$dir/import.log" 2>&1 ||
       [ $? = 2 ] || failed "the import failed" "$dir/import.log"
@@ -407,8 +429,8 @@ print_env() {
   while IFS= read -r line; do
     [[ $line == \#* ]] || printf 'export %s=%q\n' "${line%%=*}" "${line#*=}"
   done <"$dir/$user.env"
-  printf 'export FD_URL=%q FD_CA=%q TOKEN=%q FD_REPLICAS=%q\n' \
-    "https://localhost:$proxy_port" "$dir/certs/ca.pem" "$(cat "$dir/token" 2>/dev/null)" "${urls[*]}"
+  printf 'export FD_URL=%q FD_CA=%q TOKEN=%q FD_REPLICAS=%q BACKUPS=%q\n' \
+    "https://localhost:$proxy_port" "$dir/certs/ca.pem" "$(cat "$dir/token" 2>/dev/null)" "${urls[*]}" "$(dirname "$dir")/backups"
 }
 
 # stop PATTERN: SIGTERM to every running component named PATTERN, then wait
@@ -440,7 +462,7 @@ down() {
 }
 
 case ${1:-} in
-up) up ;;
+up) up "${@:2}" ;;
 status) status ;;
 env) print_env "${2:-}" ;;
 down)
@@ -457,7 +479,7 @@ down)
   esac
   ;;
 *)
-  echo "usage: deploy/local-cluster.sh up | status | env [api|ingest|admin] | down [--purge]" >&2
+  echo "usage: deploy/local-cluster.sh up [--restore FILE] | status | env [api|ingest|admin] | down [--purge]" >&2
   exit 2
   ;;
 esac
