@@ -29,7 +29,7 @@ import (
 	"github.com/footdata/footballd/internal/natstest"
 )
 
-var runbookFull = flag.Bool("runbook.full", false, "run the runbook test at full size: three replicas, the demo season, a webhook and a backup (make test-cluster)")
+var runbookFull = flag.Bool("runbook.full", false, "run the runbook test at full size: three replicas, the demo season, a webhook, a failed start, a replica killed (make test-cluster)")
 
 // shBlocks returns the ```sh blocks of a Markdown file, in order.
 func shBlocks(t *testing.T, path string) []string {
@@ -261,18 +261,18 @@ func TestRunbook(t *testing.T) {
 	}
 	blocks := shBlocks(t, "README.md")
 	steps := []step{
-		{block: `local-cluster\.sh up`, check: checkUp(replicas)},
-		{block: `local-cluster\.sh env\)"`, check: checkEnv},
+		{block: `(?m)local-cluster\.sh up$`, check: checkUp(replicas)},
+		{block: `local-cluster\.sh status`, check: checkEnv},
 		{block: `passwd --generate`, check: checkPasswd},
 		{block: `stream init --replicas 3`, check: checkStream},
 		{block: `ingest result`, check: checkEdit},
-		{block: `local-cluster\.sh down`, check: checkDown},
+		{block: `(?m)local-cluster\.sh down$`, check: checkDown},
 	}
 	if *runbookFull {
 		steps = append(steps,
-			step{block: `local-cluster\.sh up`, check: checkFailedUp},
+			step{block: `(?m)local-cluster\.sh up$`, check: checkFailedUp},
 			step{block: `ingest result`, check: checkWebhook},
-			step{block: `local-cluster\.sh down`, check: checkFailover, before: true},
+			step{block: `(?m)local-cluster\.sh down$`, check: checkFailover, before: true},
 		)
 	}
 	for _, s := range steps {
