@@ -134,10 +134,6 @@ func (rb *runbook) getenv(key string) string {
 	return ""
 }
 
-func (rb *runbook) setenv(key, value string) {
-	rb.env = append(rb.env, key+"="+value)
-}
-
 // run runs one block with bash -euo pipefail, as the reader's shell, and
 // keeps the environment it leaves.
 func (rb *runbook) run(block string) (string, error) {
