@@ -29,7 +29,7 @@ import (
 	"github.com/footdata/footballd/internal/natstest"
 )
 
-var runbookFull = flag.Bool("runbook.full", false, "run the runbook test at full size: three replicas, the demo season, a webhook, a failed start, a replica killed (make test-cluster)")
+var runbookFull = flag.Bool("runbook.full", false, "run the runbook test at full size: three replicas, the demo season, a webhook, a failed start, a backup restored, a replica killed (make test-cluster)")
 
 // shBlocks returns the ```sh blocks of a Markdown file, in order.
 func shBlocks(t *testing.T, path string) []string {
@@ -264,10 +264,16 @@ func TestRunbook(t *testing.T) {
 		{block: `ingest result`, check: checkEdit},
 		{block: `(?m)local-cluster\.sh down$`, check: checkDown},
 	}
+	// The backup and the restore (a down --purge and an up) run at full
+	// size only: make test stays within a minute and a half.
+	fullOnly := regexp.MustCompile(`ingest backup|up --restore`)
 	if *runbookFull {
+		var answers map[string][]byte
 		steps = append(steps,
 			step{block: `(?m)local-cluster\.sh up$`, check: checkFailedUp},
 			step{block: `ingest result`, check: checkWebhook},
+			step{block: `ingest backup`, before: true, check: func(t *testing.T, rb *runbook, _ string) { answers = rb.crawl(t) }},
+			step{block: `up --restore`, check: func(t *testing.T, rb *runbook, out string) { checkRestored(t, rb, out, answers) }},
 			step{block: `(?m)local-cluster\.sh down$`, check: checkFailover, before: true},
 		)
 	}
@@ -279,6 +285,10 @@ func TestRunbook(t *testing.T) {
 
 	var rb *runbook
 	for i, block := range blocks {
+		if !*runbookFull && fullOnly.MatchString(block) {
+			t.Logf("sh block %d runs with -runbook.full (make test-cluster):\n%s", i+1, block)
+			continue
+		}
 		for attempt := 0; ; attempt++ {
 			if rb == nil {
 				rb = newRunbook(t, replicas, imports)
@@ -432,6 +442,62 @@ func checkEdit(t *testing.T, rb *runbook, out string) {
 	if init, err := rb.command("bin/ingest", "stream", "init").CombinedOutput(); err == nil || !strings.Contains(string(init), "NATS user ingest may not") {
 		t.Errorf("stream init as ingest: %v\n%s", err, init)
 	}
+}
+
+// crawl asks every replica directly for the competitions of the season
+// and each one's teams, table and fixtures: path → replica → body.
+func (rb *runbook) crawl(t *testing.T) map[string][]byte {
+	t.Helper()
+	c := rb.client(t)
+	replicas := strings.Fields(rb.getenv("FD_REPLICAS"))
+	get := func(replica, path string) []byte {
+		code, body, err := rb.get(c, replica+path)
+		if err != nil || code != http.StatusOK {
+			t.Fatalf("%s%s: %d %s %v", replica, path, code, body, err)
+		}
+		return body
+	}
+	var comps []struct {
+		ID int `json:"id"`
+	}
+	list := "/v1/competitions/?season=2025"
+	if err := json.Unmarshal(get(replicas[0], list), &comps); err != nil || len(comps) == 0 {
+		t.Fatalf("%s: %v, %d competitions", list, err, len(comps))
+	}
+	paths := []string{list}
+	for _, comp := range comps {
+		for _, sub := range []string{"", "/teams", "/leagueTable", "/fixtures"} {
+			paths = append(paths, fmt.Sprintf("/v1/competitions/%d%s", comp.ID, sub))
+		}
+	}
+	answers := map[string][]byte{}
+	for _, replica := range replicas {
+		for _, path := range paths {
+			answers[fmt.Sprintf("%s (replica %s)", path, replica)] = get(replica, path)
+		}
+	}
+	return answers
+}
+
+// checkRestored: after down --purge and up --restore, every replica
+// serves byte for byte what it served before the backup.
+func checkRestored(t *testing.T, rb *runbook, out string, before map[string][]byte) {
+	if !strings.Contains(out, "restored") {
+		t.Errorf("up --restore did not say it restored:\n%s", out)
+	}
+	after := rb.crawl(t)
+	if len(after) != len(before) {
+		t.Errorf("%d answers after the restore, %d before", len(after), len(before))
+	}
+	differ := 0
+	for key, body := range before {
+		if !bytes.Equal(after[key], body) {
+			if differ++; differ <= 3 {
+				t.Errorf("%s after the restore:\n%.300s\nbefore:\n%.300s", key, after[key], body)
+			}
+		}
+	}
+	t.Logf("restore: %d answers of %d replicas compared, %d differ", len(before), len(strings.Fields(rb.getenv("FD_REPLICAS"))), differ)
 }
 
 // checkDown: nothing the script started runs on.

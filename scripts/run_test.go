@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -116,7 +117,8 @@ func TestMakeRun(t *testing.T) {
 		t.Skip("builds and runs the demo")
 	}
 	listen, natsAddr, dir := natstest.FreeAddr(t), natstest.FreeAddr(t), t.TempDir()
-	env := []string{"FD_LISTEN=" + listen, "FD_NATS_URL=nats://" + natsAddr, "FD_EMBEDDED_NATS=" + dir, "FD_ADMIN_LISTEN=" + natstest.FreeAddr(t)}
+	env := []string{"FD_LISTEN=" + listen, "FD_NATS_URL=nats://" + natsAddr, "FD_EMBEDDED_NATS=" + dir, "FD_ADMIN_LISTEN=" + natstest.FreeAddr(t),
+		"FD_WEBHOOK_ALLOW=127.0.0.1/32"}
 	d := startDemo(t, env...)
 	token := d.waitFor(t, `export TOKEN=([a-z1-9]+)`)[1]
 	d.waitFor(t, `Ctrl-C stops it`)
@@ -229,6 +231,18 @@ func TestMakeRun(t *testing.T) {
 		}
 	}
 
+	webhookWalkthrough(t, readme, natsAddr, string(edited[1]))
+
+	// The README's first requests and its Superliga, as written there.
+	first = readmeBlock(t, readme, "In another terminal:", listen, natsAddr)
+	if out, err := first.CombinedOutput(); err != nil || strings.Count(string(out), `"error"`) != 1 || !strings.Contains(string(out), "Arsenal FC") {
+		t.Errorf("the README's first requests (one error, a hint, expected): %v\n%.2000s", err, out)
+	}
+	superliga := readmeBlock(t, readme, "Denmark's Superliga", listen, natsAddr)
+	if out, err := superliga.CombinedOutput(); err != nil || !strings.Contains(string(out), `rules.phases[1].name: "Relegation round"`) {
+		t.Errorf("the README's Superliga: %v\n%s", err, out)
+	}
+
 	// A second make run on the same ports, or the same data, says so in
 	// one line and starts nothing.
 	for _, again := range [][]string{env, {"FD_LISTEN=" + natstest.FreeAddr(t), "FD_NATS_URL=nats://" + natstest.FreeAddr(t), "FD_EMBEDDED_NATS=" + dir, "FD_ADMIN_LISTEN=" + natstest.FreeAddr(t)}} {
@@ -267,4 +281,96 @@ func TestMakeRun(t *testing.T) {
 	if err := <-real.done; err != nil {
 		t.Errorf("second run after Ctrl-C: %v", err)
 	}
+}
+
+// webhookWalkthrough runs the README's webhook commands and its receiver
+// program as written there (only the receiver's address moved to a free
+// one) beside make run started with FD_WEBHOOK_ALLOW=127.0.0.1/32: the
+// receiver passes the host verification, and a live edit reaches it,
+// signed.
+func webhookWalkthrough(t *testing.T, readme []byte, natsAddr, fixture string) {
+	t.Helper()
+	recvAddr := natstest.FreeAddr(t)
+	sh := regexp.MustCompile("(?s)### Webhooks.*?```sh\n(.*?)```").FindSubmatch(readme)
+	prog := regexp.MustCompile("(?s)A receiver in Go.*?```go\n(.*?)```").FindSubmatch(readme)
+	if sh == nil || prog == nil {
+		t.Fatal("README has no webhook commands or receiver under Webhooks")
+	}
+	cmds := exec.Command("bash", "-euo", "pipefail", "-c", strings.ReplaceAll(string(sh[1]), "127.0.0.1:8999", recvAddr))
+	cmds.Dir = ".."
+	cmds.Env = append(os.Environ(), "FD_NATS_URL=nats://"+natsAddr)
+	out, err := cmds.CombinedOutput()
+	secret := regexp.MustCompile(`(?m)^secret: (whsec_\S+)$`).FindSubmatch(out)
+	if err != nil || secret == nil || !strings.Contains(string(out), "warning: 127.0.0.1 is not a public address") {
+		t.Fatalf("the README's webhook commands: %v\n%s", err, out)
+	}
+	src := filepath.Join(t.TempDir(), "receiver.go")
+	if err := os.WriteFile(src, []byte(strings.ReplaceAll(string(prog[1]), "127.0.0.1:8999", recvAddr)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "receiver")
+	if out, err := exec.Command("go", "build", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("the README's receiver does not build: %v\n%s", err, out)
+	}
+	recv := exec.Command(bin)
+	recv.Env = append(os.Environ(), "FD_WEBHOOK_SECRET="+string(secret[1]))
+	var got syncBuffer
+	recv.Stdout, recv.Stderr = &got, &got
+	if err := recv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = recv.Process.Kill(); _ = recv.Wait() }()
+	ingest := func(args ...string) string {
+		c := exec.Command("bin/ingest", args...)
+		c.Dir = ".."
+		c.Env = append(os.Environ(), "FD_NATS_URL=nats://"+natsAddr)
+		out, err := c.CombinedOutput()
+		if err != nil {
+			t.Fatalf("ingest %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(ingest("webhook", "show", "acme-live"), "verified since"); time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the receiver was not verified in a minute:\n%s\n%s", ingest("webhook", "show", "acme-live"), got.String())
+		}
+	}
+	ingest("result", fixture, "--score", "2-0", "--status", "IN_PLAY")
+	for deadline := time.Now().Add(time.Minute); !regexp.MustCompile(`(?m)^\d+\.Fixture\.Update\.` + fixture + ` \{.*"goalsHomeTeam":\[1,2\]`).MatchString(got.String()); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the receiver printed no signed Fixture.Update of fixture %s in a minute:\n%s\n%s", fixture, got.String(), ingest("webhook", "show", "acme-live"))
+		}
+	}
+}
+
+// syncBuffer is a buffer a process writes while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// readmeBlock is the first sh block of the README after the text after,
+// as a command to run from the repository with make run's addresses.
+func readmeBlock(t *testing.T, readme []byte, after, listen, natsAddr string) *exec.Cmd {
+	t.Helper()
+	m := regexp.MustCompile("(?s)" + regexp.QuoteMeta(after) + ".*?```sh\n(.*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatalf("README has no sh block after %q", after)
+	}
+	c := exec.Command("bash", "-euo", "pipefail", "-c", strings.ReplaceAll(string(m[1]), "localhost:8080", listen))
+	c.Dir = ".."
+	c.Env = append(os.Environ(), "FD_NATS_URL=nats://"+natsAddr)
+	return c
 }

@@ -42,7 +42,7 @@ func (r *replica) openStream(t *testing.T, query string, header map[string]strin
 }
 
 // openStreamWait opens an event stream once the caller has a free slot:
-// the replica frees a closed stream's at its next write.
+// the replica frees a closed stream's once it sees the connection close.
 func (r *replica) openStreamWait(t *testing.T, query string, header map[string]string) *eventStream {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
@@ -196,7 +196,7 @@ func setResult(t *testing.T, ed *editor.Editor, id, home, away int) {
 // like any other: filters, limits, caps.
 func TestEventStream(t *testing.T) {
 	r := startReplica(t, natstest.FreeAddr(t), true, "--now", "2026-03-14T17:00:00Z", "--sse-keepalive", "50ms",
-		"--event-history", "6", "--streams-per-client", "2", "--access-log", "true", "--log-level", "info")
+		"--event-history", "6", "--streams-per-client", "2", "--access-log", "--log-level", "info")
 	s := r.store()
 	ed, f := smallWorld(t, s)
 	_, gold, err := ed.PutCompetition(context.Background(), 0, func(c *model.Competition) error {
@@ -319,8 +319,8 @@ func TestEventStream(t *testing.T) {
 			if resp.status != tc.status || json.Unmarshal(resp.body, &e) != nil || !strings.Contains(e.Error, tc.want) {
 				t.Errorf("%s %v: %d %s, want %d with an error naming %q", tc.query, tc.header, resp.status, resp.body, tc.status, tc.want)
 			}
-			if tc.status == 429 && resp.header.Get("Retry-After") == "" {
-				t.Errorf("429 without Retry-After")
+			if tc.status == 429 && resp.header.Get("Retry-After") != "" {
+				t.Errorf("stream refused with Retry-After %q: nothing foretells when the caller frees a slot", resp.header.Get("Retry-After"))
 			}
 		}
 	})
@@ -388,5 +388,117 @@ func TestEventsSameOnEveryReplica(t *testing.T) {
 		if m, ok := resumed.next(); !ok || m != got[0][i] {
 			t.Errorf("resumed on B after A's %s: got %+v, want %+v", got[0][2].id, m, got[0][i])
 		}
+	}
+}
+
+// TestEventStreamIDFromTheFuture: a Last-Event-ID beyond the stream's
+// last sequence names no event: the stream says reset at once, with the
+// place to go on from, and then sends the live events. An id up to the
+// stream's last resumes as usual.
+func TestEventStreamIDFromTheFuture(t *testing.T) {
+	r := startReplica(t, natstest.FreeAddr(t), true, "--now", "2026-03-14T17:00:00Z", "--sse-keepalive", "50ms")
+	s := r.store()
+	ed, f := smallWorld(t, s)
+	token := addClient(t, s, "reg", model.TierRegistered, 1000)
+	// Finished first, so that each later score is one edit.
+	setResult(t, ed, f.ID, 1, 0)
+	r.waitApplied(s)
+	lastSeq := func() uint64 {
+		t.Helper()
+		last, err := s.LastSeq(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return last
+	}
+	goals := 1
+	for _, tc := range []struct {
+		name  string
+		id    func(last uint64) string
+		reset bool
+	}{
+		{"beyond the stream", func(uint64) string { return "99999999.0" }, true},
+		{"the last sequence there is", func(uint64) string { return "18446744073709551615" }, true},
+		{"one past the stream's last", func(last uint64) string { return strconv.FormatUint(last+1, 10) + ".0" }, true},
+		{"the stream's last", func(last uint64) string { return strconv.FormatUint(last, 10) }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := tc.id(lastSeq())
+			st := r.openStreamWait(t, "", map[string]string{"X-Auth-Token": token, "Last-Event-ID": id})
+			defer st.close()
+			if tc.reset {
+				reset := st.expect(wantEvent{"reset", anyID, "", ""})
+				if !strings.Contains(reset[0].data, "no event "+id) || reset[0].id == "" || reset[0].id == id {
+					t.Errorf("reset: id %q data %s, want the place to go on from and a reason naming %s", reset[0].id, reset[0].data, id)
+				}
+			}
+			goals++
+			setResult(t, ed, f.ID, goals, 0)
+			got := st.expect(wantEvent{"Fixture.Update", firstOfEdit, "/v1/fixtures/" + strconv.Itoa(f.ID), ""})
+			if want := strconv.FormatUint(lastSeq(), 10) + ".0"; got[0].id != want {
+				t.Errorf("live event %s, want the edit's, %s", got[0].id, want)
+			}
+		})
+	}
+}
+
+// TestEventStreamSlotFreedOnClose: a stream's slot is free as soon as its
+// client has closed the connection, not at a later keepalive: a browser
+// that reconnects at once (one stream per address) gets its stream every
+// time, and so does a client that closes its five streams and opens one.
+// A caller at its cap is refused without a Retry-After: only it can free
+// a slot.
+func TestEventStreamSlotFreedOnClose(t *testing.T) {
+	// The default keepalive, 15 s: a slot freed by a failed write would
+	// come far too late for every reconnection here.
+	r := startReplica(t, natstest.FreeAddr(t), true, "--anonymous-per-day", "1000")
+	s := r.store()
+	token := addClient(t, s, "reg", model.TierRegistered, 1000)
+	r.waitApplied(s)
+	refused := func(t *testing.T, header map[string]string) {
+		t.Helper()
+		st, resp := r.tryStream(t, "", header)
+		if st != nil {
+			t.Fatal("a stream beyond the cap")
+		}
+		if resp.status != http.StatusTooManyRequests || resp.header.Get("Retry-After") != "" || !strings.Contains(string(resp.body), "as soon as you close one") {
+			t.Errorf("beyond the cap: %d, Retry-After %q, %s; want 429 without Retry-After", resp.status, resp.header.Get("Retry-After"), resp.body)
+		}
+	}
+	tests := []struct {
+		name   string
+		header map[string]string
+		open   int // the caller's cap
+		rounds int
+	}{
+		{"anonymous reconnects at once", nil, 1, 20},
+		{"client closes its five and opens one", map[string]string{"X-Auth-Token": token}, 5, 5},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var open []*eventStream
+			for range tc.open {
+				open = append(open, r.openStream(t, "", tc.header))
+			}
+			refused(t, tc.header)
+			for i := range tc.rounds {
+				for _, st := range open {
+					st.close()
+				}
+				open = open[:0]
+				st, resp := r.tryStream(t, "", tc.header)
+				if st == nil {
+					t.Fatalf("round %d: opening a stream after closing %d: %d %s, want the stream", i+1, tc.open, resp.status, resp.body)
+				}
+				open = append(open, st)
+				for len(open) < tc.open {
+					open = append(open, r.openStream(t, "", tc.header))
+				}
+			}
+			refused(t, tc.header)
+			for _, st := range open {
+				st.close()
+			}
+		})
 	}
 }

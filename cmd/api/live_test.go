@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -131,6 +134,49 @@ func TestBadFlagsFailAtStart(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v: error %v, want one naming %s", tt.args, err, tt.want)
 		}
+	}
+}
+
+// TestHelpIsTheFlagTable: --help lists every flag of the README's flag
+// table in groups, on one line with its environment variable and its
+// default, and ends with an example; a bad environment value is refused
+// naming the flag and the variable.
+func TestHelpIsTheFlagTable(t *testing.T) {
+	var out strings.Builder
+	if err := run(context.Background(), []string{"--help"}, func(string) string { return "" }, &out, &strings.Builder{}); err != nil {
+		t.Fatal(err)
+	}
+	help := out.String()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := regexp.MustCompile("(?m)^\\| `--([a-z-]+)[^`]*`(?:, `--([a-z-]+)`)? \\| `(FD_[A-Z_]+)`(?:, `(FD_[A-Z_]+)`)? \\| ([^|]*) \\|").FindAllStringSubmatch(string(readme), -1)
+	if len(rows) < 20 {
+		t.Fatalf("found %d rows of the README's flag table", len(rows))
+	}
+	for _, row := range rows {
+		for i, name := range []string{row[1], row[2]} {
+			if name == "" {
+				continue
+			}
+			line := regexp.MustCompile(`(?m)^  --` + name + `\b.*$`).FindString(help)
+			if line == "" || !strings.Contains(line, row[3+i]) {
+				t.Errorf("--help has no line for --%s with %s: %q", name, row[3+i], line)
+			}
+		}
+	}
+	for _, want := range []string{"\nHTTP\n", "\nNATS\n", "\nWebhooks\n", "\nexample:\n  FD_NATS_URL="} {
+		if !strings.Contains(help, want) {
+			t.Errorf("--help lacks %q", want)
+		}
+	}
+	_, err = parseConfig(nil, func(k string) string { return map[string]string{"FD_SSE_KEEPALIVE": "often"}[k] }, io.Discard)
+	if err == nil || err.Error() != `--sse-keepalive "often" (from FD_SSE_KEEPALIVE): must be a duration more than 0 and at most 1m, such as 15s` {
+		t.Errorf("FD_SSE_KEEPALIVE=often: %v", err)
+	}
+	if _, err := parseConfig([]string{"--access-log"}, func(string) string { return "" }, io.Discard); err != nil {
+		t.Errorf("--access-log alone: %v", err)
 	}
 }
 

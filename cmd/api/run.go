@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"runtime/debug"
 	"strconv"
@@ -32,172 +31,6 @@ import (
 
 // replayGCPercent is GOGC during the replay.
 const replayGCPercent = 400
-
-// config is the replica's configuration: flags, each with an FD_*
-// environment fallback.
-type config struct {
-	listen       string
-	natsURL      string
-	embeddedNATS string
-	publicURL    string
-	cacheMB      int
-	proxyHeader  string
-	proxies      []netip.Prefix
-	seasonSwitch string
-	now          string
-	logLevel     string
-	drain        time.Duration
-	natsCA       string
-	natsCert     string
-	natsKey      string
-	version      bool
-	anonPerDay   int
-	adminListen  string
-	accessLog    bool
-	keepAlive    time.Duration
-	streamsIP    int
-	streamsCli   int
-	history      int
-	webhookAllow *webhook.Allow
-	// webhookWorkers deliveries at once, each answered within
-	// webhookTimeout.
-	webhookWorkers int
-	webhookTimeout time.Duration
-
-	switchMonth time.Month
-	switchDay   int
-	fixedNow    time.Time
-	level       slog.Level
-}
-
-func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*config, error) {
-	c := &config{}
-	fs := flag.NewFlagSet("api", flag.ContinueOnError)
-	fs.SetOutput(stdout)
-	env := func(name, def string) string {
-		if v := getenv(name); v != "" {
-			return v
-		}
-		return def
-	}
-	fs.StringVar(&c.listen, "listen", env("FD_LISTEN", ":8080"), "HTTP listen address (FD_LISTEN)")
-	fs.StringVar(&c.natsURL, "nats", env("FD_NATS_URL", "nats://127.0.0.1:4222"), "NATS server URL (FD_NATS_URL)")
-	fs.StringVar(&c.embeddedNATS, "embedded-nats", env("FD_EMBEDDED_NATS", ""), "run NATS in-process with its storage in this directory, listening on the --nats address: single-machine mode (FD_EMBEDDED_NATS)")
-	fs.StringVar(&c.publicURL, "public-url", env("FD_PUBLIC_URL", ""), "base of absolute links, e.g. https://api.example.org (default: the request's scheme and Host) (FD_PUBLIC_URL)")
-	// text registers a flag checked after parsing, its default the
-	// environment variable's value.
-	text := func(name, envName, def, usage string) *string {
-		v := env(envName, def)
-		fs.StringVar(&v, name, v, usage+" ("+envName+")")
-		return &v
-	}
-	cacheMB := text("cache-mb", "FD_CACHE_MB", "256", "budget of the rendered-response cache in MiB")
-	proxies := text("trusted-proxies", "FD_TRUSTED_PROXIES", "", "addresses of the proxies in front, comma-separated CIDRs or IPs: only from them are the client-address header and X-Forwarded-Host/-Proto believed")
-	fs.StringVar(&c.proxyHeader, "trusted-proxy-header", env("FD_TRUSTED_PROXY_HEADER", "X-Forwarded-For"), "header in which trusted proxies pass the client's address (FD_TRUSTED_PROXY_HEADER)")
-	fs.StringVar(&c.seasonSwitch, "season-switch", env("FD_SEASON_SWITCH", "06-01"), "MM-DD on which a new season becomes current (FD_SEASON_SWITCH)")
-	fs.StringVar(&c.now, "now", env("FD_NOW", ""), "start the service's clock at this RFC 3339 instant, for demos and tests; it then runs on (FD_NOW)")
-	fs.StringVar(&c.logLevel, "log-level", env("FD_LOG_LEVEL", "info"), "debug, info, warn or error (FD_LOG_LEVEL)")
-	fs.StringVar(&c.natsCA, "nats-ca", env("FD_NATS_CA", ""), "PEM file of the CA trusted for NATS, and for NATS only (default: the system's roots) (FD_NATS_CA)")
-	fs.StringVar(&c.natsCert, "nats-cert", env("FD_NATS_CERT", ""), "PEM client certificate for NATS, with --nats-key (FD_NATS_CERT)")
-	fs.StringVar(&c.natsKey, "nats-key", env("FD_NATS_KEY", ""), "PEM key of --nats-cert (FD_NATS_KEY)")
-	fs.BoolVar(&c.version, "version", false, "print the version and exit")
-	fs.StringVar(&c.adminListen, "admin-listen", env("FD_ADMIN_LISTEN", "127.0.0.1:9090"), "address of the admin listener (/metrics, /healthz, /readyz); empty for none (FD_ADMIN_LISTEN)")
-	accessLog := text("access-log", "FD_ACCESS_LOG", "false", "log every request: true or false")
-	anon := text("anonymous-per-day", "FD_ANONYMOUS_PER_DAY", "100", "requests a day an anonymous client address may make")
-	allow := text("webhook-allow", "FD_WEBHOOK_ALLOW", "", "where webhooks may point besides public addresses: comma-separated CIDRs (the only way to reach loopback or private addresses, e.g. 127.0.0.1/32) and host patterns (hooks.example.org, *.example.org; when given, public hosts must match one)")
-	workers := text("webhook-workers", "FD_WEBHOOK_WORKERS", "16", "webhook deliveries this replica makes at once")
-	timeout := text("webhook-timeout", "FD_WEBHOOK_TIMEOUT", "10s", "how long a webhook receiver has to answer 2xx before the delivery is retried")
-	drain := text("drain", "FD_DRAIN", "5s", "on SIGTERM, how long to report not ready before closing, so load balancers stop routing here")
-	keepAlive := text("sse-keepalive", "FD_SSE_KEEPALIVE", "15s", "how often an idle event stream (/v1/events) gets a comment line, so that proxies keep it open")
-	streamsIP := text("streams-per-ip", "FD_STREAMS_PER_IP", "1", "event streams an anonymous client address may hold open on one replica")
-	streamsCli := text("streams-per-client", "FD_STREAMS_PER_CLIENT", "5", "event streams a registered client may hold open on one replica")
-	history := text("event-history", "FD_EVENT_HISTORY", "10000", "recent events a replica keeps for event streams that resume with Last-Event-ID")
-	if err := fs.Parse(args); err != nil {
-		return nil, err
-	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q (flags only; see --help)", fs.Arg(0))
-	}
-	var err error
-	for _, n := range []struct {
-		flag string
-		v    *string
-		to   *int
-		unit string
-	}{{"--cache-mb", cacheMB, &c.cacheMB, " of MiB"}, {"--anonymous-per-day", anon, &c.anonPerDay, " of requests"},
-		{"--webhook-workers", workers, &c.webhookWorkers, ""}, {"--streams-per-ip", streamsIP, &c.streamsIP, ""},
-		{"--streams-per-client", streamsCli, &c.streamsCli, ""}, {"--event-history", history, &c.history, ""}} {
-		if *n.to, err = strconv.Atoi(*n.v); err != nil || *n.to < 1 {
-			return nil, fmt.Errorf("%s %q: must be a whole number%s, at least 1", n.flag, *n.v, n.unit)
-		}
-	}
-	for _, d := range []struct {
-		flag string
-		v    *string
-		to   *time.Duration
-		ok   func(time.Duration) bool
-		want string
-	}{
-		{"--webhook-timeout", timeout, &c.webhookTimeout, func(d time.Duration) bool { return d >= time.Second && d <= time.Minute }, "from 1s to 1m, such as 10s"},
-		{"--drain", drain, &c.drain, func(d time.Duration) bool { return d >= 0 }, "such as 5s"},
-		{"--sse-keepalive", keepAlive, &c.keepAlive, func(d time.Duration) bool { return d > 0 && d <= time.Minute }, "more than 0 and at most 1m, such as 15s"},
-	} {
-		if *d.to, err = time.ParseDuration(*d.v); err != nil || !d.ok(*d.to) {
-			return nil, fmt.Errorf("%s %q: must be a duration %s", d.flag, *d.v, d.want)
-		}
-	}
-	if (c.natsCert == "") != (c.natsKey == "") {
-		return nil, fmt.Errorf("--nats-cert %q and --nats-key %q: give both or neither", c.natsCert, c.natsKey)
-	}
-	for _, p := range strings.Split(*proxies, ",") {
-		if p = strings.TrimSpace(p); p == "" {
-			continue
-		}
-		prefix, err := netip.ParsePrefix(p)
-		if err != nil {
-			addr, aerr := netip.ParseAddr(p)
-			if aerr != nil {
-				return nil, fmt.Errorf("--trusted-proxies %q: %q is not a CIDR such as 10.0.0.0/8 or an address", *proxies, p)
-			}
-			prefix = netip.PrefixFrom(addr.Unmap(), addr.Unmap().BitLen())
-		}
-		c.proxies = append(c.proxies, prefix.Masked())
-	}
-	if c.accessLog, err = strconv.ParseBool(*accessLog); err != nil {
-		return nil, fmt.Errorf("--access-log %q: must be true or false", *accessLog)
-	}
-	if c.adminListen != "" {
-		if _, _, err := net.SplitHostPort(c.adminListen); err != nil {
-			return nil, fmt.Errorf("--admin-listen %q: must be host:port or :port", c.adminListen)
-		}
-	}
-	if c.webhookAllow, err = webhook.ParseAllow(*allow); err != nil {
-		return nil, fmt.Errorf("--webhook-allow %q: %w", *allow, err)
-	}
-	sw, err := time.Parse("01-02", c.seasonSwitch)
-	if err != nil {
-		return nil, fmt.Errorf("--season-switch %q: must be MM-DD, such as 06-01", c.seasonSwitch)
-	}
-	c.switchMonth, c.switchDay = sw.Month(), sw.Day()
-	if c.now != "" {
-		if c.fixedNow, err = time.Parse(time.RFC3339, c.now); err != nil {
-			return nil, fmt.Errorf("--now %q: must be an RFC 3339 time such as 2026-03-13T12:00:00Z", c.now)
-		}
-	}
-	if err := c.level.UnmarshalText([]byte(c.logLevel)); err != nil {
-		return nil, fmt.Errorf("--log-level %q: must be debug, info, warn or error", c.logLevel)
-	}
-	if _, _, err := net.SplitHostPort(c.listen); err != nil {
-		return nil, fmt.Errorf("--listen %q: must be host:port or :port", c.listen)
-	}
-	for _, one := range strings.Split(c.natsURL, ",") {
-		u, err := url.Parse(strings.TrimSpace(one))
-		if err != nil || u.Scheme != "nats" || u.Host == "" {
-			return nil, fmt.Errorf("--nats %q: must be a URL such as nats://127.0.0.1:4222, or several separated by commas", events.Redacted(c.natsURL))
-		}
-	}
-	return c, nil
-}
 
 // dial is how the replica reaches NATS.
 func (c *config) dial(log *slog.Logger) events.Dial {
@@ -433,6 +266,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	defer store.Close()
 	srv.ShareBudgets(budgets)
+	srv.ShareStream(store)
 	hooks, err := webhook.New(webhook.Config{Conn: store.Conn(), Hooks: func() webhook.Hooks { return model.Snapshot() },
 		PublicURL: cfg.webhookBase(), Allow: cfg.webhookAllow, Workers: cfg.webhookWorkers, Timeout: cfg.webhookTimeout,
 		Log: log, Registerer: registry})

@@ -26,7 +26,7 @@ func commands() []command {
 			"ingest import openfootball ../shared/data/openfootball-football-json/2015-16/*.json", openFootballFlags),
 		importCommand("engsoccerdata", "[--from YYYY] [--to YYYY] DIR|FILE...", "import engsoccerdata CSV files (the data-raw folder, with its deductions; test and benchmark input only)",
 			"ingest import engsoccerdata --from 1990 --to 1999 ../shared/data/engsoccerdata/data-raw", engSoccerFlags),
-		generateWorld(), streamInit(), streamInfo(), passwd(), completion(),
+		generateWorld(), streamInit(), streamInfo(), backupCommand(), restoreCommand(), passwd(), completion(),
 	}
 }
 

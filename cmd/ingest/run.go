@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -81,10 +80,12 @@ func (g *globals) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.BoolVar(&g.dryRun, "dry-run", false, "validate and show the change without publishing")
 }
 
-// dial is how the command reaches NATS.
+// dial is how the command reaches NATS. The connection's asynchronous
+// errors are not printed: a refused subject comes back as the command's
+// one line of error (events.Explain), and a command either succeeds or
+// fails within --patience.
 func (e *env) dial() events.Dial {
-	return events.Dial{URL: e.global.nats, Name: "ingest", CA: e.global.natsCA, Cert: e.global.natsCert, Key: e.global.natsKey,
-		Log: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	return events.Dial{URL: e.global.nats, Name: "ingest", CA: e.global.natsCA, Cert: e.global.natsCert, Key: e.global.natsKey}
 }
 
 // editor connects to the stream and returns the command's editor. While

@@ -10,6 +10,7 @@ import (
 	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
+	"github.com/nats-io/nats.go/jetstream"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -61,6 +62,47 @@ func TestStreamInit(t *testing.T) {
 				t.Errorf("%s: stdout lacks %q:\n%s", s.name, want, out)
 			}
 		}
+	}
+}
+
+// TestStreamInitLeavesMirror: pointed at a region's leaf node, whose
+// FOOTBALL is a mirror of the home stream, `stream init` refuses and the
+// mirror stays one (the server would otherwise promote it to a stream of
+// its own, which no longer follows home).
+func TestStreamInitLeavesMirror(t *testing.T) {
+	srv, err := natsembed.Start(natsembed.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	nc, err := events.Dial{URL: srv.URL(), Name: "admin"}.Conn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "HOME", Subjects: []string{"home.>"}}); err != nil {
+		t.Fatal(err)
+	}
+	mirror, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: events.DefaultStream, Mirror: &jetstream.StreamSource{Name: "HOME"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := bare(t, srv.URL(), "", "stream", "init")
+	const want = "stream FOOTBALL here is a mirror of HOME, a region's copy: stream init sets up the home cluster only"
+	if code != exitFailure || !strings.Contains(errOut, want) {
+		t.Errorf("stream init on a mirror: exit %d, stderr %q; want %d and %q\nstdout: %s", code, errOut, exitFailure, want, out)
+	}
+	info, err := mirror.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Config.Mirror == nil || len(info.Config.Subjects) > 0 {
+		t.Errorf("after stream init FOOTBALL has mirror %+v and subjects %v; want the mirror of HOME, no subjects", info.Config.Mirror, info.Config.Subjects)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net/netip"
+	neturl "net/url"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -64,8 +66,31 @@ func webhookAdd() command {
 				return nil
 			}
 			fmt.Fprintf(e.stdout, "secret: %s\n(shown once: give it to the client, whose receiver verifies the webhook-signature header with it)\n", secret)
+			warnNotPublic(e, w.URL)
 			return nil
 		}}
+}
+
+// warnNotPublic warns, on stderr, when the webhook's host is an address
+// the replicas refuse unless their --webhook-allow names it: the editor
+// learns it now, not from `webhook show` once verification has failed.
+func warnNotPublic(e *env, raw string) {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return
+	}
+	if why := webhook.NotPublicHost(u.Hostname()); why != "" {
+		fmt.Fprintf(e.stderr, "warning: %s is not a public address (%s): replicas refuse it unless they run with --webhook-allow naming it, "+
+			"such as FD_WEBHOOK_ALLOW=%s (make run passes FD_WEBHOOK_ALLOW on)\n", u.Hostname(), why, allowFor(u.Hostname()))
+	}
+}
+
+// allowFor is the --webhook-allow value that admits host.
+func allowFor(host string) string {
+	if addr, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+		return netip.PrefixFrom(addr.Unmap(), addr.Unmap().BitLen()).String()
+	}
+	return "127.0.0.1/32,::1/128"
 }
 
 // list splits a comma-separated flag value.
@@ -173,7 +198,13 @@ func webhookShow() command {
 			if st.Verification != "" {
 				fmt.Fprintf(w, "verification:\t%s\n", st.Verification)
 			}
-			fmt.Fprintf(w, "delivered:\t%d\nfailed attempts:\t%d\ngiven up:\t%d\ndropped unverified:\t%d\n", st.Delivered, st.Failed, st.GaveUp, st.Dropped)
+			circuit := "closed"
+			if st.Circuit == webhook.CircuitOpen {
+				circuit = "open: parked after failed attempts in a row, until " + st.ParkedUntil.UTC().Format(time.RFC3339) + ", when one attempt probes the receiver"
+			}
+			fmt.Fprintf(w, "circuit:\t%s\n", circuit)
+			fmt.Fprintf(w, "delivered:\t%d\nfailed attempts:\t%d\ngiven up:\t%d\ndropped unverified:\t%d\nput off while parked:\t%d\n",
+				st.Delivered, st.Failed, st.GaveUp, st.Dropped, st.Parked)
 			if err := w.Flush(); err != nil {
 				return err
 			}

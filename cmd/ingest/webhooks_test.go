@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -20,7 +21,7 @@ import (
 
 // replica runs what an API replica runs for webhooks against the CLI's
 // server: a read model and a dispatcher allowed to reach loopback.
-func (c *cli) replica(t *testing.T) *webhook.Dispatcher {
+func (c *cli) replica(t *testing.T, change ...func(*webhook.Config)) *webhook.Dispatcher {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	nc, err := nats.Connect(c.srv.URL())
@@ -36,8 +37,12 @@ func (c *cli) replica(t *testing.T) *webhook.Dispatcher {
 		t.Fatal(err)
 	}
 	allow, _ := webhook.ParseAllow("127.0.0.0/8")
-	d, err := webhook.New(webhook.Config{Conn: nc, Hooks: func() webhook.Hooks { return m.Snapshot() }, Allow: allow,
-		PublicURL: "https://api.test", Scan: 20 * time.Millisecond})
+	cfg := webhook.Config{Conn: nc, Hooks: func() webhook.Hooks { return m.Snapshot() }, Allow: allow,
+		PublicURL: "https://api.test", Scan: 20 * time.Millisecond}
+	for _, ch := range change {
+		ch(&cfg)
+	}
+	d, err := webhook.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +109,7 @@ func TestWebhookCommands(t *testing.T) {
 
 	d := c.replica(t)
 	show := c.waitOutput(t, `state:\s+verified since`, "webhook", "show", "live")
-	for _, want := range []string{`events:\s+Fixture.Update`, `competitions:\s+1\n`, `leagues:\s+PL\n`, `delivered:\s+0`} {
+	for _, want := range []string{`events:\s+Fixture.Update`, `competitions:\s+1\n`, `leagues:\s+PL\n`, `delivered:\s+0`, `circuit:\s+closed\n`} {
 		if !regexp.MustCompile(want).MatchString(show) {
 			t.Errorf("webhook show lacks %q:\n%s", want, show)
 		}
@@ -153,6 +158,58 @@ func TestWebhookCommands(t *testing.T) {
 		code, _, errOut := c.run(strings.Fields(tt.args)...)
 		if code != tt.code || !strings.Contains(errOut, tt.want) {
 			t.Errorf("ingest %s: exit %d %q, want %d with %q", tt.args, code, errOut, tt.code, tt.want)
+		}
+	}
+}
+
+// A webhook whose receiver keeps failing is parked by the replicas, and
+// `webhook show` says so, with the time of the next attempt.
+func TestWebhookShowParked(t *testing.T) {
+	c := newCLI(t)
+	setup(t, c)
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			io.WriteString(w, r.URL.Query().Get("fd_challenge"))
+			return
+		}
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer recv.Close()
+	c.okf("client add acme --tier registered")
+	c.okf("webhook add down --client acme --url " + recv.URL + "/hook")
+	d := c.replica(t, func(cfg *webhook.Config) { cfg.CircuitAfter, cfg.Park = 1, time.Hour })
+	c.waitOutput(t, `state:\s+verified since`, "webhook", "show", "down")
+	for seq := uint64(1); seq <= 2; seq++ {
+		d.Publish([]push.Event{{Seq: seq, Kind: push.FixtureUpdate, ID: 9, Competition: 1, League: "PL", Tier: model.TierAnonymous, Time: time.Now(),
+			Updates: map[string][2]any{"status": {"TIMED", "IN_PLAY"}}}})
+	}
+	c.waitOutput(t, `(?s)circuit:\s+open: parked after failed attempts in a row, until \S+Z, when one attempt probes the receiver\n.*failed attempts:\s+[12]\n.*put off while parked:\s+[1-9]`, "webhook", "show", "down")
+}
+
+// TestWebhookAddWarnsNotPublic: a webhook whose host is an address the
+// replicas refuse unless allowed is registered, with a warning at once
+// saying what to allow; a public or named host gets none.
+func TestWebhookAddWarnsNotPublic(t *testing.T) {
+	c := newCLI(t)
+	c.okf("client add acme --tier registered")
+	tests := []struct {
+		url, warn string
+	}{
+		{"http://127.0.0.1:8999/football", "FD_WEBHOOK_ALLOW=127.0.0.1/32"},
+		{"http://localhost:8999/football", "127.0.0.1/32,::1/128"},
+		{"http://[::1]:8999/football", "FD_WEBHOOK_ALLOW=::1/128"},
+		{"http://10.1.2.3/football", "FD_WEBHOOK_ALLOW=10.1.2.3/32"},
+		{"http://[64:ff9b::7f00:1]/x", "64:ff9b::7f00:1/128"},
+		{"https://hooks.acme.example/football", ""},
+		{"https://203.0.114.7/football", ""},
+	}
+	for i, tt := range tests {
+		code, out, errOut := c.run("webhook", "add", fmt.Sprintf("hook%d", i), "--client", "acme", "--url", tt.url)
+		if code != exitOK || !strings.Contains(out, "secret: whsec_") {
+			t.Fatalf("%s: exit %d\n%s%s", tt.url, code, out, errOut)
+		}
+		if (tt.warn == "") != (errOut == "") || !strings.Contains(errOut, tt.warn) || strings.Count(errOut, "\n") > 1 {
+			t.Errorf("%s: stderr %q, want one warning line with %q", tt.url, errOut, tt.warn)
 		}
 	}
 }

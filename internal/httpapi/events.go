@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bufio"
+	"context"
 	"net"
 	"net/http"
 	"strconv"
@@ -21,25 +22,40 @@ const eventsPath = "/v1/events"
 
 const contentTypeEventStream = "text/event-stream"
 
-// streamRetryAfter is the Retry-After of a refused stream: streams end
-// when clients leave, so a slot is soon free or never.
-const streamRetryAfter = "10"
+// slotGrace is how long a request for a stream waits for a slot of its
+// caller to be freed before it is refused. A stream frees its slot as soon
+// as its client has gone (watchPeer), within milliseconds, but a browser
+// that reconnects at once may come in before the old stream has noticed.
+const slotGrace = time.Second
 
 // streamSlots counts each caller's open streams.
 type streamSlots struct {
 	mu sync.Mutex
 	n  map[string]int
+	// freed is closed, and replaced, whenever a slot is released.
+	freed chan struct{}
 }
 
-// take opens a slot of key unless it holds most already.
-func (s *streamSlots) take(key string, most int) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.n[key] >= most {
-		return false
+// take opens a slot of key unless it holds most already and none of them
+// is released within grace.
+func (s *streamSlots) take(key string, most int, grace time.Duration) bool {
+	timeout := time.NewTimer(grace)
+	defer timeout.Stop()
+	for {
+		s.mu.Lock()
+		if s.n[key] < most {
+			s.n[key]++
+			s.mu.Unlock()
+			return true
+		}
+		freed := s.freed
+		s.mu.Unlock()
+		select {
+		case <-freed:
+		case <-timeout.C:
+			return false
+		}
 	}
-	s.n[key]++
-	return true
 }
 
 func (s *streamSlots) release(key string) {
@@ -48,6 +64,8 @@ func (s *streamSlots) release(key string) {
 	if s.n[key]--; s.n[key] <= 0 {
 		delete(s.n, key)
 	}
+	close(s.freed)
+	s.freed = make(chan struct{})
 }
 
 // events streams the events the filters select, as Server-Sent Events:
@@ -83,9 +101,10 @@ func (s *Server) events(c *fiber.Ctx) error {
 	if who.tier != model.TierAnonymous {
 		key, most = "client|"+who.name, s.opts.StreamsPerClient
 	}
-	if !s.streams.take(key, most) {
-		c.Set(fiber.HeaderRetryAfter, streamRetryAfter)
-		return &apiError{http.StatusTooManyRequests, "you have " + strconv.Itoa(most) + " event streams open already, the most you may; close one first"}
+	if !s.streams.take(key, most, slotGrace) {
+		// No Retry-After: a slot is free when the caller closes one of
+		// its streams, which no time promised here would foretell.
+		return &apiError{http.StatusTooManyRequests, "you have " + strconv.Itoa(most) + " event streams open already, the most you may; a slot is free as soon as you close one"}
 	}
 	c.Set(fiber.HeaderContentType, contentTypeEventStream)
 	c.Set(fiber.HeaderCacheControl, "no-store")
@@ -97,18 +116,28 @@ func (s *Server) events(c *fiber.Ctx) error {
 	}
 	// Nothing of the request outlives the handler: copy what the stream
 	// needs. The connection is the one thing the stream writer may use,
-	// to push its write deadline on as it goes.
+	// to push its write deadline on as it goes and to watch for its
+	// client leaving; it is closed after the stream, so that nothing the
+	// watch reads was the server's to read.
 	base := strings.Clone(s.baseURL(c))
 	conn := c.Context().Conn()
-	sub, ok := s.opts.Hub.Subscribe(filter, last != "", from, s.model.Stats().ReadySeq)
+	c.Context().SetConnectionClose()
+	ceiling := s.ceiling(c.UserContext(), from)
+	sub, ok := s.opts.Hub.Subscribe(filter, last != "", from, s.model.Stats().ReadySeq, ceiling)
+	why := "the events after " + from.String() + " are no longer held here; re-read the resources you follow"
+	if from.Seq > ceiling {
+		why = "no event " + from.String() + " was ever sent: the stream ends at " + strconv.FormatUint(ceiling, 10) + "; re-read the resources you follow"
+	}
 	s.metrics.streamsOpen.Inc()
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer s.metrics.streamsOpen.Dec()
 		defer s.streams.release(key)
+		gone, stopWatch := watchPeer(conn)
+		defer stopWatch()
 		st := &stream{s: s, w: w, conn: conn, base: base}
 		st.comment("footballd events")
 		if !ok {
-			st.reset(sub.After(), "the events after "+from.String()+" are no longer held here; re-read the resources you follow")
+			st.reset(sub.After(), why)
 		}
 		keepAlive := time.NewTicker(s.opts.KeepAlive)
 		defer keepAlive.Stop()
@@ -132,10 +161,77 @@ func (s *Server) events(c *fiber.Ctx) error {
 			case <-changed:
 			case <-keepAlive.C:
 				st.comment("keepalive")
+			case <-gone:
+				return
 			}
 		}
 	})
 	return nil
+}
+
+// watchPeer tells when the client of an event stream has gone. A write
+// learns it only at the next keepalive or later (the first write after the
+// client closed still succeeds); a read on the connection ends as soon as
+// the client closes it, with EOF or a reset. The client sends nothing
+// after its request, so the read waits until then; anything it does send
+// ends the stream too (the connection is closed after the stream, so no
+// byte read here was the server's to read). stop ends the watch and
+// returns once it has ended.
+func watchPeer(conn net.Conn) (gone <-chan struct{}, stop func()) {
+	if conn == nil {
+		return nil, func() {}
+	}
+	ended, done := make(chan struct{}), make(chan struct{})
+	// The request's read timeout would end the watch early.
+	if err := conn.SetReadDeadline(time.Time{}); err != nil {
+		close(ended)
+		return ended, func() {}
+	}
+	go func() {
+		defer close(done)
+		var b [1]byte
+		_, _ = conn.Read(b[:])
+		close(ended)
+	}()
+	return ended, func() {
+		// A deadline past ends the read.
+		_ = conn.SetReadDeadline(time.Unix(1, 0))
+		<-done
+	}
+}
+
+// StreamEnd tells the stream's last sequence (events.Store does).
+type StreamEnd interface {
+	LastSeq(ctx context.Context) (uint64, error)
+}
+
+// ShareStream lets event streams ask the stream how far it goes, to tell
+// a Last-Event-ID seen on a replica further on from one of no stream. The
+// replica calls it once it reaches NATS, before it is ready.
+func (s *Server) ShareStream(e StreamEnd) { s.streamEnd.Store(&e) }
+
+// streamEndTimeout bounds the question to the stream.
+const streamEndTimeout = 2 * time.Second
+
+// ceiling is the last stream sequence a resumed stream may start after:
+// what this replica has applied, or, for an id beyond that, the stream's
+// last sequence. When the stream does not answer, the replica's: a client
+// then starts over, which is safe, rather than wait for an event that may
+// never come.
+func (s *Server) ceiling(ctx context.Context, from push.EventID) uint64 {
+	applied := s.model.Stats().LastSeq
+	end := s.streamEnd.Load()
+	if from.Seq <= applied || end == nil {
+		return applied
+	}
+	ctx, cancel := context.WithTimeout(ctx, streamEndTimeout)
+	defer cancel()
+	last, err := (*end).LastSeq(ctx)
+	if err != nil {
+		s.log.Warn("event stream resume: the stream's last sequence", "err", err.Error())
+		return applied
+	}
+	return max(last, applied)
 }
 
 // stream writes one client's Server-Sent Events.

@@ -31,7 +31,7 @@ func listen(t *testing.T, s *Server) string {
 	return ln.Addr().String()
 }
 
-func newTestServer(t *testing.T, ready bool, opts Options) (*Server, *readmodel.Model) {
+func newTestServer(t testing.TB, ready bool, opts Options) (*Server, *readmodel.Model) {
 	t.Helper()
 	m, err := readmodel.New(readmodel.Config{})
 	if err != nil {

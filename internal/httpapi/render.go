@@ -308,6 +308,16 @@ type splitJSON struct {
 	Losses       int `json:"losses"`
 }
 
+// crest is a crest's URL, nil (null) when there is none: the spec's notes
+// make an unknown crestUrl null, and a table's crestURI follows the same
+// rule, in every representation.
+func crest(url string) *string {
+	if url == "" {
+		return nil
+	}
+	return &url
+}
+
 type rowFull struct {
 	Links struct {
 		Team href `json:"team"`
@@ -317,7 +327,7 @@ type rowFull struct {
 	Team           string    `json:"team"`
 	TeamID         int       `json:"teamId"`
 	TeamName       string    `json:"teamName"`
-	CrestURI       string    `json:"crestURI"`
+	CrestURI       *string   `json:"crestURI"`
 	PlayedGames    int       `json:"playedGames"`
 	Points         int       `json:"points"`
 	Goals          int       `json:"goals"`
@@ -331,16 +341,16 @@ type rowFull struct {
 }
 
 type rowGroup struct {
-	Group          string `json:"group"`
-	Rank           int    `json:"rank"`
-	Team           string `json:"team"`
-	TeamID         int    `json:"teamId"`
-	PlayedGames    int    `json:"playedGames"`
-	CrestURI       string `json:"crestURI"`
-	Points         int    `json:"points"`
-	Goals          int    `json:"goals"`
-	GoalsAgainst   int    `json:"goalsAgainst"`
-	GoalDifference int    `json:"goalDifference"`
+	Group          string  `json:"group"`
+	Rank           int     `json:"rank"`
+	Team           string  `json:"team"`
+	TeamID         int     `json:"teamId"`
+	PlayedGames    int     `json:"playedGames"`
+	CrestURI       *string `json:"crestURI"`
+	Points         int     `json:"points"`
+	Goals          int     `json:"goals"`
+	GoalsAgainst   int     `json:"goalsAgainst"`
+	GoalDifference int     `json:"goalDifference"`
 }
 
 // shortName is the spec's "team" field of a table's row: the team's short
@@ -354,7 +364,7 @@ func shortName(short, name string) string {
 
 func renderFullRow(r readmodel.TableRow, l links) rowFull {
 	out := rowFull{Position: r.Position, Rank: r.Rank, Team: shortName(r.ShortName, r.TeamName), TeamID: r.TeamID, TeamName: r.TeamName,
-		CrestURI: r.CrestURL, PlayedGames: r.PlayedGames, Points: r.Points, Goals: r.Goals, GoalsAgainst: r.GoalsAgainst,
+		CrestURI: crest(r.CrestURL), PlayedGames: r.PlayedGames, Points: r.Points, Goals: r.Goals, GoalsAgainst: r.GoalsAgainst,
 		GoalDifference: r.GoalDifference, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses,
 		Home: splitJSON(r.Home), Away: splitJSON(r.Away)}
 	out.Links.Team = l.team(r.TeamID)
@@ -453,7 +463,7 @@ type rowPhase struct {
 
 func renderGroupRow(r readmodel.TableRow) rowGroup {
 	return rowGroup{Group: r.Group, Rank: r.Rank, Team: shortName(r.ShortName, r.TeamName), TeamID: r.TeamID, PlayedGames: r.PlayedGames,
-		CrestURI: r.CrestURL, Points: r.Points, Goals: r.Goals, GoalsAgainst: r.GoalsAgainst, GoalDifference: r.GoalDifference}
+		CrestURI: crest(r.CrestURL), Points: r.Points, Goals: r.Goals, GoalsAgainst: r.GoalsAgainst, GoalDifference: r.GoalDifference}
 }
 
 // renderTable renders a league's one standing as "standing", and a

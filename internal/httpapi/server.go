@@ -127,7 +127,9 @@ type Server struct {
 	limits  *limiter
 	metrics *metrics
 	streams streamSlots
-	log     *slog.Logger
+	// streamEnd is set once the replica reaches NATS (ShareStream).
+	streamEnd atomic.Pointer[StreamEnd]
+	log       *slog.Logger
 	// draining makes /readyz fail while the server shuts down.
 	draining chan struct{}
 	// waiting is why the replica has not started replaying yet (nil:
@@ -146,7 +148,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, model: opts.Model, cache: cache, limits: newLimiter(nil, opts.Log),
-		log: opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}}}
+		log: opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}, freed: make(chan struct{})}}
 	s.metrics = newMetrics(opts.Registry, opts.Model, s.limits, func() bool { status, _ := s.readiness(); return status == fiber.StatusOK })
 	s.app = fiber.New(fiber.Config{
 		AppName:               "footballd",

@@ -75,8 +75,7 @@ func (t *leagueTable) appendFullRow(b []byte, r readmodel.RowView) []byte {
 	b = appendDigits(append(b, `,"teamId":`...), r.TeamID())
 	b = append(b, `,"teamName":`...)
 	b = appendString(b, r.TeamName())
-	b = append(b, `,"crestURI":`...)
-	b = appendString(b, r.CrestURL())
+	b = appendCrest(append(b, `,"crestURI":`...), r.CrestURL())
 	b = appendDigits(append(b, `,"playedGames":`...), r.PlayedGames())
 	b = appendDigits(append(b, `,"points":`...), r.Points())
 	b = appendDigits(append(b, `,"goals":`...), r.Goals())
@@ -106,8 +105,7 @@ func appendMinifiedRow(b []byte, r readmodel.RowView) []byte {
 	b = appendString(b, shortName(r.ShortName(), r.TeamName()))
 	b = appendDigits(append(b, `,"teamId":`...), r.TeamID())
 	b = appendDigits(append(b, `,"playedGames":`...), r.PlayedGames())
-	b = append(b, `,"crestURI":`...)
-	b = appendString(b, r.CrestURL())
+	b = appendCrest(append(b, `,"crestURI":`...), r.CrestURL())
 	b = appendDigits(append(b, `,"points":`...), r.Points())
 	b = appendDigits(append(b, `,"goals":`...), r.Goals())
 	b = appendDigits(append(b, `,"goalsAgainst":`...), r.GoalsAgainst())
@@ -137,6 +135,15 @@ func appendDigits(b []byte, v int) []byte {
 // appendString writes s as encoding/json does: printable ASCII other than
 // the characters it escapes (" \ < > &) as it is, anything else through
 // encoding/json itself, so that the bytes are always the same as its.
+// appendCrest writes a crest's URL, or null when there is none: one rule
+// for an absent crest in every representation (crest, v1-notes.md).
+func appendCrest(b []byte, s string) []byte {
+	if s == "" {
+		return append(b, "null"...)
+	}
+	return appendString(b, s)
+}
+
 func appendString(b []byte, s string) []byte {
 	if !jsonPlainString(s) {
 		raw, _ := json.Marshal(s) // a string always encodes

@@ -20,15 +20,15 @@ type leagueTableJSON struct {
 }
 
 type rowMinified struct {
-	Rank           int    `json:"rank"`
-	Team           string `json:"team"`
-	TeamID         int    `json:"teamId"`
-	PlayedGames    int    `json:"playedGames"`
-	CrestURI       string `json:"crestURI"`
-	Points         int    `json:"points"`
-	Goals          int    `json:"goals"`
-	GoalsAgainst   int    `json:"goalsAgainst"`
-	GoalDifference int    `json:"goalDifference"`
+	Rank           int     `json:"rank"`
+	Team           string  `json:"team"`
+	TeamID         int     `json:"teamId"`
+	PlayedGames    int     `json:"playedGames"`
+	CrestURI       *string `json:"crestURI"`
+	Points         int     `json:"points"`
+	Goals          int     `json:"goals"`
+	GoalsAgainst   int     `json:"goalsAgainst"`
+	GoalDifference int     `json:"goalDifference"`
 }
 
 // standings is a table's rows held in slices.
@@ -56,7 +56,7 @@ func referenceTable(id int, caption string, matchday int, rows standings, rep re
 				continue
 			}
 			out.Standing = append(out.Standing, rowMinified{Rank: r.Rank, Team: shortName(r.ShortName, r.TeamName), TeamID: r.TeamID,
-				PlayedGames: r.PlayedGames, CrestURI: r.CrestURL, Points: r.Points, Goals: r.Goals,
+				PlayedGames: r.PlayedGames, CrestURI: crest(r.CrestURL), Points: r.Points, Goals: r.Goals,
 				GoalsAgainst: r.GoalsAgainst, GoalDifference: r.GoalDifference})
 		}
 	}

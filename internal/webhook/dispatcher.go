@@ -63,6 +63,15 @@ type Config struct {
 	Allow *Allow
 	// Workers is how many deliveries this replica makes at once (16).
 	Workers int
+	// PerWebhook is how many of them may be for one webhook (a quarter
+	// of Workers, at least 1): a slow receiver holds no more.
+	PerWebhook int
+	// CircuitAfter is how many failed attempts in a row park a webhook
+	// (5): its deliveries wait, unsent, for Park (30s), then one attempt
+	// probes the receiver; each failed probe parks it twice as long, up
+	// to MaxRetryDelay.
+	CircuitAfter int
+	Park         time.Duration
 	// Timeout is how long a receiver has to answer (10s).
 	Timeout time.Duration
 	// AckWait is how long a replica holds a message before the others may
@@ -102,8 +111,15 @@ func (c *Config) setDefaults() {
 	def(&c.VerifyFor, time.Hour)
 	def(&c.Scan, time.Second)
 	def(&c.DuplicateWindow, time.Hour)
+	def(&c.Park, 30*time.Second)
 	if c.Workers == 0 {
 		c.Workers = 16
+	}
+	if c.PerWebhook == 0 {
+		c.PerWebhook = max(1, c.Workers/4)
+	}
+	if c.CircuitAfter == 0 {
+		c.CircuitAfter = 5
 	}
 	if c.Allow == nil {
 		c.Allow = &Allow{}
@@ -123,6 +139,10 @@ func (c *Config) Validate() error {
 		return errors.New("webhooks: a NATS connection and the read model are required")
 	case c.Workers < 1:
 		return fmt.Errorf("webhook workers %d: must be at least 1", c.Workers)
+	case c.PerWebhook < 1 || c.PerWebhook > c.Workers:
+		return fmt.Errorf("webhook attempts per webhook %d: must be from 1 to the workers, %d", c.PerWebhook, c.Workers)
+	case c.CircuitAfter < 1 || c.Park <= 0 || c.Park > c.MaxRetryDelay:
+		return fmt.Errorf("webhook circuit after %d failures, park %s: want at least 1 failure and 0 < park ≤ max retry delay %s", c.CircuitAfter, c.Park, c.MaxRetryDelay)
 	case c.AckWait <= c.Timeout:
 		return fmt.Errorf("webhook ack wait %s: must be longer than the timeout %s", c.AckWait, c.Timeout)
 	case c.FirstRetry <= 0 || c.MaxRetryDelay < c.FirstRetry || c.RetryFor < c.FirstRetry:
@@ -140,6 +160,7 @@ type Dispatcher struct {
 	client  *http.Client
 	js      jetstream.JetStream
 	states  *States
+	lanes   *lanes
 
 	mu    sync.Mutex
 	queue []push.Event
@@ -165,8 +186,8 @@ func New(cfg Config) (*Dispatcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jetstream: %w", err)
 	}
-	return &Dispatcher{cfg: cfg, metrics: newMetrics(cfg.Registerer), client: newClient(cfg), js: js, wake: make(chan struct{}, 1),
-		notes: map[string]*pendingNotes{}}, nil
+	return &Dispatcher{cfg: cfg, metrics: newMetrics(cfg.Registerer), client: newClient(cfg), js: js, lanes: newLanes(&cfg),
+		wake: make(chan struct{}, 1), notes: map[string]*pendingNotes{}}, nil
 }
 
 // newClient is the HTTP client of verifications and deliveries: it dials

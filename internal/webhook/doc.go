@@ -14,7 +14,9 @@
 // message id, so the stream's duplicate window keeps one copy. Three
 // durable consumers, each shared by all replicas, hand every message to
 // one replica and hand it again to another when it is not acknowledged in
-// time. The state of each webhook (verification, deliveries, failures)
-// lives in the StatesBucket key-value bucket, where `ingest webhook show`
-// reads it.
+// time. Within a replica, a webhook's deliveries take at most their share
+// of the workers, and a receiver that keeps failing is parked (lanes): one
+// slow or dead receiver delays no other webhook. The state of each webhook
+// (verification, deliveries, failures, circuit) lives in the StatesBucket
+// key-value bucket, where `ingest webhook show` reads it.
 package webhook

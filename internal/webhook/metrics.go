@@ -11,11 +11,20 @@ const (
 	resultRemoved    = "removed"    // the webhook was removed meanwhile: dropped
 )
 
+// Reasons a delivery is handed back unsent, the label of
+// fd_webhook_deferred_total.
+const (
+	deferBusy   = "busy"   // its webhook had all the attempts it may have at once
+	deferParked = "parked" // its webhook's circuit was open
+)
+
 type metrics struct {
 	deliveries   *prometheus.CounterVec
 	retries      prometheus.Counter
 	latency      prometheus.Histogram
 	verification *prometheus.CounterVec
+	deferred     *prometheus.CounterVec
+	circuitOpen  *prometheus.GaugeVec
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -33,6 +42,12 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		verification: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "fd_webhook_verifications_total", Help: "Webhook host verification attempts by result (verified, failed, gave_up).",
 		}, []string{"result"}),
+		deferred: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "fd_webhook_deferred_total", Help: "Webhook deliveries handed back unsent, by reason (busy: the webhook had its share of the workers; parked: its circuit was open).",
+		}, []string{"reason"}),
+		circuitOpen: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "fd_webhook_circuit_open", Help: "1 while this replica has parked the webhook after failed attempts in a row (its circuit is open), else 0.",
+		}, []string{"webhook"}),
 	}
 	// Every result is a series from the start, at 0, so that rates and
 	// alerts see the first event rather than a series appearing.
@@ -42,8 +57,11 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	for _, r := range []string{"verified", "failed", "gave_up"} {
 		m.verification.WithLabelValues(r)
 	}
+	for _, r := range []string{deferBusy, deferParked} {
+		m.deferred.WithLabelValues(r)
+	}
 	if reg != nil {
-		reg.MustRegister(m.deliveries, m.retries, m.latency, m.verification)
+		reg.MustRegister(m.deliveries, m.retries, m.latency, m.verification, m.deferred, m.circuitOpen)
 	}
 	return m
 }

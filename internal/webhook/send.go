@@ -203,15 +203,40 @@ func (d *Dispatcher) deliver(ctx context.Context, msg jetstream.Msg) {
 		return
 	}
 	age, attempt := d.age(msg)
+	key := regKey(w.Name, w.Created)
 	start := d.cfg.Now()
+	switch v, delay := d.lanes.admit(key, start); v {
+	case busy:
+		// Another worker takes the next message meanwhile: a webhook's
+		// deliveries never hold more than their share of the workers.
+		d.metrics.deferred.WithLabelValues(deferBusy).Inc()
+		_ = msg.NakWithDelay(delay)
+		return
+	case parked:
+		if age+delay > d.cfg.RetryFor {
+			d.giveUp(msg, w, dl, attempt, nil, start)
+			return
+		}
+		d.metrics.deferred.WithLabelValues(deferParked).Inc()
+		d.note(w, func(s *State) { s.Parked++ })
+		_ = msg.NakWithDelay(delay)
+		return
+	}
 	code, perr := d.post(ctx, w, dl.Event)
+	now := d.cfg.Now()
 	if ctx.Err() != nil {
 		// This replica is stopping: hand the delivery back at once.
+		d.lanes.done(key, start, now, abandoned)
 		_ = msg.Nak()
 		return
 	}
-	now := d.cfg.Now()
 	a := Attempt{Time: start.UTC(), ID: dl.Event.Key, Attempt: attempt, Status: code, Duration: now.Sub(start).Seconds()}
+	result := succeeded
+	if perr != nil {
+		result = failed
+	}
+	c, until := d.lanes.done(key, start, now, result)
+	d.circuit(w, c, until)
 	if perr == nil {
 		_ = msg.Ack()
 		d.metrics.deliveries.WithLabelValues(resultDelivered).Inc()
@@ -226,15 +251,7 @@ func (d *Dispatcher) deliver(ctx context.Context, msg jetstream.Msg) {
 	a.Error = perr.Error()
 	delay := d.retryDelay(age)
 	if age+delay > d.cfg.RetryFor {
-		_ = msg.Term()
-		d.metrics.deliveries.WithLabelValues(resultGaveUp).Inc()
-		d.cfg.Log.Warn("webhook delivery given up", "webhook", w.Name, "id", dl.Event.Key, "attempts", attempt, "err", a.Error)
-		d.note(w, func(s *State) {
-			s.Failed++
-			s.GaveUp++
-			s.set(Failing, now)
-			s.record(a)
-		})
+		d.giveUp(msg, w, dl, attempt, &a, now)
 		return
 	}
 	_ = msg.NakWithDelay(delay)
@@ -244,6 +261,45 @@ func (d *Dispatcher) deliver(ctx context.Context, msg jetstream.Msg) {
 		s.Failed++
 		s.record(a)
 	})
+}
+
+// giveUp ends a delivery whose retries have run out: after its last
+// failed attempt a, or, with a nil, while its webhook is parked.
+func (d *Dispatcher) giveUp(msg jetstream.Msg, w model.Webhook, dl delivery, attempt uint64, a *Attempt, now time.Time) {
+	_ = msg.Term()
+	d.metrics.deliveries.WithLabelValues(resultGaveUp).Inc()
+	why := "parked"
+	if a != nil {
+		why = a.Error
+	}
+	d.cfg.Log.Warn("webhook delivery given up", "webhook", w.Name, "id", dl.Event.Key, "attempts", attempt, "err", why)
+	d.note(w, func(s *State) {
+		s.GaveUp++
+		s.set(Failing, now)
+		if a != nil {
+			s.Failed++
+			s.record(*a)
+		}
+	})
+}
+
+// circuit reports a change of a webhook's circuit on this replica: in its
+// state, its metric and the log.
+func (d *Dispatcher) circuit(w model.Webhook, c change, until time.Time) {
+	switch c {
+	case opened:
+		d.metrics.circuitOpen.WithLabelValues(w.Name).Set(1)
+		d.cfg.Log.Warn("webhook parked: its receiver failed too often", "webhook", w.Name, "until", until.UTC().Format(time.RFC3339))
+		d.note(w, func(s *State) {
+			s.Circuit, s.ParkedUntil = CircuitOpen, until.UTC()
+		})
+	case closed:
+		d.metrics.circuitOpen.WithLabelValues(w.Name).Set(0)
+		d.cfg.Log.Info("webhook no longer parked: its receiver answered", "webhook", w.Name)
+		d.note(w, func(s *State) {
+			s.Circuit, s.ParkedUntil = "", time.Time{}
+		})
+	}
 }
 
 // note records what happened in the registration's state. Notes are
@@ -385,6 +441,8 @@ func (d *Dispatcher) sweep(ctx context.Context, w model.Webhook, key string, swe
 	if ok && (first.IsZero() || now.Sub(first) < d.cfg.AckWait+noteEvery) {
 		return
 	}
+	d.lanes.forget(key)
+	d.metrics.circuitOpen.DeleteLabelValues(w.Name)
 	if err := d.states.remove(ctx, w.Name, w.Created); err != nil {
 		if ctx.Err() == nil {
 			d.cfg.Log.Warn("webhook state of a removed webhook", "webhook", w.Name, "err", err.Error())

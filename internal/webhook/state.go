@@ -46,18 +46,31 @@ type State struct {
 	// Failed counts failed attempts (each one retried), GaveUp the
 	// deliveries given up after the last retry, Dropped the events held
 	// for a webhook whose verification failed.
-	Failed  uint64    `json:"failed"`
-	GaveUp  uint64    `json:"gaveUp"`
-	Dropped uint64    `json:"dropped"`
-	Last    []Attempt `json:"last,omitempty"`
+	Failed  uint64 `json:"failed"`
+	GaveUp  uint64 `json:"gaveUp"`
+	Dropped uint64 `json:"dropped"`
+	// Circuit is CircuitOpen while a replica has parked the webhook after
+	// failed attempts in a row (Config.CircuitAfter), "" otherwise: its
+	// deliveries wait, unsent, until ParkedUntil, when one attempt
+	// probes the receiver. Each replica parks on what its own attempts
+	// met; this is what the last one to change its circuit reported.
+	Circuit     string    `json:"circuit,omitempty"`
+	ParkedUntil time.Time `json:"parkedUntil,omitzero"`
+	// Parked counts the deliveries put off while the webhook was parked.
+	Parked uint64    `json:"parked"`
+	Last   []Attempt `json:"last,omitempty"`
 }
+
+// CircuitOpen is State.Circuit of a parked webhook.
+const CircuitOpen = "open"
 
 // Attempt is one delivery attempt.
 type Attempt struct {
 	Time time.Time `json:"time"`
 	ID   string    `json:"id"`
 	// Attempt counts the times the delivery was handed to a replica,
-	// the waits for the host's verification included.
+	// the waits for the host's verification and the hand-backs of a busy
+	// or parked webhook included.
 	Attempt uint64 `json:"attempt"`
 	// Status is the HTTP status (0: no answer).
 	Status   int     `json:"status,omitempty"`

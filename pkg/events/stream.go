@@ -166,6 +166,12 @@ func Provision(ctx context.Context, nc *nats.Conn, cfg StreamConfig) (before int
 	}
 	existing, lookupErr := js.Stream(ctx, cfg.Name)
 	switch {
+	case lookupErr == nil && existing.CachedInfo().Config.Mirror != nil:
+		// A region's copy of the home stream (deploy/README.md, "Several
+		// regions"). Updating it to cfg would make the server promote it
+		// to a stream of its own, which then stops following home while
+		// the region's replicas go on serving it.
+		return 0, fmt.Errorf("stream %s here is a mirror of %s, a region's copy: stream init sets up the home cluster only; point it there", cfg.Name, existing.CachedInfo().Config.Mirror.Name)
 	case lookupErr == nil:
 		before = existing.CachedInfo().Config.Replicas
 	case !errors.Is(lookupErr, jetstream.ErrStreamNotFound):

@@ -270,12 +270,16 @@ const (
 )
 
 // Subscribe starts a subscription to the events f selects, after the
-// newest the hub holds; with resume, after from instead. ok is false when
-// an event after from may be missing: it has left the history, or it came
-// before floor, the stream sequence this replica's history starts after.
-// The subscription then starts after the newest event, and the subscriber
-// must tell its client to start over.
-func (h *Hub) Subscribe(f Filter, resume bool, from EventID, floor uint64) (sub *Subscription, ok bool) {
+// newest the hub holds; with resume, after from instead. from may be ahead
+// of the hub (the client saw it on a replica further on) up to ceiling,
+// the stream's last sequence. ok is false when an event after from may be
+// missing (it has left the history, or it came before floor, the stream
+// sequence this replica's history starts after), or when from is beyond
+// ceiling: no stream has it, and waiting for it would hold back every
+// event until the stream got that far. The subscription then starts after
+// the newest event, and the subscriber must tell its client to start
+// over.
+func (h *Hub) Subscribe(f Filter, resume bool, from EventID, floor, ceiling uint64) (sub *Subscription, ok bool) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	sub = &Subscription{hub: h, filter: f, after: h.evicted}
@@ -285,7 +289,7 @@ func (h *Hub) Subscribe(f Filter, resume bool, from EventID, floor uint64) (sub 
 	if floor := (EventID{Seq: floor, N: afterAll}); sub.after.Less(floor) {
 		sub.after = floor
 	}
-	ok = !resume || (from.Seq >= floor && !from.Less(h.evicted))
+	ok = !resume || (from.Seq >= floor && !from.Less(h.evicted) && from.Seq <= ceiling)
 	if resume && ok {
 		sub.after = from
 	}

@@ -54,6 +54,7 @@ func TestHubFiltersAndResumes(t *testing.T) {
 		filter  push.Filter
 		resume  string // Last-Event-ID, "" for none
 		floor   uint64
+		ceiling uint64 // the stream's last sequence; 13 when 0
 		ok      bool
 		backlog string // what Take gives at once
 		live    string // what it gives after more events
@@ -70,6 +71,10 @@ func TestHubFiltersAndResumes(t *testing.T) {
 		{name: "held exactly", history: 3, filter: anon, resume: "10.1", ok: true, backlog: "12.0", live: "13.0 13.1"},
 		{name: "before the replica's history: reset", history: 10, filter: anon, resume: "8", floor: 9, ok: false, live: "13.0 13.1"},
 		{name: "ahead of this replica", history: 10, filter: anon, resume: "13.0", ok: true, live: "13.1"},
+		{name: "beyond the stream: reset", history: 10, filter: anon, resume: "14.0", ok: false, live: "13.0 13.1"},
+		{name: "far beyond the stream: reset", history: 10, filter: anon, resume: "99999999.0", ok: false, live: "13.0 13.1"},
+		{name: "last sequence there is: reset", history: 10, filter: anon, resume: "18446744073709551615", ok: false, live: "13.0 13.1"},
+		{name: "up to the stream's last", history: 10, filter: anon, resume: "20", ceiling: 20, ok: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,7 +89,11 @@ func TestHubFiltersAndResumes(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			sub, ok := h.Subscribe(tc.filter, tc.resume != "", from, tc.floor)
+			ceiling := tc.ceiling
+			if ceiling == 0 {
+				ceiling = 13
+			}
+			sub, ok := h.Subscribe(tc.filter, tc.resume != "", from, tc.floor, ceiling)
 			backlog, state := sub.Take()
 			if ok != tc.ok || ids(backlog) != tc.backlog || state != push.Open {
 				t.Errorf("resume: got ok %v backlog %q state %v, want %v %q open", ok, ids(backlog), state, tc.ok, tc.backlog)
@@ -107,8 +116,8 @@ func TestHubFiltersAndResumes(t *testing.T) {
 // history is told so, and Close wakes every subscriber for the last time.
 func TestHubSubscriberBehindAndClose(t *testing.T) {
 	h := newHub(t, push.HubConfig{History: 2})
-	slow, _ := h.Subscribe(push.Filter{Tier: model.TierAnonymous}, false, push.EventID{}, 0)
-	fast, _ := h.Subscribe(push.Filter{Tier: model.TierAnonymous}, false, push.EventID{}, 0)
+	slow, _ := h.Subscribe(push.Filter{Tier: model.TierAnonymous}, false, push.EventID{}, 0, 0)
+	fast, _ := h.Subscribe(push.Filter{Tier: model.TierAnonymous}, false, push.EventID{}, 0, 0)
 	for seq := uint64(1); seq <= 3; seq++ {
 		h.Publish([]push.Event{fixtureEvent(seq, 1, 100, "PL", model.TierAnonymous)})
 		if got, state := fast.Take(); ids(got) != fmt.Sprint(seq, ".0") || state != push.Open {
@@ -156,7 +165,7 @@ func BenchmarkHubFanOut(b *testing.B) {
 			runtime.ReadMemStats(&before)
 			subs := make([]*push.Subscription, n)
 			for i := range subs {
-				subs[i], _ = h.Subscribe(push.Filter{Tier: model.TierAnonymous}, false, push.EventID{}, 0)
+				subs[i], _ = h.Subscribe(push.Filter{Tier: model.TierAnonymous}, false, push.EventID{}, 0, 0)
 			}
 			runtime.GC()
 			runtime.ReadMemStats(&after)

@@ -202,9 +202,12 @@ func sameSet(a, b []int32) bool {
 }
 
 // tableMoves compares the latest tables (the last matchday's: every result
-// so far) and reports whether any row changed, with the old and the new
-// position of each team whose position changed, keyed by team id. A team
-// shows with its first row: its group's, or the league's before a split.
+// so far) and reports the old and the new position of each team whose
+// position changed, keyed by team id, and whether any did. A table whose
+// rows changed but whose order did not (a correction that moves no team)
+// is no move: an event carrying "leagueTable":[{},{}] would tell a client
+// nothing. A team shows with its first row: its group's, or the league's
+// before a split.
 func tableMoves(before, after []*mdTable) (old, cur map[string]int32, changed bool) {
 	var b, a *mdTable
 	if len(before) > 0 {
@@ -219,12 +222,7 @@ func tableMoves(before, after []*mdTable) (old, cur map[string]int32, changed bo
 	rb, ra := firstRows(b), firstRows(a)
 	old, cur = map[string]int32{}, map[string]int32{}
 	for team, r := range ra {
-		p, ok := rb[team]
-		if ok && p == r {
-			continue
-		}
-		changed = true
-		if !ok || p.position != r.position {
+		if p, ok := rb[team]; !ok || p.position != r.position {
 			key := strconv.Itoa(int(team))
 			cur[key] = r.position
 			if ok {
@@ -234,11 +232,10 @@ func tableMoves(before, after []*mdTable) (old, cur map[string]int32, changed bo
 	}
 	for team, p := range rb {
 		if _, ok := ra[team]; !ok {
-			changed = true
 			old[strconv.Itoa(int(team))] = p.position
 		}
 	}
-	return old, cur, changed
+	return old, cur, len(old) > 0 || len(cur) > 0
 }
 
 func firstRows(t *mdTable) map[int32]row {

@@ -78,6 +78,11 @@ func TestPushEventsOfLiveMessages(t *testing.T) {
 			`Fixture.Update 7 c20 CL [1,2] donating {"goalsAwayTeam":[null,1],"goalsHomeTeam":[null,0],"status":["TIMED","FINISHED"]}`,
 			`Competition.Update 20 c20 CL null donating {"leagueTable":[{"1":1,"2":2,"3":3,"4":4},{"1":4,"2":1,"3":2,"4":3}]}`,
 		}},
+		// Alpha stays first and Bravo last: the table changed, its order
+		// did not, and no Competition.Update with an empty leagueTable.
+		{"a correction that moves no team", []any{played(1, 10, 1, alpha, bravo, "2-0")}, []string{
+			`Fixture.Update 1 c10 PL [1,2] anonymous {"goalsHomeTeam":[1,2]}`,
+		}},
 		{"unchanged and stale messages", []any{timed(2, 10, 1, charlie, delta, kickoff(1))}, nil},
 	}
 	for _, tc := range cases {

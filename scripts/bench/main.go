@@ -2,8 +2,9 @@
 // same run: read throughput and latency of an API replica beside a bare
 // fasthttp server writing the same bytes, start-up replay beside a raw
 // JetStream replay, edit-to-visible freshness on three replicas, memory per
-// fixture, and bulk ingest beside a raw async publish. It prints a table and
-// writes it as JSON and Markdown (see docs/performance.md).
+// fixture, bulk ingest beside a raw async publish, and what 1 to 20
+// replicas cost the NATS servers they follow (fanout.go). It prints a
+// table and writes it as JSON and Markdown (see docs/performance.md).
 //
 //	go run ./scripts/bench [--quick] [--out bench/results]
 //
@@ -39,15 +40,27 @@ type scale struct {
 	ReadyTimeout   time.Duration
 	MemorySettle   time.Duration
 	OpenLoopWorker int
+	// The fan-out part (fanout.go): its world, the numbers of replicas
+	// measured, the edit rate, and the length of each level's windows.
+	FanoutFixtures int
+	FanoutLevels   []int
+	FanoutEditRate float64
+	FanoutWindow   time.Duration
+	FanoutIdle     time.Duration
+	FanoutSetups   []fanoutSetup
 }
 
 var (
 	quickScale = scale{Small: 20_000, Big: 100_000, ExtraEdits: 10, ReadFor: time.Second, Rounds: 2, Conns: 32,
 		LatencyFor: 3 * time.Second, Edits: 50, ReplayRounds: 1, SeasonDir: "2015-16",
-		ReadyTimeout: 2 * time.Minute, MemorySettle: time.Second, OpenLoopWorker: 64}
+		ReadyTimeout: 2 * time.Minute, MemorySettle: time.Second, OpenLoopWorker: 64,
+		FanoutFixtures: 20_000, FanoutLevels: []int{1, 5, 10, 20}, FanoutEditRate: 20, FanoutWindow: 2 * time.Second,
+		FanoutIdle: time.Second, FanoutSetups: []fanoutSetup{{nodes: 1, replicas: 1}}}
 	fullScale = scale{Small: 100_000, Big: 1_000_000, ExtraEdits: 10, ReadFor: 3 * time.Second, Rounds: 3, Conns: 32,
 		LatencyFor: 10 * time.Second, Edits: 200, ReplayRounds: 3, EngSoccer: true, SeasonDir: "2015-16",
-		ReadyTimeout: 10 * time.Minute, MemorySettle: 3 * time.Second, OpenLoopWorker: 64}
+		ReadyTimeout: 10 * time.Minute, MemorySettle: 3 * time.Second, OpenLoopWorker: 64,
+		FanoutFixtures: 100_000, FanoutLevels: []int{1, 5, 10, 20}, FanoutEditRate: 20, FanoutWindow: 5 * time.Second,
+		FanoutIdle: 2 * time.Second, FanoutSetups: []fanoutSetup{{nodes: 1, replicas: 1}, {nodes: 3, replicas: 3}}}
 )
 
 // benchEnv is what every step shares.
@@ -83,7 +96,7 @@ func main() {
 	api := flag.String("api", "bin/api", "the API replica binary")
 	data := flag.String("data", "../shared/data", "directory holding openfootball-football-json and engsoccerdata")
 	noEng := flag.Bool("no-engsoccer", false, "skip the engsoccerdata rows of a full run")
-	only := flag.String("only", "", "run only these steps, comma-separated: ingest, empty, small, edits, big, engsoccer (rows compared with a skipped step's figure are left out or shown without it)")
+	only := flag.String("only", "", "run only these steps, comma-separated: ingest, empty, small, edits, big, engsoccer, fanout (rows compared with a skipped step's figure are left out or shown without it)")
 	bareFile := flag.String("bare-serve", "", "internal: serve the captured responses in this file as the bare baseline")
 	listen := flag.String("listen", "", "internal: address of the bare baseline server")
 	openLoopFile := flag.String("open-loop", "", "internal: run the open-loop load described in this file")
@@ -136,7 +149,9 @@ func main() {
 	env.rep = &report{Started: time.Now(), Mode: mode, Machine: describeMachine(), Params: map[string]any{
 		"smallFixtures": env.Small, "bigFixtures": env.Big, "extraEdits": env.ExtraEdits, "readSeconds": env.ReadFor.Seconds(),
 		"rounds": env.Rounds, "connections": env.Conns, "latencySeconds": env.LatencyFor.Seconds(), "edits": env.Edits,
-		"replayRounds": env.ReplayRounds, "engsoccer": env.EngSoccer, "openfootballSeason": env.SeasonDir}}
+		"replayRounds": env.ReplayRounds, "engsoccer": env.EngSoccer, "openfootballSeason": env.SeasonDir,
+		"fanoutFixtures": env.FanoutFixtures, "fanoutLevels": env.FanoutLevels, "fanoutEditsPerSecond": env.FanoutEditRate,
+		"fanoutWindowSeconds": env.FanoutWindow.Seconds(), "fanoutIdleSeconds": env.FanoutIdle.Seconds(), "fanoutSetups": fmt.Sprint(env.FanoutSetups)}}
 	fmt.Printf("footballd bench, %s mode; logs of child processes in %s (removed at the end)\n", mode, env.tmp)
 
 	steps := []step{
@@ -146,6 +161,7 @@ func main() {
 		{"edits", "edits world", editsWorld},
 		{"big", "big world", bigWorld},
 		{"engsoccer", "engsoccerdata", engSoccerWorld},
+		{"fanout", "fan-out to many replicas", fanoutWorld},
 	}
 	chosen := map[string]bool{}
 	for _, name := range strings.Split(*only, ",") {
@@ -155,7 +171,7 @@ func main() {
 	}
 	for name := range chosen {
 		if !slices.ContainsFunc(steps, func(s step) bool { return s.short == name }) {
-			log.Fatalf("--only %s: no such step (ingest, empty, small, edits, big, engsoccer)", name)
+			log.Fatalf("--only %s: no such step (ingest, empty, small, edits, big, engsoccer, fanout)", name)
 		}
 	}
 	env.rep.Params["only"] = *only

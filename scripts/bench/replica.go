@@ -68,15 +68,17 @@ func startProcess(logPath, addr string, argv ...string) (*process, error) {
 	return p, nil
 }
 
-// startReplica starts bin/api against natsURL. The clock is pinned so that
-// "current season" and current matchdays are the same in every run.
-func startReplica(env *benchEnv, name, natsURL string) (*process, error) {
+// startReplica starts bin/api against natsURL, with extra flags if any.
+// The clock is pinned so that "current season" and current matchdays are
+// the same in every run.
+func startReplica(env *benchEnv, name, natsURL string, extra ...string) (*process, error) {
 	admin, err := freeAddr()
 	if err != nil {
 		return nil, err
 	}
-	p, err := spawn(env.logPath(name), env.apiBin, "--nats", natsURL, "--now", "2026-03-13T12:00:00Z",
-		"--log-level", "warn", "--drain", "0s", "--admin-listen", admin)
+	args := append([]string{"--nats", natsURL, "--now", "2026-03-13T12:00:00Z",
+		"--log-level", "warn", "--drain", "0s", "--admin-listen", admin}, extra...)
+	p, err := spawn(env.logPath(name), env.apiBin, args...)
 	if p != nil {
 		p.admin = admin
 	}

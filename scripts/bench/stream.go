@@ -21,9 +21,16 @@ import (
 // world is a NATS server with its own storage holding one stream.
 type world struct {
 	name  string
-	srv   *natsembed.Server
+	srv   natsServer
 	store *events.Store
 	dir   string
+}
+
+// natsServer is where a world's stream lives: a server in this process
+// (natsembed) or nats-server processes of their own (fanout.go).
+type natsServer interface {
+	URL() string
+	Stop()
 }
 
 // newWorld starts an empty server with the stream set up as `ingest stream
@@ -34,7 +41,7 @@ func newWorld(ctx context.Context, env *benchEnv, name string) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := provisioned(ctx, srv.URL())
+	store, err := provisioned(ctx, srv.URL(), 0)
 	if err != nil {
 		srv.Stop()
 		return nil, err
@@ -42,16 +49,16 @@ func newWorld(ctx context.Context, env *benchEnv, name string) (*world, error) {
 	return &world{name: name, srv: srv, store: store, dir: dir}, nil
 }
 
-// provisioned sets up the stream, buckets and queue on the server at url
-// and opens a store on the stream.
-func provisioned(ctx context.Context, url string) (*events.Store, error) {
+// provisioned sets up the stream, buckets and queue on the server at url,
+// at the replication given (0: 1), and opens a store on the stream.
+func provisioned(ctx context.Context, url string, replicas int) (*events.Store, error) {
 	dial := events.Dial{URL: url, Name: "bench"}
 	nc, err := dial.Conn()
 	if err != nil {
 		return nil, err
 	}
 	defer nc.Close()
-	if _, err := provision.Run(ctx, nc, events.StreamConfig{}); err != nil {
+	if _, err := provision.Run(ctx, nc, events.StreamConfig{Replicas: replicas}); err != nil {
 		return nil, err
 	}
 	return events.Connect(ctx, dial, events.StreamConfig{})
@@ -62,7 +69,9 @@ func (w *world) url() string { return w.srv.URL() }
 // close stops the server and removes its storage: the big worlds take
 // gigabytes of disk.
 func (w *world) close() {
-	w.store.Close()
+	if w.store != nil {
+		w.store.Close()
+	}
 	w.srv.Stop()
 	_ = os.RemoveAll(w.dir)
 }
