@@ -9,8 +9,7 @@ import (
 	"testing"
 )
 
-// ingestBinary builds cmd/ingest into dir/bin/ingest, where the tests
-// blocks run it from.
+// ingestBinary builds cmd/ingest into dir/bin/ingest.
 func ingestBinary(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
