@@ -5,6 +5,7 @@ package deploy
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -12,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -20,9 +22,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	editorpkg "github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/internal/follow"
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/internal/provision"
 	"github.com/footdata/footballd/internal/webhook"
@@ -428,6 +433,11 @@ func TestNATSConfiguration(t *testing.T) {
 		{"ingest", "$JS.API.STREAM.PURGE.FOOTBALL", false},
 		{"ingest", "$JS.API.STREAM.DELETE.FOOTBALL", false},
 		{"ingest", "$KV.FD_LIMITS.somebody", false},
+		{"ingest", "$JS.API.STREAM.UPDATE.KV_FD_FEEDS", false},
+		{"ingest", "$JS.API.STREAM.DELETE.KV_FD_FEEDS", false},
+		{"ingest", "$JS.API.STREAM.PURGE.KV_FD_FEEDS", false},
+		{"api", "$KV.FD_FEEDS.lease.pl", false},
+		{"api", "$JS.API.STREAM.MSG.GET.KV_FD_FEEDS", false},
 		{"admin", "$JS.API.STREAM.INFO.FOOTBALL", true},
 		// Reads of the stream's messages go to its leader, never to a
 		// follower that may lag (Store.lastMsg).
@@ -474,4 +484,90 @@ func TestNATSConfiguration(t *testing.T) {
 	if want := []string{"football.league.XX", "football.league.YY"}; !slices.Equal(subjects, want) {
 		t.Errorf("stream holds %v, want %v: the editor's two edits and none of the replica's", subjects, want)
 	}
+
+	t.Run("the follower keeps a feed as the ingest user", func(t *testing.T) {
+		followAsIngest(t, ctx, c, editor)
+	})
+}
+
+// followAsIngest runs `ingest follow`'s code as the NATS user ingest: it
+// reads the feeds, takes a feed's lease in FD_FEEDS, fetches a real file
+// from a source, publishes its fixtures, polls again with a conditional
+// request, and gives the lease up when it stops, all without a
+// permission refused.
+func followAsIngest(t *testing.T, ctx context.Context, c *natsCluster, editor *events.Store) {
+	body, err := os.ReadFile(natstest.SharedData(t, "openfootball-football-json", "2025-26", "en.1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", `"v1"`)
+		http.ServeContent(w, r, "en.1.json", time.Unix(1_770_000_000, 0), bytes.NewReader(body))
+	}))
+	defer src.Close()
+	var log bytes.Buffer
+	var mu sync.Mutex
+	dial := events.Dial{URL: c.url("ingest"), Name: "ingest", CA: c.ca,
+		Log: slog.New(slog.NewJSONHandler(lockedWriter{&mu, &log}, nil))}
+	store, err := events.Connect(ctx, dial, events.StreamConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	state, err := follow.Open(ctx, store.Conn())
+	if err != nil {
+		t.Fatalf("the follower opens %s: %v", follow.Bucket, err)
+	}
+	ed := &editorpkg.Editor{Store: editor, Meta: events.Meta{Editor: "test"}}
+	if _, err := ed.AddFeed(ctx, model.Feed{Name: "pl", Format: "openfootball", URL: src.URL + "/2025-26/en.1.json", EverySeconds: 1, CreateTeams: true}); err != nil {
+		t.Fatal(err)
+	}
+	fd, err := ed.Feed(ctx, "pl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := follow.New(follow.Config{Store: store, State: state, Holder: "f1", LeaseTTL: time.Second, Log: slog.New(slog.NewJSONHandler(lockedWriter{&mu, &log}, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = f.Run(fctx) }()
+	deadline := time.Now().Add(90 * time.Second)
+	var st follow.Status
+	for st.Result != follow.ResultNotModified {
+		if st, _, err = state.Status(ctx, "pl", fd.Created); err != nil {
+			t.Fatal(err)
+		}
+		if time.Now().After(deadline) {
+			mu.Lock()
+			t.Fatalf("no conditional poll within 90s: status %+v\nlog:\n%s", st, log.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if st.Matches != 380 || st.Changes < 380 || st.Holder != "f1" {
+		t.Errorf("status %+v, want the 380 matches published by f1", st)
+	}
+	stop()
+	<-done
+	if holder, err := state.Holder(ctx, "pl"); err != nil || holder != "" {
+		t.Errorf("lease after the follower stopped: %q, %v; want given up", holder, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Contains(log.String(), "ermission") || strings.Contains(log.String(), "level\":\"WARN") {
+		t.Errorf("the follower was refused or warned:\n%s", log.String())
+	}
+}
+
+// lockedWriter serialises the writes of several loggers.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

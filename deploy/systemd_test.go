@@ -84,6 +84,8 @@ func TestSystemdUnits(t *testing.T) {
 	}{
 		{"footballd-api@.service", map[string]string{"DynamicUser": "yes", "ExecStart": "/usr/local/bin/api --listen 127.0.0.1:%i",
 			"EnvironmentFile": "/etc/footballd/api.env"}},
+		{"ingest-follow.service", map[string]string{"DynamicUser": "yes", "ExecStart": "/usr/local/bin/ingest follow --admin-listen 127.0.0.1:9190",
+			"EnvironmentFile": "/etc/footballd/ingest-follow.env", "KillSignal": "SIGTERM"}},
 		{"nats-server.service", map[string]string{"User": "nats", "StateDirectory": "nats",
 			"ExecStart": "/usr/local/bin/nats-server -c /etc/nats/nats.conf"}},
 	} {
@@ -124,7 +126,7 @@ func checkWithSystemd(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	name := filepath.Base(path)
-	text := regexp.MustCompile(`/usr/local/bin/(api|nats-server)`).ReplaceAllString(string(b), exe)
+	text := regexp.MustCompile(`/usr/local/bin/(api|ingest|nats-server)`).ReplaceAllString(string(b), exe)
 	dir := t.TempDir()
 	tmp := filepath.Join(dir, name)
 	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {

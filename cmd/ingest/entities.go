@@ -22,10 +22,17 @@ func commands() []command {
 		deduct(), tiebreak(), show(), history(),
 		clientAdd(), clientList(), clientRevoke(), clientRotate(),
 		webhookAdd(), webhookList(), webhookShow(), webhookRemove(),
+		feedAdd(), feedList(), feedShow(), feedPause(true), feedPause(false), feedRemove(), followCommand(),
 		importCommand("openfootball", "[--league CODE] [--season YYYY] FILE...", "import openfootball JSON files (league files, World Cup, Euro)",
 			"ingest import openfootball ../shared/data/openfootball-football-json/2015-16/*.json", openFootballFlags),
 		importCommand("engsoccerdata", "[--from YYYY] [--to YYYY] DIR|FILE...", "import engsoccerdata CSV files (the data-raw folder, with its deductions; test and benchmark input only)",
 			"ingest import engsoccerdata --from 1990 --to 1999 ../shared/data/engsoccerdata/data-raw", engSoccerFlags),
+		importCommand("football-data", "[--league CODE] [--season YYYY] DIR|FILE...", "import football-data.co.uk CSV files (results, odds, referees and cards of European leagues)",
+			"ingest import football-data ../shared/data/datasets-football-datasets/datasets/premier-league/season-1516.csv", csvFlags),
+		importCommand("footballcsv", "[--league CODE] [--season YYYY] DIR|FILE...", "import footballcsv files (Date,Team 1,FT,HT,Team 2; league and season from <season>/<code>.csv)",
+			"ingest import footballcsv ../shared/data/footballcsv-cache.footballdata/2015-16/eng.1.csv", csvFlags),
+		importCommand("squads", "[--country NAME] DIR|FILE...", "import Football.TXT squad files into the squads of teams the stream knows",
+			"ingest import squads ../shared/data/openfootball-england/2023-24/squads", squadFlags),
 		generateWorld(), streamInit(), streamInfo(), backupCommand(), restoreCommand(), passwd(), completion(),
 	}
 }

@@ -19,6 +19,7 @@ type importOpts struct {
 	season  int
 	from    int
 	to      int
+	country string
 	verbose bool
 	strict  bool
 	aliases string
@@ -28,6 +29,15 @@ type importOpts struct {
 func openFootballFlags(fs *flag.FlagSet, o *importOpts) {
 	fs.StringVar(&o.league, "league", "", "league code (default: from the file name, e.g. en.1 is PL)")
 	fs.IntVar(&o.season, "season", 0, "season start year (default: from the folder name, e.g. 2015-16)")
+}
+
+func csvFlags(fs *flag.FlagSet, o *importOpts) {
+	fs.StringVar(&o.league, "league", "", "league code (default: the Div column, or the file's name, e.g. E0.csv or eng.1.csv is PL)")
+	fs.IntVar(&o.season, "season", 0, "season start year (default: the file's folder, e.g. 1516 or 2015-16, else its first match's season)")
+}
+
+func squadFlags(fs *flag.FlagSet, o *importOpts) {
+	fs.StringVar(&o.country, "country", "", "nationality of the players listed without a country code (default: the country of the league the heading names)")
 }
 
 func engSoccerFlags(fs *flag.FlagSet, o *importOpts) {
@@ -53,7 +63,7 @@ func importCommand(format, args, summary, example string, formatFlags importFlag
 			if len(paths) == 0 {
 				return usagef("want one or more files to import")
 			}
-			opts := importer.Options{Season: o.season, From: o.from, To: o.to, Strict: o.strict, Now: time.Now()}
+			opts := importer.Options{Season: o.season, From: o.from, To: o.to, Country: o.country, Strict: o.strict, Now: time.Now()}
 			if o.now != "" {
 				var err error
 				if opts.Now, err = parseTime("now", o.now); err != nil {

@@ -22,7 +22,7 @@ func subjectFor(kind events.Kind, id string) (string, error) {
 	switch kind {
 	case events.KindTeamName:
 		return events.TeamNameSubject(id), nil
-	case events.KindClient, events.KindWebhook, events.KindLeague:
+	case events.KindClient, events.KindWebhook, events.KindFeed, events.KindLeague:
 		return events.Subject(kind, id), nil
 	case events.KindCompetitionKey:
 		league, year, ok := cutKey(id)

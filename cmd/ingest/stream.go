@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/footdata/footballd/internal/follow"
 	"github.com/footdata/footballd/internal/provision"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
@@ -84,7 +85,8 @@ func streamInfo() command {
 			w := tabwriter.NewWriter(e.stdout, 0, 8, 2, ' ', 0)
 			fmt.Fprintln(w, "NAME\tREPLICAS\tMESSAGES\tBYTES\tLEADER")
 			missing := 0
-			for _, name := range []string{events.DefaultStream, "KV_" + events.BudgetsBucket, webhook.QueueStream, "KV_" + webhook.StatesBucket} {
+			names := []string{events.DefaultStream, "KV_" + events.BudgetsBucket, webhook.QueueStream, "KV_" + webhook.StatesBucket, "KV_" + follow.Bucket}
+			for _, name := range names {
 				st, err := js.Stream(ctx, name)
 				if errors.Is(err, jetstream.ErrStreamNotFound) {
 					fmt.Fprintf(w, "%s\t-\t-\t-\tmissing\n", name)
@@ -105,7 +107,7 @@ func streamInfo() command {
 				return err
 			}
 			if missing > 0 {
-				return fmt.Errorf("%d of 4 %w", missing, events.ErrNotProvisioned)
+				return fmt.Errorf("%d of %d %w", missing, len(names), events.ErrNotProvisioned)
 			}
 			return nil
 		}}

@@ -43,13 +43,14 @@ func TestStreamInit(t *testing.T) {
 		stderr string
 	}{
 		{"an edit before init", []string{"team put", "--name", "Arsenal FC"}, exitFailure, nil, "stream FOOTBALL: not set up: an operator runs `ingest stream init`"},
-		{"info before init", []string{"stream info"}, exitFailure, []string{"FOOTBALL          -", "missing"}, "4 of 4 not set up"},
+		{"info before init", []string{"stream info"}, exitFailure, []string{"FOOTBALL          -", "missing"}, "5 of 5 not set up"},
 		{"bad replicas", []string{"stream init", "--replicas", "2"}, exitInvalid, nil, "--replicas 2: must be 1, 3 or 5"},
 		{"init", []string{"stream init"}, exitOK, []string{"FOOTBALL: created, 1 replica(s)", "FD_LIMITS: created, 1 replica(s)",
-			"FD_WEBHOOK_QUEUE: created, 1 replica(s)", "FD_WEBHOOKS: created, 1 replica(s)"}, ""},
-		{"init again", []string{"stream init"}, exitOK, []string{"FOOTBALL: 1 replica(s), unchanged", "FD_WEBHOOKS: 1 replica(s), unchanged"}, ""},
+			"FD_WEBHOOK_QUEUE: created, 1 replica(s)", "FD_WEBHOOKS: created, 1 replica(s)", "FD_FEEDS: created, 1 replica(s)"}, ""},
+		{"init again", []string{"stream init"}, exitOK, []string{"FOOTBALL: 1 replica(s), unchanged", "FD_WEBHOOKS: 1 replica(s), unchanged",
+			"FD_FEEDS: 1 replica(s), unchanged"}, ""},
 		{"an edit after init", []string{"team put", "--name", "Arsenal FC"}, exitOK, []string{"team 57 created"}, ""},
-		{"info after init", []string{"stream info"}, exitOK, []string{"FOOTBALL", "KV_FD_LIMITS", "FD_WEBHOOK_QUEUE", "KV_FD_WEBHOOKS"}, ""},
+		{"info after init", []string{"stream info"}, exitOK, []string{"FOOTBALL", "KV_FD_LIMITS", "FD_WEBHOOK_QUEUE", "KV_FD_WEBHOOKS", "KV_FD_FEEDS"}, ""},
 	}
 	for _, s := range steps {
 		args := append(strings.Fields(s.args[0]), s.args[1:]...)
@@ -124,7 +125,7 @@ func TestStreamInitUpgrades(t *testing.T) {
 		t.Fatalf("stream init: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = bare(t, url, "", "stream", "init", "--replicas", "3")
-	for _, want := range []string{"FOOTBALL: 1 → 3 replica(s)", "FD_LIMITS: 1 → 3 replica(s)", "FD_WEBHOOK_QUEUE: 1 → 3 replica(s)", "FD_WEBHOOKS: 1 → 3 replica(s)"} {
+	for _, want := range []string{"FOOTBALL: 1 → 3 replica(s)", "FD_LIMITS: 1 → 3 replica(s)", "FD_WEBHOOK_QUEUE: 1 → 3 replica(s)", "FD_WEBHOOKS: 1 → 3 replica(s)", "FD_FEEDS: 1 → 3 replica(s)"} {
 		if code != exitOK || !strings.Contains(out, want) {
 			t.Errorf("stream init --replicas 3: exit %d, want %q\n%s%s", code, want, out, errOut)
 		}
@@ -137,8 +138,8 @@ func TestStreamInitUpgrades(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, out, _ := bare(t, url, "", "stream", "info"); strings.Count(out, "  3  ") < 4 {
-		t.Errorf("stream info after the upgrade and an edit, want 4 at R3:\n%s", out)
+	if _, out, _ := bare(t, url, "", "stream", "info"); strings.Count(out, "  3  ") < 5 {
+		t.Errorf("stream info after the upgrade and an edit, want 5 at R3:\n%s", out)
 	}
 }
 

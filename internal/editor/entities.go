@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -646,6 +647,18 @@ func (e *Editor) historicTeam(ctx context.Context, name string) (int, error) {
 // PutSquad replaces a team's squad. Players without an id get one; a
 // player whose name is already in the squad keeps the id he had.
 func (e *Editor) PutSquad(ctx context.Context, sq model.Squad) (Change, error) {
+	return e.putSquad(ctx, sq, false)
+}
+
+// ImportSquad is PutSquad for a squad read from a source that knows less
+// than an editor may have entered: a player already in the squad also
+// keeps the date of birth, contract and market value he had where the
+// source gives none.
+func (e *Editor) ImportSquad(ctx context.Context, sq model.Squad) (Change, error) {
+	return e.putSquad(ctx, sq, true)
+}
+
+func (e *Editor) putSquad(ctx context.Context, sq model.Squad, keep bool) (Change, error) {
 	subject := events.Subject(events.KindSquad, strconv.Itoa(sq.TeamID))
 	if err := e.checkDraft(ctx, &sq); err != nil {
 		return Change{}, err
@@ -656,17 +669,24 @@ func (e *Editor) PutSquad(ctx context.Context, sq model.Squad) (Change, error) {
 			return plan{}, err
 		}
 		next := model.Squad{TeamID: sq.TeamID, Players: append([]model.Player(nil), sq.Players...)}
-		known := map[string]int{}
+		known := map[string]model.Player{}
 		if old != nil {
 			for _, p := range old.Players {
-				known[p.Name] = p.ID
+				known[p.Name] = p
 			}
 		}
 		missing := 0
 		for i := range next.Players {
-			if next.Players[i].ID == 0 {
-				if id, ok := known[next.Players[i].Name]; ok {
-					next.Players[i].ID = id
+			p := &next.Players[i]
+			was, ok := known[p.Name]
+			if keep && ok {
+				p.DateOfBirth = cmp.Or(p.DateOfBirth, was.DateOfBirth)
+				p.ContractUntil = cmp.Or(p.ContractUntil, was.ContractUntil)
+				p.MarketValue = cmp.Or(p.MarketValue, was.MarketValue)
+			}
+			if p.ID == 0 {
+				if ok {
+					p.ID = was.ID
 				} else {
 					missing++
 				}

@@ -26,6 +26,19 @@ func BenchmarkImportEngSoccer(b *testing.B) {
 	benchmarkImport(b, "engsoccerdata", natstest.SharedData(b, "engsoccerdata", "data-raw"))
 }
 
+// BenchmarkImportPremierLeague2015 imports the Premier League 2015-16
+// (380 fixtures) from each format that has it, one file each, for the
+// formats' speeds side by side.
+func BenchmarkImportPremierLeague2015(b *testing.B) {
+	for _, f := range []struct{ format, file string }{
+		{"openfootball", "openfootball-football-json/2015-16/en.1.json"},
+		{"football-data", "datasets-football-datasets/datasets/premier-league/season-1516.csv"},
+		{"footballcsv", "footballcsv-cache.footballdata/2015-16/eng.1.csv"},
+	} {
+		b.Run(f.format, func(b *testing.B) { benchmarkImport(b, f.format, natstest.SharedData(b, f.file)) })
+	}
+}
+
 func benchmarkImport(b *testing.B, format string, paths ...string) {
 	var importTime, rawTime, cpu time.Duration
 	fixtures := 0

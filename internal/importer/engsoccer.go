@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -264,6 +265,26 @@ func parseEngSoccerFile(path string, opts Options, _ func(model.LeagueCode) (mod
 	if filepath.Base(path) == engDeductionsFile {
 		return parseEngDeductions(path, opts)
 	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, invalidFile("cannot be read: %v", errors.Unwrap(err))
+	}
+	defer f.Close()
+	return readEngSoccerMatches(path, f, opts)
+}
+
+// readEngSoccerFile is parseEngSoccerFile for the body of a file, fetched
+// from name.
+func readEngSoccerFile(name string, body []byte, opts Options, _ func(model.LeagueCode) (model.League, error)) (*source, error) {
+	r := bytes.NewReader(trimBOM(body))
+	if filepath.Base(name) == engDeductionsFile {
+		return readEngDeductions(name, r, opts)
+	}
+	return readEngSoccerMatches(name, r, opts)
+}
+
+// readEngSoccerMatches reads a match file, named path, from in.
+func readEngSoccerMatches(path string, in io.Reader, opts Options) (*source, error) {
 	country, ec, ok := engCountryOf(path)
 	if !ok {
 		return nil, invalidFile("not an engsoccerdata match file of a known country (%s)", strings.Join(slices.Sorted(maps.Keys(engCountries)), ", "))
@@ -272,12 +293,7 @@ func parseEngSoccerFile(path string, opts Options, _ func(model.LeagueCode) (mod
 	if err != nil {
 		return nil, fmt.Errorf("%s: time zone %q: %w", country, ec.zone, err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, invalidFile("cannot be read: %v", errors.Unwrap(err))
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
+	r := csv.NewReader(in)
 	r.ReuseRecord = true
 	cols, err := csvColumns(r, engColumns...)
 	if err != nil {
@@ -456,7 +472,12 @@ func parseEngDeductions(path string, opts Options) (*source, error) {
 		return nil, invalidFile("cannot be read: %v", errors.Unwrap(err))
 	}
 	defer f.Close()
-	r := csv.NewReader(f)
+	return readEngDeductions(path, f, opts)
+}
+
+// readEngDeductions reads deductions.csv, named path, from in.
+func readEngDeductions(path string, in io.Reader, opts Options) (*source, error) {
+	r := csv.NewReader(in)
 	cols, err := csvColumns(r, "Season", "team", "tier", "deduction", "country")
 	if err != nil {
 		return nil, err

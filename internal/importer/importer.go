@@ -2,8 +2,11 @@
 // the stream through the editor, so imported data obeys the same rules as
 // hand edits. Each format is a parser that reads a file into one shape (a
 // source: seasons of competitions with their teams and matches, each match
-// with its line in the file, and the points deductions the file lists);
-// one writer writes that shape. Adding a format means writing a parser.
+// with its line in the file, and the points deductions and squads the
+// file lists); one writer writes that shape. Adding a format means
+// writing a parser and registering it in Formats. A format's read parses a document
+// fetched whole (a feed's body) as well as a file's bytes: Parse reads
+// one, ImportDoc writes it as Import writes files.
 //
 // Teams are matched by name through the name mapping kept in the stream;
 // competitions by league and season; fixtures by their source (file and
@@ -13,6 +16,7 @@
 package importer
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -42,7 +46,12 @@ type source struct {
 	format     string
 	seasons    []*parsedFile
 	deductions []deduction
-	rejected   []Rejection
+	// squads are the squads a file lists (Football.TXT squads), written
+	// for teams the stream knows by name.
+	squads   []parsedSquad
+	rejected []Rejection
+	// warnings are what the parser found suspicious but read.
+	warnings []Warning
 }
 
 // deduction is a points deduction a file lists: of the team of a name, in
@@ -74,6 +83,16 @@ type Options struct {
 	// Now is when results are expected up to: a match before it without
 	// one is a warning (zero: no such check).
 	Now time.Time
+	// HoldUnknownTeams creates no team: a match of a name no team has
+	// (after Aliases and the spellings the stream records) is held back,
+	// and the name listed in Summary.HeldBack. A feed sets it unless it
+	// may create teams, so that a spelling it does not know never becomes
+	// a second club.
+	HoldUnknownTeams bool
+	// Country is the nationality of the players a squad file lists
+	// without a country code (Football.TXT leaves out the league's own);
+	// empty: the country of the league the file's heading names.
+	Country string
 }
 
 func (o Options) includes(season int) bool {
@@ -87,17 +106,43 @@ type Format struct {
 	// format may take folders), in the order to import them.
 	Files func(paths []string) ([]string, error)
 	// parse reads one file; leagues describes a league code (built in,
-	// added by an editor, or unknown: an Invalid error).
+	// added by an editor, or unknown: an Invalid error). Nil: a file is
+	// read whole and given to read.
 	parse func(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error)
+	// read parses a document fetched whole (a feed's body); name is
+	// where it came from, a URL's path or a file's, which may name its
+	// league and season as a file's path does. Nil: the format is read
+	// from files only.
+	read func(name string, body []byte, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error)
 }
+
+// Fetchable reports whether a feed can follow the format: whether it
+// reads a document fetched whole.
+func (f Format) Fetchable() bool { return f.read != nil }
 
 // Formats are the formats the importer reads, by name.
 var Formats = map[string]Format{
-	"openfootball":  {Name: "openfootball", Files: plainFiles, parse: parseOpenFootball},
-	"engsoccerdata": {Name: "engsoccerdata", Files: engSoccerFiles, parse: parseEngSoccerFile},
+	"openfootball":  {Name: "openfootball", Files: plainFiles, parse: parseOpenFootball, read: readOpenFootball},
+	"engsoccerdata": {Name: "engsoccerdata", Files: engSoccerFiles, parse: parseEngSoccerFile, read: readEngSoccerFile},
+	"football-data": {Name: "football-data", Files: filesWith(".csv"), read: readFootballData},
+	"footballcsv":   {Name: "footballcsv", Files: filesWith(".csv"), read: readFootballCSV},
+	"squads":        {Name: "squads", Files: filesWith(".txt"), read: readSquads},
 }
 
 func plainFiles(paths []string) ([]string, error) { return paths, nil }
+
+// parseFile reads the file at path with f: as the format reads files when
+// it has a way of its own, else whole, given to its read.
+func (f Format) parseFile(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+	if f.parse != nil {
+		return f.parse(path, opts, leagues)
+	}
+	raw, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return f.read(path, raw, opts, leagues)
+}
 
 // Importer imports files one after another, sharing what it learnt of the
 // stream (team names, competitions) between them.
@@ -143,7 +188,54 @@ func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts O
 	defer wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	next := im.parseAhead(ctx, &wg, f, paths, opts)
+	return im.importFiles(ctx, &wg, im.parseAhead(ctx, &wg, f, paths, opts), opts)
+}
+
+// Doc is a document fetched whole (a feed's body), parsed and checked,
+// not yet written: its reader looks at it (Matches) before ImportDoc
+// writes it, or does not.
+type Doc struct{ fl *file }
+
+// Matches counts the matches the document lists, those that break a rule
+// included.
+func (d *Doc) Matches() int {
+	n := 0
+	for _, pf := range d.fl.src.seasons {
+		n += len(pf.matches)
+	}
+	return n
+}
+
+// Parse reads body, a document of format f fetched from name (a URL's
+// path or a file's, which may name its league and season). A document
+// that is not the format is an Invalid error.
+func (im *Importer) Parse(ctx context.Context, f Format, name string, body []byte, opts Options) (*Doc, error) {
+	if f.read == nil {
+		return nil, model.Invalidf("format", f.Name, "is read from files only, not from a fetched document")
+	}
+	src, err := f.read(name, body, opts, func(code model.LeagueCode) (model.League, error) { return im.ed.League(ctx, code) })
+	if err != nil {
+		return nil, err
+	}
+	fl := &file{path: name, src: src, aliased: applyAliases(src, opts.Aliases), warnings: warnings(src, opts)}
+	return &Doc{fl: fl}, nil
+}
+
+// ImportDoc writes a document Parse read, as Import writes a file.
+func (im *Importer) ImportDoc(ctx context.Context, d *Doc, opts Options) error {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan *file, 1)
+	next <- d.fl
+	close(next)
+	return im.importFiles(ctx, &wg, next, opts)
+}
+
+// importFiles writes the files parsed into next, in order: Import's
+// writer.
+func (im *Importer) importFiles(ctx context.Context, wg *sync.WaitGroup, next <-chan *file, opts Options) error {
 	// What the stream knows of team names and competitions is read while
 	// the first files are parsed.
 	var loadErr error
@@ -162,6 +254,7 @@ func (im *Importer) Import(ctx context.Context, f Format, paths []string, opts O
 		var files []*file
 		for _, fl := range group {
 			im.Summary.Files++
+			fl.hold = opts.HoldUnknownTeams
 			err := fl.err
 			if err == nil {
 				err = im.check(fl, opts)
@@ -213,6 +306,9 @@ type file struct {
 	// queued counts its fixtures queued on the batch whose outcome has
 	// not come yet.
 	queued int
+	// hold: names no team has are not created, their matches are held
+	// back (Options.HoldUnknownTeams).
+	hold bool
 }
 
 // settle records err as fl's: a file's own error (Invalid) rejects it,
@@ -278,7 +374,7 @@ func (im *Importer) parseAhead(ctx context.Context, wg *sync.WaitGroup, f Format
 				// Aliases and checks are the file's alone: they are
 				// applied here too, several files at once.
 				fl := &file{path: path}
-				fl.src, fl.err = f.parse(path, opts, leagues)
+				fl.src, fl.err = f.parseFile(path, opts, leagues)
 				if fl.err == nil {
 					fl.aliased = applyAliases(fl.src, opts.Aliases)
 					fl.warnings = warnings(fl.src, opts)
@@ -386,10 +482,13 @@ func (im *Importer) load(ctx context.Context) error {
 	return nil
 }
 
-// warnings applies the data checks to every season of a source.
+// warnings applies the data checks to every season of a source, after
+// the parser's own: first the details a match cannot keep (dropped), then
+// what looks wrong in a season.
 func warnings(src *source, opts Options) []Warning {
-	var ws []Warning
+	ws := src.warnings
 	for _, pf := range src.seasons {
+		ws = append(ws, checkDetails(pf)...)
 		ws = append(ws, checkSeason(pf, opts.Now)...)
 	}
 	return ws
@@ -433,6 +532,9 @@ func applyAliases(src *source, aliases map[string]string) map[string]string {
 	for i := range src.deductions {
 		rename(&src.deductions[i].team)
 	}
+	for i := range src.squads {
+		rename(&src.squads[i].team)
+	}
 	return used
 }
 
@@ -448,10 +550,14 @@ func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*fil
 	var files []*file
 	for _, fl := range group {
 		for _, r := range fl.src.rejected {
-			im.Summary.Fixtures.Rejected++
+			if fl.src.format == squadsFormat {
+				im.Summary.Squads.Rejected++
+			} else {
+				im.Summary.Fixtures.Rejected++
+			}
 			im.Summary.reject(r)
 		}
-		if len(fl.src.seasons) > 0 || len(fl.src.deductions) > 0 {
+		if len(fl.src.seasons) > 0 || len(fl.src.deductions) > 0 || len(fl.src.squads) > 0 {
 			files = append(files, fl)
 		}
 	}
@@ -484,8 +590,14 @@ func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*fil
 			if err := im.putFixtures(ctx, batch, fl, pf, fl.kept[i], fl.comps[i], known.bySource, fl.claimed[i].IDs); err != nil {
 				return failedFile(written, err)
 			}
+			if err := im.putDisciplinary(ctx, fl.path, pf, fl.comps[i], fl.teamIDs); err != nil {
+				return fmt.Errorf("%s: %w", fl.path, err)
+			}
 		}
 		if err := im.putDeductions(ctx, fl.path, fl.src.deductions); err != nil {
+			return fmt.Errorf("%s: %w", fl.path, err)
+		}
+		if err := im.putSquads(ctx, fl.path, fl.src.squads); err != nil {
 			return fmt.Errorf("%s: %w", fl.path, err)
 		}
 	}
@@ -522,6 +634,7 @@ func (im *Importer) prepare(ctx context.Context, fl *file) error {
 	}
 	fl.teamIDs = map[string]int{}
 	standIn := map[string]int{}
+	unplaced := map[string]bool{}
 	for _, pf := range fl.src.seasons {
 		for _, pm := range pf.matches {
 			for _, name := range []string{pm.home, pm.away} {
@@ -532,18 +645,26 @@ func (im *Importer) prepare(ctx context.Context, fl *file) error {
 				if pm.stage == model.Playoff && placeholderRE.MatchString(name) {
 					continue
 				}
-				standIn[name] = len(standIn) + 1
 				if id, ok := im.names[model.NormalizeTeamName(name)]; ok {
+					standIn[name] = len(standIn) + 1
 					fl.teamIDs[name] = id
 					fl.knownTeams++
 					continue
 				}
+				if fl.hold {
+					unplaced[name] = true
+					continue
+				}
+				standIn[name] = len(standIn) + 1
 				if err := (&model.Team{Name: name}).ValidateDraft(); err != nil {
 					return fmt.Errorf("team %q: %w", name, err)
 				}
 				fl.fresh = append(fl.fresh, name)
 			}
 		}
+	}
+	if len(unplaced) > 0 {
+		im.holdBack(fl, unplaced)
 	}
 	for _, pf := range fl.src.seasons {
 		draft := draftOf(pf, standIn)
@@ -553,6 +674,36 @@ func (im *Importer) prepare(ctx context.Context, fl *file) error {
 		}
 	}
 	return nil
+}
+
+// holdBack takes the matches of names no team has out of a file's
+// seasons, counting them by name in the summary, and drops the seasons
+// left without a match.
+func (im *Importer) holdBack(fl *file, unplaced map[string]bool) {
+	if im.Summary.HeldBack == nil {
+		im.Summary.HeldBack = map[string]int{}
+	}
+	seasons := fl.src.seasons[:0]
+	for _, pf := range fl.src.seasons {
+		kept := pf.matches[:0]
+		for _, pm := range pf.matches {
+			if !unplaced[pm.home] && !unplaced[pm.away] {
+				kept = append(kept, pm)
+				continue
+			}
+			im.Summary.Fixtures.HeldBack++
+			for _, name := range []string{pm.home, pm.away} {
+				if unplaced[name] {
+					im.Summary.HeldBack[name]++
+				}
+			}
+		}
+		pf.matches = kept
+		if len(kept) > 0 {
+			seasons = append(seasons, pf)
+		}
+	}
+	fl.src.seasons = seasons
 }
 
 // ensureLeague registers a league code beyond the appendix that a file's
@@ -586,10 +737,18 @@ func (im *Importer) resolveTeams(ctx context.Context, files []*file) ([]*file, e
 	}
 	return im.each(files, func(_ int, fl *file) error {
 		for name, to := range fl.aliased {
-			if _, err := im.ed.PutTeamName(ctx, name, fl.teamIDs[to]); err != nil {
+			// A squad's team is no team of the file's matches: it is
+			// one the stream knows, or its squad is refused.
+			id := fl.teamIDs[to]
+			if id == 0 {
+				if id = im.names[model.NormalizeTeamName(to)]; id == 0 {
+					continue
+				}
+			}
+			if _, err := im.ed.PutTeamName(ctx, name, id); err != nil {
 				return fmt.Errorf("alias %q of %q: %w", name, to, err)
 			}
-			im.names[model.NormalizeTeamName(name)] = fl.teamIDs[to]
+			im.names[model.NormalizeTeamName(name)] = id
 		}
 		return nil
 	})
@@ -1068,7 +1227,7 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 		}
 		f := model.Fixture{ID: ids[pm.source], CompetitionID: c.ID, Matchday: pm.matchday, Group: pm.group, Stage: pm.stage,
 			Leg: pm.leg, Round: pm.round, Kickoff: pm.kickoff, HomeTeamID: fl.teamIDs[pm.home], AwayTeamID: fl.teamIDs[pm.away],
-			Status: pm.status, Result: pm.result, Awarded: pm.awarded, Source: pm.source}
+			Status: pm.status, Result: pm.result, Awarded: pm.awarded, Odds: pm.odds, Referee: pm.referee, Source: pm.source}
 		if f.HomeTeamID == 0 {
 			f.HomePlaceholder = pm.home
 		}
@@ -1083,12 +1242,16 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 		want := func(cur *model.Fixture) ([]model.Fixture, error) {
 			w := f
 			if cur != nil {
-				// Odds are no part of the file, and derived matchdays
-				// only counted from it: an overlapping file must not
-				// number a match again.
-				w.Odds = cur.Odds
+				// Odds and the referee are kept when the file does
+				// not give them (most formats have neither). Derived
+				// matchdays are counted from the file's games, fewer in
+				// a file that begins after the season did (a feed's next
+				// matches): a match keeps the larger number, never one
+				// of a file that saw less of the season.
+				w.Odds = cmp.Or(w.Odds, cur.Odds)
+				w.Referee = cmp.Or(w.Referee, cur.Referee)
 				if pf.derivedMatchdays {
-					w.Matchday = cur.Matchday
+					w.Matchday = max(w.Matchday, cur.Matchday)
 				}
 			}
 			return []model.Fixture{w}, nil

@@ -92,7 +92,18 @@ type parsedMatch struct {
 	status   model.Status
 	result   model.Result
 	awarded  model.Side
-	err      error
+	odds     *model.Odds
+	referee  string
+	// dropped are details the parser could not read (a half-time score
+	// that is not one): left out, the rest imported, with a warning.
+	dropped []droppedDetail
+	err     error
+}
+
+// droppedDetail is a detail of a match left out, and why.
+type droppedDetail struct {
+	field string
+	err   error
 }
 
 // parsedFile is one season of a competition read from a file: the shape
@@ -108,7 +119,8 @@ type parsedFile struct {
 	// them better than the league's defaults; nil otherwise.
 	rules *model.TableRules
 	// derivedMatchdays: the file has no rounds and the parser counted
-	// them, so a fixture imported before keeps its matchday.
+	// them from the teams' games, so a fixture imported before keeps the
+	// larger of its matchday and the file's count.
 	derivedMatchdays bool
 	// calendarYear: the season is played within its start year (a
 	// tournament, a league of the southern or eastern calendar), not
@@ -117,6 +129,16 @@ type parsedFile struct {
 	// groups maps each group-stage team name to its group (tournaments).
 	groups  map[string]string
 	matches []parsedMatch
+	// fieldLine, if not nil, gives the line of a field of the match at
+	// an index of matches (a JSON match spans many lines); without it a
+	// match's line is its field's.
+	fieldLine func(i int, field string) int
+	// fieldNames name the details (ht, et, p, odds, referee) as the
+	// file's format does, where it does otherwise.
+	fieldNames map[string]string
+	// disciplinary are the teams' disciplinary points counted from the
+	// file's cards (nil: the file has none, or not for every match).
+	disciplinary map[string]int
 }
 
 // invalidFile is the error of a file that cannot be imported at all. It
@@ -141,6 +163,22 @@ func readFile(path string) ([]byte, error) {
 
 // parseOpenFootball reads one openfootball JSON file.
 func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+	// A path that names no league or season is refused for that, before
+	// the file is read, whether it exists or not.
+	if _, _, _, err := locate(path, opts); err != nil {
+		return nil, err
+	}
+	raw, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return readOpenFootball(path, raw, opts, leagues)
+}
+
+// readOpenFootball reads the body of an openfootball JSON file; path is
+// where it came from (a file's path or a URL's), which names its league
+// and season as a file's does.
+func readOpenFootball(path string, raw []byte, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
 	league, year, calendar, err := locate(path, opts)
 	if err != nil {
 		return nil, err
@@ -156,7 +194,7 @@ func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode)
 	if err != nil {
 		return nil, fmt.Errorf("league %s: time zone %q: %w", league.Code, league.Zone, err)
 	}
-	pf, err := parseFile(path, league, year, zone)
+	pf, err := parseFile(path, raw, league, year, zone)
 	if err != nil {
 		return nil, err
 	}
@@ -202,12 +240,9 @@ func locate(path string, opts Options) (league model.League, year int, calendar 
 	return league, year, calendar, nil
 }
 
-// parseFile reads one file; zone is the league's local time zone.
-func parseFile(path string, league model.League, year int, zone *time.Location) (*parsedFile, error) {
-	raw, err := readFile(path)
-	if err != nil {
-		return nil, err
-	}
+// parseFile reads the body raw of the file at path; zone is the league's
+// local time zone.
+func parseFile(path string, raw []byte, league model.League, year int, zone *time.Location) (*parsedFile, error) {
 	f, ok := decodeOfFile(raw)
 	if !ok {
 		f = ofFile{}
@@ -250,7 +285,7 @@ func parseFile(path string, league model.League, year int, zone *time.Location) 
 		pm.source = prefix + key
 		pm.kickoff, pm.timed, pm.err = kickoff(m.Date, m.Time, zone)
 		if pm.err == nil {
-			pm.status, pm.result, pm.awarded, pm.err = outcome(m)
+			pm.status, pm.result, pm.awarded, pm.dropped, pm.err = outcome(m)
 		}
 		if pm.err == nil && pm.status == model.Finished && pm.awarded == "" && m.Status == "awarded" {
 			pm.awarded = awardedWinners[fmt.Sprintf("%s/%d/%s/%s", league.Code, year, model.NormalizeTeamName(pm.home), model.NormalizeTeamName(pm.away))]
@@ -265,7 +300,32 @@ func parseFile(path string, league model.League, year int, zone *time.Location) 
 	}
 	numberRounds(pf, f.Matches)
 	markLegs(pf.matches)
+	pf.fieldLine = func(i int, field string) int { return jsonFieldLine(raw, i, field) }
 	return pf, nil
+}
+
+// jsonFieldLine is the line of a field of the i-th match of an
+// openfootball file (a match spans many lines). Every match has one
+// "team1" key, in file order: the field is the first of its name after the
+// match's, before the next match's. 0 when the file is laid out otherwise.
+func jsonFieldLine(raw []byte, i int, field string) int {
+	const team1 = `"team1"`
+	at := -1
+	for n, off := 0, 0; n <= i; n++ {
+		j := bytes.Index(raw[off:], []byte(team1))
+		if j < 0 {
+			return 0
+		}
+		at, off = off+j, off+j+len(team1)
+	}
+	end := len(raw)
+	if j := bytes.Index(raw[at+len(team1):], []byte(team1)); j >= 0 {
+		end = at + len(team1) + j
+	}
+	if j := bytes.Index(raw[at:end], []byte(`"`+field+`"`)); j >= 0 {
+		at += j
+	}
+	return 1 + bytes.Count(raw[:at], []byte("\n"))
 }
 
 // jsonError says where a file stops being JSON, as a line number.
@@ -366,17 +426,24 @@ func score(field string, v []int) (*model.Score, error) {
 }
 
 // outcome maps a match's score and status to ours. Abandoned matches with no
-// result are treated as postponed: they are replayed or awarded later.
-func outcome(m ofMatch) (model.Status, model.Result, model.Side, error) {
+// result are treated as postponed: they are replayed or awarded later. A
+// half-time, extra-time or shoot-out score that is not one is dropped: the
+// match is imported without it.
+func outcome(m ofMatch) (model.Status, model.Result, model.Side, []droppedDetail, error) {
 	var r model.Result
-	var err error
+	var dropped []droppedDetail
+	ft, err := score("ft", m.Score.FT)
+	if err != nil {
+		return "", r, "", nil, err
+	}
+	r.FullTime = ft
 	for _, s := range []struct {
 		field string
 		v     []int
 		into  **model.Score
-	}{{"ft", m.Score.FT, &r.FullTime}, {"ht", m.Score.HT, &r.HalfTime}, {"et", m.Score.ET, &r.ExtraTime}, {"p", m.Score.P, &r.Penalties}} {
+	}{{"ht", m.Score.HT, &r.HalfTime}, {"et", m.Score.ET, &r.ExtraTime}, {"p", m.Score.P, &r.Penalties}} {
 		if *s.into, err = score(s.field, s.v); err != nil {
-			return "", r, "", err
+			dropped = append(dropped, droppedDetail{field: s.field, err: err})
 		}
 	}
 	if r.FullTime == nil && r.ExtraTime != nil {
@@ -386,32 +453,29 @@ func outcome(m ofMatch) (model.Status, model.Result, model.Side, error) {
 	switch m.Status {
 	case "":
 		if r.FullTime != nil {
-			return model.Finished, r, "", nil
+			return model.Finished, r, "", dropped, nil
 		}
-		if r.HalfTime != nil || r.Penalties != nil {
-			return "", r, "", model.Invalidf("ft", "", "a half-time or penalty score without a full-time score")
-		}
-		return model.Timed, r, "", nil
+		return model.Timed, r, "", dropped, nil
 	case "cancelled", "canceled":
-		return model.Canceled, model.Result{}, "", nil
+		return model.Canceled, model.Result{}, "", nil, nil
 	case "postponed":
-		return model.Postponed, model.Result{}, "", nil
+		return model.Postponed, model.Result{}, "", nil, nil
 	case "abandoned":
 		if r.FullTime == nil {
-			return model.Postponed, r, "", nil
+			return model.Postponed, r, "", dropped, nil
 		}
-		return model.Finished, r, "", nil
+		return model.Finished, r, "", dropped, nil
 	case "awarded":
 		if r.FullTime == nil {
-			return "", r, "", model.Invalidf("ft", "", "an awarded match needs the awarded score")
+			return "", r, "", nil, model.Invalidf("ft", "", "an awarded match needs the awarded score")
 		}
 		w := r.FullTime.Winner()
 		if w == model.Draw {
 			w = ""
 		}
-		return model.Finished, r, w, nil
+		return model.Finished, r, w, dropped, nil
 	}
-	return "", r, "", model.Invalidf("status", m.Status, "must be cancelled, postponed, awarded or abandoned")
+	return "", r, "", nil, model.Invalidf("status", m.Status, "must be cancelled, postponed, awarded or abandoned")
 }
 
 // numberRounds gives each match its matchday and stage. Regular rounds keep

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,7 +16,13 @@ import (
 // Counts tallies what happened to one kind of entity.
 type Counts struct {
 	Created, Updated, Unchanged, Rejected int
+	// HeldBack counts fixtures not written because a team name is
+	// unknown (Options.HoldUnknownTeams).
+	HeldBack int
 }
+
+// Changed counts what was created or updated.
+func (c Counts) Changed() int { return c.Created + c.Updated }
 
 func (c *Counts) add(a editor.Action) {
 	switch a {
@@ -62,8 +70,20 @@ func (r Rejection) String() string {
 type Summary struct {
 	Files                                               int
 	Leagues, Competitions, Teams, Fixtures, Adjustments Counts
-	Rejected                                            []Rejection
-	Warnings                                            []Warning
+	// Squads are the squads written; TieBreaks the competitions' tie-break
+	// data (disciplinary points counted from a file's cards).
+	Squads, TieBreaks Counts
+	Rejected          []Rejection
+	Warnings          []Warning
+	// HeldBack counts, by the name no team has, the fixtures held back
+	// for it (Options.HoldUnknownTeams).
+	HeldBack map[string]int
+}
+
+// Changes counts the entities created or updated, of every kind.
+func (s *Summary) Changes() int {
+	return s.Leagues.Changed() + s.Competitions.Changed() + s.Teams.Changed() + s.Fixtures.Changed() + s.Adjustments.Changed() +
+		s.Squads.Changed() + s.TieBreaks.Changed()
 }
 
 func (s *Summary) reject(r Rejection) { s.Rejected = append(s.Rejected, r) }
@@ -82,11 +102,26 @@ func (s *Summary) Print(w io.Writer, dryRun, verbose bool) {
 	}
 	fmt.Fprintf(w, "%s %d file(s)\n", head, s.Files)
 	fmt.Fprintf(w, "  %-13s %8s %8s %10s %9s\n", "", "created", "updated", "unchanged", "rejected")
-	for _, r := range []struct {
+	type row struct {
 		name string
 		c    Counts
-	}{{"leagues", s.Leagues}, {"competitions", s.Competitions}, {"teams", s.Teams}, {"fixtures", s.Fixtures}, {"adjustments", s.Adjustments}} {
+	}
+	rows := []row{{"leagues", s.Leagues}, {"competitions", s.Competitions}, {"teams", s.Teams}, {"fixtures", s.Fixtures}, {"adjustments", s.Adjustments}}
+	// Only the formats that have them write squads and tie-break data:
+	// their rows would be zeros for every other import.
+	if s.Squads != (Counts{}) {
+		rows = append(rows, row{"squads", s.Squads})
+	}
+	if s.TieBreaks != (Counts{}) {
+		rows = append(rows, row{"tie-breaks", s.TieBreaks})
+	}
+	for _, r := range rows {
 		fmt.Fprintf(w, "  %-13s %8d %8d %10d %9d\n", r.name, r.c.Created, r.c.Updated, r.c.Unchanged, r.c.Rejected)
+	}
+	if len(s.HeldBack) > 0 {
+		names := slices.Sorted(maps.Keys(s.HeldBack))
+		fmt.Fprintf(w, "held back %d fixture(s): no team has the name %s (add a spelling with `ingest team alias`)\n",
+			s.Fixtures.HeldBack, strings.Join(names, ", "))
 	}
 	printGroups(w, "warning", s.Warnings, func(x Warning) string { return x.Kind }, verbose)
 	printGroups(w, "rejected", s.Rejected, Rejection.reason, verbose)

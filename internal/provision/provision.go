@@ -1,7 +1,8 @@
 // Package provision makes what the service keeps in NATS JetStream, at the
 // replication asked for: the event stream (FOOTBALL), the request budgets
-// (bucket FD_LIMITS), the webhook work queue (stream FD_WEBHOOK_QUEUE) and
-// the webhook states (bucket FD_WEBHOOKS).
+// (bucket FD_LIMITS), the webhook work queue (stream FD_WEBHOOK_QUEUE), the
+// webhook states (bucket FD_WEBHOOKS) and the feeds' leases and statuses
+// (bucket FD_FEEDS).
 //
 // It is the one way they are created or changed: `ingest stream init`,
 // run by an operator as a NATS user allowed to manage streams, and the
@@ -14,6 +15,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/footdata/footballd/internal/follow"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/nats-io/nats.go"
@@ -73,6 +75,17 @@ func Run(ctx context.Context, nc *nats.Conn, cfg events.StreamConfig) ([]Resourc
 		}
 		out = append(out, Resource{Name: webhook.QueueStream, Before: queue, After: after(cfg.Replicas, queue)},
 			Resource{Name: webhook.StatesBucket, Before: states, After: after(cfg.Replicas, states)})
+		return nil
+	})
+	if err != nil {
+		return out, err
+	}
+	err = step(func(ctx context.Context) error {
+		before, err := follow.Provision(ctx, nc, cfg.Replicas)
+		if err != nil {
+			return err
+		}
+		out = append(out, Resource{Name: follow.Bucket, Before: before, After: after(cfg.Replicas, before)})
 		return nil
 	})
 	return out, err

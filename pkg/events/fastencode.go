@@ -98,6 +98,7 @@ func encodeFixture(b []byte, f *model.Fixture) ([]byte, bool) {
 		b, ok = appendFloat(b, o.AwayWin, ok)
 		b = append(b, '}')
 	}
+	str("referee", f.Referee, true)
 	str("source", f.Source, true)
 	b = append(b, '}', '}')
 	return b, ok

@@ -218,7 +218,7 @@ func (s *scanner) fixture(f *model.Fixture) error {
 			f.HomeTeamID, err = s.int()
 		case "awayTeamId":
 			f.AwayTeamID, err = s.int()
-		case "group", "stage", "round", "homePlaceholder", "awayPlaceholder", "status", "awarded", "source":
+		case "group", "stage", "round", "homePlaceholder", "awayPlaceholder", "status", "awarded", "referee", "source":
 			if v, err = s.str(); err == nil {
 				setString(f, string(key), v)
 			}
@@ -366,6 +366,8 @@ func setString(f *model.Fixture, key string, raw []byte) {
 		f.Status = model.Status(v)
 	case "awarded":
 		f.Awarded = model.Side(v)
+	case "referee":
+		f.Referee = v
 	case "source":
 		f.Source = v
 	}

@@ -24,7 +24,8 @@ func randomFixture(r *rand.Rand) *model.Fixture {
 		Kickoff:    time.Date(1888+r.IntN(200), time.Month(1+r.IntN(12)), 1+r.IntN(28), r.IntN(24), r.IntN(60), 0, r.IntN(2)*500_000_000, time.UTC),
 		HomeTeamID: r.IntN(3), AwayTeamID: r.IntN(100000), HomePlaceholder: pick("", "W49", "1A"),
 		Status: model.Statuses[r.IntN(len(model.Statuses))], Awarded: model.Side(pick("", "HOME_TEAM", "AWAY_TEAM", "DRAW")),
-		Source: pick("", "openfootball:PL:2015:Matchday 1|Norwich City|Crystal Palace", "engsoccer:ENG:1888:preston north end|burnley")}
+		Referee: pick("", "M Clattenburg", "Jürgen Aust"),
+		Source:  pick("", "openfootball:PL:2015:Matchday 1|Norwich City|Crystal Palace", "engsoccer:ENG:1888:preston north end|burnley")}
 	f.Result = model.Result{FullTime: score(), HalfTime: score(), ExtraTime: score(), Penalties: score()}
 	if r.IntN(2) == 0 {
 		f.Odds = &model.Odds{HomeWin: 1 + r.Float64()*20, Draw: 3.25, AwayWin: 1e21}

@@ -28,6 +28,8 @@ const (
 	KindTieBreakData Kind = "tiebreakdata"
 	KindClient       Kind = "client"
 	KindWebhook      Kind = "webhook"
+	// KindFeed holds a source `ingest follow` keeps current.
+	KindFeed Kind = "feed"
 	// Natural keys, claimed by writers: a league's season → its
 	// competition (football.competitionkey.<league>.<year>), and the
 	// sources of a competition's imported fixtures or adjustments → their
@@ -43,7 +45,7 @@ const Prefix = "football"
 
 // Kinds lists the kinds an editor can show.
 var Kinds = []Kind{KindLeague, KindCompetition, KindTeam, KindTeamName, KindSquad, KindFixture, KindAdjustment, KindTieBreak, KindTieBreakData,
-	KindClient, KindWebhook, KindCompetitionKey, KindSourceKeys}
+	KindClient, KindWebhook, KindFeed, KindCompetitionKey, KindSourceKeys}
 
 // ParseKind parses a kind name.
 func ParseKind(s string) (Kind, error) {
@@ -105,6 +107,8 @@ func SubjectOf(v any) (string, error) {
 		return Subject(KindClient, e.Name), nil
 	case *model.Webhook:
 		return Subject(KindWebhook, e.Name), nil
+	case *model.Feed:
+		return Subject(KindFeed, e.Name), nil
 	case *model.CompetitionKey:
 		return Subject(KindCompetitionKey, string(e.League), itoa(e.Year)), nil
 	case *model.SourceKeys:

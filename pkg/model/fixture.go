@@ -98,6 +98,9 @@ type Fixture struct {
 	// counts it whatever the goals say.
 	Awarded Side  `json:"awarded,omitempty"`
 	Odds    *Odds `json:"odds,omitempty"`
+	// Referee is the referee's name as a source gives it. The v1 API has
+	// no field for it: it is kept, not shown.
+	Referee string `json:"referee,omitempty"`
 	// Source identifies the fixture in the file it was imported from, so a
 	// re-import finds it again.
 	Source string `json:"source,omitempty"`
@@ -163,7 +166,8 @@ func (f *Fixture) ValidateDraft() error {
 	if f.HomeTeamID != 0 && f.HomeTeamID == f.AwayTeamID {
 		return Invalidf("awayTeam", fmt.Sprint(f.AwayTeamID), "must differ from the home team")
 	}
-	if err := firstError(CheckText("group", f.Group, MaxLabel), CheckText("round", f.Round, MaxLabel), CheckText("source", f.Source, MaxSource)); err != nil {
+	if err := firstError(CheckText("group", f.Group, MaxLabel), CheckText("round", f.Round, MaxLabel), CheckText("referee", f.Referee, MaxName),
+		CheckText("source", f.Source, MaxSource)); err != nil {
 		return err
 	}
 	if _, err := ParseStatus(string(f.Status)); err != nil {

@@ -96,13 +96,21 @@ func main() {
 	api := flag.String("api", "bin/api", "the API replica binary")
 	data := flag.String("data", "../shared/data", "directory holding openfootball-football-json and engsoccerdata")
 	noEng := flag.Bool("no-engsoccer", false, "skip the engsoccerdata rows of a full run")
-	only := flag.String("only", "", "run only these steps, comma-separated: ingest, empty, small, edits, big, engsoccer, fanout (rows compared with a skipped step's figure are left out or shown without it)")
+	only := flag.String("only", "", "run only these steps, comma-separated: ingest, follow, empty, small, edits, big, engsoccer, fanout (rows compared with a skipped step's figure are left out or shown without it)")
 	bareFile := flag.String("bare-serve", "", "internal: serve the captured responses in this file as the bare baseline")
 	listen := flag.String("listen", "", "internal: address of the bare baseline server")
 	openLoopFile := flag.String("open-loop", "", "internal: run the open-loop load described in this file")
 	openLoopOut := flag.String("open-loop-out", "", "internal: where --open-loop writes its latencies")
 	rawReplayURL := flag.String("raw-replay", "", "internal: run the raw replay baseline against this NATS URL")
+	plainGet := flag.String("plain-get", "", "internal: GET these URLs (comma-separated), the follower's baseline")
+	plainRounds := flag.Int("plain-rounds", 1, "internal: rounds of --plain-get")
 	flag.Parse()
+	if *plainGet != "" {
+		if err := plainGetMain(*plainGet, *plainRounds); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if *rawReplayURL != "" {
 		if err := rawReplayMain(*rawReplayURL); err != nil {
 			log.Fatal(err)
@@ -156,6 +164,7 @@ func main() {
 
 	steps := []step{
 		{"ingest", "ingest openfootball", ingestOpenFootball},
+		{"follow", "ingest follow", followRows},
 		{"empty", "empty replica", emptyReplica},
 		{"small", "small world", smallWorld},
 		{"edits", "edits world", editsWorld},
@@ -171,7 +180,7 @@ func main() {
 	}
 	for name := range chosen {
 		if !slices.ContainsFunc(steps, func(s step) bool { return s.short == name }) {
-			log.Fatalf("--only %s: no such step (ingest, empty, small, edits, big, engsoccer, fanout)", name)
+			log.Fatalf("--only %s: no such step (ingest, follow, empty, small, edits, big, engsoccer, fanout)", name)
 		}
 	}
 	env.rep.Params["only"] = *only

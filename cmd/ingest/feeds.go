@@ -1,0 +1,316 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"maps"
+	"net"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/internal/follow"
+	"github.com/footdata/footballd/internal/importer"
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// fetchableFormats lists the formats a feed can follow.
+func fetchableFormats() []string {
+	var out []string
+	for name, f := range importer.Formats {
+		if f.Fetchable() {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func feedAdd() command {
+	var format, url, league, every string
+	var season int
+	var createTeams bool
+	return command{name: "feed add", args: "NAME --format FORMAT --url URL [--league CODE --season YYYY] [--every 10m] [--create-teams]",
+		summary: "register a source that `ingest follow` keeps current",
+		example: "ingest feed add pl-openfootball --format openfootball --url https://raw.githubusercontent.com/openfootball/football.json/master/2025-26/en.1.json --every 30m",
+		flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&format, "format", "", "import `format` of the document: "+strings.Join(fetchableFormats(), ", "))
+			fs.StringVar(&url, "url", "", "http, https or file `URL` of the document")
+			fs.StringVar(&league, "league", "", "league `code` (default: what the format reads from the URL's path)")
+			fs.IntVar(&season, "season", 0, "season start `year` (default: what the format reads from the URL's path)")
+			fs.StringVar(&every, "every", model.DefaultFeedEvery.String(), "time between fetches, from 1s to 168h")
+			fs.BoolVar(&createTeams, "create-teams", false, "create a team for a name no team has (default: hold its fixtures back and report the name)")
+		},
+		run: func(ctx context.Context, e *env, pos []string) error {
+			if len(pos) != 1 {
+				return usagef("want one feed NAME")
+			}
+			d, err := time.ParseDuration(every)
+			if err != nil || d%time.Second != 0 {
+				return model.Invalidf("every", every, "must be a whole number of seconds written as a duration, such as 30s, 10m or 1h")
+			}
+			f := model.Feed{Name: pos[0], Format: format, URL: url, Season: season, EverySeconds: int(d / time.Second), CreateTeams: createTeams}
+			if league != "" {
+				if f.League, err = model.ParseLeagueCode(league); err != nil {
+					return err
+				}
+			}
+			if err := f.ValidateDraft(); err != nil {
+				return err
+			}
+			if im, ok := importer.Formats[format]; !ok || !im.Fetchable() {
+				return model.Invalidf("format", format, "must be one a feed can follow: %s", strings.Join(fetchableFormats(), ", "))
+			}
+			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.AddFeed(ctx, f) })
+		}}
+}
+
+// feeds connects and opens the feeds' statuses.
+func (e *env) feeds(ctx context.Context) (*editor.Editor, *follow.State, error) {
+	ed, err := e.editor(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := follow.Open(ctx, ed.Store.Conn())
+	return ed, st, err
+}
+
+// feedState is where a feed stands, in a word.
+func feedState(f model.Feed) string {
+	switch {
+	case f.Removed:
+		return "removed"
+	case f.Paused:
+		return "paused"
+	}
+	return "active"
+}
+
+func feedList() command {
+	return command{name: "feed list", args: "", summary: "list feeds: state, schedule, last result, next poll", example: "ingest feed list",
+		run: func(ctx context.Context, e *env, pos []string) error {
+			if err := noArgs(pos); err != nil {
+				return err
+			}
+			ed, states, err := e.feeds(ctx)
+			if err != nil {
+				return err
+			}
+			feeds, err := ed.Feeds(ctx)
+			if err != nil {
+				return err
+			}
+			w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "NAME\tFORMAT\tSTATE\tEVERY\tLAST RESULT\tNEXT POLL\tURL")
+			for _, f := range feeds {
+				st, _, err := states.Status(ctx, f.Name, f.Created)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", f.Name, f.Format, feedState(f), f.Every(), or(st.Result, "-"), when(st.NextPoll), f.URL)
+			}
+			return w.Flush()
+		}}
+}
+
+// when formats a time for a table: "-" when unset.
+func when(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func feedShow() command {
+	return command{name: "feed show", args: "NAME",
+		summary: "show a feed: its source, and its last fetch, status, ETag, changes published, last error and next poll",
+		example: "ingest feed show pl-openfootball",
+		run: func(ctx context.Context, e *env, pos []string) error {
+			if len(pos) != 1 {
+				return usagef("want one feed NAME")
+			}
+			ed, states, err := e.feeds(ctx)
+			if err != nil {
+				return err
+			}
+			f, err := ed.Feed(ctx, pos[0])
+			if err != nil {
+				return err
+			}
+			st, _, err := states.Status(ctx, f.Name, f.Created)
+			if err != nil {
+				return err
+			}
+			holder, err := states.Holder(ctx, f.Name)
+			if err != nil {
+				return err
+			}
+			league, season := "from the URL", "from the URL"
+			if f.League != "" {
+				league = string(f.League)
+			}
+			if f.Season != 0 {
+				season = fmt.Sprint(f.Season)
+			}
+			teams := "held back when unknown"
+			if f.CreateTeams {
+				teams = "created when unknown"
+			}
+			w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintf(w, "name:\t%s\nformat:\t%s\nurl:\t%s\nleague:\t%s\nseason:\t%s\nevery:\t%s\nteams:\t%s\nstate:\t%s\ncreated:\t%s\n",
+				f.Name, f.Format, f.URL, league, season, f.Every(), teams, feedState(f), when(f.Created))
+			fmt.Fprintf(w, "lease holder:\t%s\nlast fetch:\t%s\nlast result:\t%s\nlast success:\t%s\nnext poll:\t%s\n",
+				or(holder, "none"), when(st.LastFetch), or(st.Result, "-"), when(st.LastSuccess), when(st.NextPoll))
+			fmt.Fprintf(w, "etag:\t%s\nlast modified:\t%s\nmatches:\t%d\nchanges published:\t%d\nfailures in a row:\t%d\n",
+				or(st.ETag, "-"), or(st.LastModified, "-"), st.Matches, st.Changes, st.Failures)
+			if len(st.HeldBack) > 0 {
+				var names []string
+				for _, n := range slices.Sorted(maps.Keys(st.HeldBack)) {
+					names = append(names, fmt.Sprintf("%s (%d)", n, st.HeldBack[n]))
+				}
+				fmt.Fprintf(w, "held back:\t%s: no team has these names (`ingest team alias`, or add the feed with --create-teams)\n", strings.Join(names, ", "))
+			}
+			if st.Rejected > 0 {
+				fmt.Fprintf(w, "rejected fixtures:\t%d\n", st.Rejected)
+			}
+			lastError := "-"
+			if st.LastError != "" {
+				lastError = when(st.ErrorAt) + " " + st.LastError
+			}
+			fmt.Fprintf(w, "last error:\t%s\n", lastError)
+			return w.Flush()
+		}}
+}
+
+func feedPause(paused bool) command {
+	name, summary := "feed pause", "stop polling a feed until it is resumed; what it published stays"
+	if !paused {
+		name, summary = "feed resume", "poll a paused feed again"
+	}
+	return command{name: name, args: "NAME", summary: summary, example: "ingest " + name + " pl-openfootball",
+		run: func(ctx context.Context, e *env, pos []string) error {
+			if len(pos) != 1 {
+				return usagef("want one feed NAME")
+			}
+			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.PauseFeed(ctx, pos[0], paused) })
+		}}
+}
+
+func feedRemove() command {
+	return command{name: "feed remove", args: "NAME", summary: "stop a feed for good; what it published stays, and the name may be added again",
+		example: "ingest feed remove pl-openfootball",
+		run: func(ctx context.Context, e *env, pos []string) error {
+			if len(pos) != 1 {
+				return usagef("want one feed NAME")
+			}
+			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.RemoveFeed(ctx, pos[0]) })
+		}}
+}
+
+// followCommand is `ingest follow`: the long-running follower of every
+// feed, with an admin listener for Prometheus and probes.
+func followCommand() command {
+	var cfg follow.Config
+	var adminListen, level string
+	return command{name: "follow", args: "[--admin-listen ADDR] [--max-shrink 0.2] [--lease 6s] [flags]",
+		summary: "keep every feed current: poll each on its schedule and publish what changed (runs until stopped)",
+		example: "FD_NATS_URL=nats://ingest:PASSWORD@fd-nats-1:4222 ingest follow --admin-listen 127.0.0.1:9190",
+		flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&adminListen, "admin-listen", "127.0.0.1:9190", "`address` of the admin listener (/metrics, /healthz, /readyz); empty for none")
+			fs.Float64Var(&cfg.MaxShrink, "max-shrink", 0.2, "share of the last good document's matches a new one may lose before it is refused as suspect (1: never refused)")
+			fs.DurationVar(&cfg.LeaseTTL, "lease", 6*time.Second, "how long a feed's lease outlives its holder: another follower takes a killed one's feeds over after about that long")
+			fs.IntVar(&cfg.Concurrency, "concurrency", 4, "feeds polled at once")
+			fs.DurationVar(&cfg.ConnectTimeout, "connect-timeout", 10*time.Second, "bound on a connection and its TLS handshake")
+			fs.DurationVar(&cfg.HeaderTimeout, "header-timeout", 30*time.Second, "bound on the wait for a response's headers")
+			fs.DurationVar(&cfg.FetchTimeout, "fetch-timeout", 2*time.Minute, "bound on a whole fetch, body included")
+			fs.Int64Var(&cfg.MaxBody, "max-bytes", 64<<20, "largest document read, in bytes")
+			fs.DurationVar(&cfg.MaxBackoff, "max-backoff", time.Hour, "longest wait after failures in a row (never less than the feed's schedule)")
+			fs.StringVar(&cfg.Holder, "holder", "", "name of this follower in leases and statuses (default: host, process id and a random suffix)")
+			fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
+		},
+		run: func(ctx context.Context, e *env, pos []string) error {
+			if err := noArgs(pos); err != nil {
+				return err
+			}
+			if e.global.dryRun {
+				return usagef("--dry-run: follow has no dry run: point it at a scratch stream instead")
+			}
+			var lvl slog.Level
+			if err := lvl.UnmarshalText([]byte(level)); err != nil {
+				return usagef("--log-level %q: must be debug, info, warn or error", level)
+			}
+			if adminListen != "" {
+				if _, _, err := net.SplitHostPort(adminListen); err != nil {
+					return usagef("--admin-listen %q: must be host:port or :port, or empty for none", adminListen)
+				}
+			}
+			if cfg.MaxShrink <= 0 || cfg.MaxShrink > 1 {
+				return usagef("--max-shrink %g: must be more than 0 and at most 1", cfg.MaxShrink)
+			}
+			log := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: lvl}))
+			ed, states, err := e.feeds(ctx)
+			if err != nil {
+				return err
+			}
+			registry := prometheus.NewRegistry()
+			registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+			cfg.Store, cfg.State, cfg.Log, cfg.Registerer, cfg.Editor = ed.Store, states, log, registry, e.global.editor
+			fl, err := follow.New(cfg)
+			if err != nil {
+				return usagef("%v", err)
+			}
+			if adminListen != "" {
+				ln, err := net.Listen("tcp", adminListen)
+				if errors.Is(err, syscall.EADDRINUSE) {
+					return fmt.Errorf("--admin-listen %s: address already in use (by another follower on this host?): give each its own, or --admin-listen '' for none", adminListen)
+				}
+				if err != nil {
+					return fmt.Errorf("--admin-listen %s: %w", adminListen, err)
+				}
+				admin := &http.Server{Handler: followAdmin(registry, fl), ReadHeaderTimeout: 10 * time.Second}
+				go func() { _ = admin.Serve(ln) }()
+				defer func() {
+					sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+					defer cancel()
+					_ = admin.Shutdown(sctx)
+				}()
+				log.Info("admin listening", "addr", ln.Addr().String())
+			}
+			log.Info("following", "holder", fl.Holder(), "lease", cfg.LeaseTTL.String(), "max_shrink", cfg.MaxShrink)
+			err = fl.Run(ctx)
+			log.Info("stopped")
+			return err
+		}}
+}
+
+// followAdmin is the follower's admin listener: metrics, and probes
+// (ready once it has read the feeds).
+func followAdmin(reg *prometheus.Registry, fl *follow.Follower) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"status":"ok"}`))
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if !fl.Ready() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write([]byte(`{"status":"starting","reason":"the feeds have not been read from the stream yet"}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"status":"ready"}`))
+	})
+	return mux
+}

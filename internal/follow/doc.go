@@ -1,0 +1,32 @@
+// Package follow keeps feeds current: it is `ingest follow`, one process
+// that polls every feed of the stream (model.Feed) on the feed's own
+// schedule and publishes what changed through the editor, the one write
+// path, so a fetch of an unchanged file publishes nothing.
+//
+// It owns four things:
+//   - Leases. Exactly one follower polls a feed at a time: the holder of
+//     the key lease.<feed> of the key-value bucket Bucket. The holder
+//     renews it every third of its time to live; another follower that
+//     sees its revision unchanged for a whole time to live (measured on
+//     its own monotonic clock, so no two clocks are compared) takes it
+//     over with compare-and-set. Two holders at once (a holder paused
+//     past its lease) cost a fetch, never a change published twice: every
+//     write of the editor is a compare-and-set too.
+//   - The schedule: a feed's next poll, stretched with jittered, capped
+//     back-off after failures, kept in its status so that a follower that
+//     takes a lease over keeps the schedule.
+//   - Fetching: conditional GET (If-None-Match, If-Modified-Since; a 304
+//     costs a request), timeouts for the connection, the headers and the
+//     whole body, a size limit; file URLs read a local file, its size and
+//     modification time standing for an ETag.
+//   - Status: per feed, in the key status.<feed> of Bucket, what `ingest
+//     feed show` prints: last fetch and result, validators, matches in the
+//     last good file, changes published, last error, held-back names,
+//     next poll. Only the lease holder writes it, with compare-and-set.
+//
+// A body it cannot trust is never written: a fetch that fails, a document
+// that does not parse, and one that lost more than MaxShrink of the
+// matches of the last good one (refused as suspect) leave the data as it
+// was and are retried with back-off. Nothing is ever deleted because a
+// file shrank: the importer only creates and updates.
+package follow

@@ -1,0 +1,257 @@
+package follow
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Bucket is the key-value bucket of the feeds' leases (lease.<feed>) and
+// statuses (status.<feed>).
+const Bucket = "FD_FEEDS"
+
+// Results of a poll: the label of fd_feed_fetches_total and a status's
+// Result.
+const (
+	ResultChanged     = "changed"      // fetched, and changes published
+	ResultUnchanged   = "unchanged"    // fetched, nothing to publish
+	ResultNotModified = "not_modified" // 304, or a file not touched since
+	ResultHeldBack    = "held_back"    // published what it could; names held back
+	ResultSuspect     = "suspect"      // refused: lost too many matches
+	ResultError       = "error"        // fetch or document failed
+)
+
+// results lists every result, so that each is a series from the start.
+var results = []string{ResultChanged, ResultUnchanged, ResultNotModified, ResultHeldBack, ResultSuspect, ResultError}
+
+// Status is what the followers know of one feed registration.
+type Status struct {
+	// Created is the feed's creation time: a feed removed and added again
+	// under its name starts from a fresh status.
+	Created time.Time `json:"created"`
+	// Holder is the follower that last polled it.
+	Holder      string    `json:"holder,omitempty"`
+	LastFetch   time.Time `json:"lastFetch,omitzero"`
+	LastSuccess time.Time `json:"lastSuccess,omitzero"`
+	NextPoll    time.Time `json:"nextPoll,omitzero"`
+	Result      string    `json:"result,omitempty"`
+	// ETag and LastModified are the validators of the last document
+	// accepted, sent with the next fetch.
+	ETag         string `json:"etag,omitempty"`
+	LastModified string `json:"lastModified,omitempty"`
+	// Hash is the SHA-256 of the last document accepted: a source that
+	// ignores conditional requests sends it again, and it is not parsed.
+	Hash string `json:"hash,omitempty"`
+	// Matches counts those of the last document accepted: the shrink
+	// guard's yardstick.
+	Matches int `json:"matches,omitempty"`
+	// Changes counts the entities created or updated, in total.
+	Changes uint64 `json:"changes"`
+	// Failures counts the polls that failed in a row (back-off).
+	Failures  int       `json:"failures,omitempty"`
+	LastError string    `json:"lastError,omitempty"`
+	ErrorAt   time.Time `json:"errorAt,omitzero"`
+	// HeldBack counts, by team name no team has, the fixtures of the last
+	// document held back.
+	HeldBack map[string]int `json:"heldBack,omitempty"`
+	// Rejected counts the last document's fixtures that broke a rule.
+	Rejected int `json:"rejected,omitempty"`
+}
+
+// clean reports whether the last document accepted was written whole:
+// nothing held back or rejected, so the same bytes need no new import.
+func (s *Status) clean() bool { return len(s.HeldBack) == 0 && s.Rejected == 0 }
+
+// lease is the value of a feed's lease key.
+type lease struct {
+	Holder  string    `json:"holder"`
+	Renewed time.Time `json:"renewed"`
+}
+
+// State is the bucket of leases and statuses.
+type State struct {
+	kv jetstream.KeyValue
+}
+
+// Open opens the bucket as it is (events.ErrNotProvisioned when it does
+// not exist: Provision makes it).
+func Open(ctx context.Context, nc *nats.Conn) (*State, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	kv, err := js.KeyValue(ctx, Bucket)
+	switch {
+	case errors.Is(err, jetstream.ErrBucketNotFound):
+		return nil, fmt.Errorf("feeds bucket %s: %w", Bucket, events.ErrNotProvisioned)
+	case err != nil:
+		return nil, fmt.Errorf("feeds bucket %s: %w", Bucket, events.Explain(nc, err))
+	}
+	if err := events.WaitAnswering(ctx, kv); err != nil {
+		return nil, err
+	}
+	return &State{kv: kv}, nil
+}
+
+// Provision creates or updates the bucket, kept on replicas servers (0
+// keeps what it has, 1 when creating it), and reports the replicas it had
+// before (0: none). events.Provision's companion, run by `ingest stream
+// init`.
+func Provision(ctx context.Context, nc *nats.Conn, replicas int) (before int, err error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return 0, fmt.Errorf("jetstream: %w", err)
+	}
+	kv, err := js.KeyValue(ctx, Bucket)
+	switch {
+	case err == nil:
+		st, err := kv.Status(ctx)
+		if err != nil {
+			return 0, fmt.Errorf("feeds bucket %s: %w", Bucket, events.Explain(nc, err))
+		}
+		before = st.(*jetstream.KeyValueBucketStatus).StreamInfo().Config.Replicas
+	case !errors.Is(err, jetstream.ErrBucketNotFound):
+		return 0, fmt.Errorf("feeds bucket %s: %w", Bucket, events.Explain(nc, err))
+	}
+	_, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      Bucket,
+		Description: "feeds of ingest follow: leases and statuses",
+		History:     1,
+		Storage:     jetstream.FileStorage,
+		Replicas:    cmp.Or(replicas, before, 1),
+	})
+	if err != nil {
+		return before, fmt.Errorf("feeds bucket %s: %w", Bucket, events.Explain(nc, err))
+	}
+	return before, nil
+}
+
+func statusKey(feed string) string { return "status." + feed }
+func leaseKey(feed string) string  { return "lease." + feed }
+
+// conflict reports whether err is a lost compare-and-set.
+func conflict(err error) bool {
+	return errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyRevisionMismatch) || events.IsConflict(err)
+}
+
+// Status returns the status of the registration of feed created at
+// created; ok is false when no follower has polled it yet.
+func (s *State) Status(ctx context.Context, feed string, created time.Time) (st Status, ok bool, err error) {
+	st, _, err = s.status(ctx, feed)
+	if err != nil || !st.Created.Equal(created) {
+		return Status{}, false, err
+	}
+	return st, true, nil
+}
+
+// status returns the stored status of feed and its revision (0: none).
+func (s *State) status(ctx context.Context, feed string) (Status, uint64, error) {
+	e, err := s.kv.Get(ctx, statusKey(feed))
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return Status{}, 0, nil
+	}
+	if err != nil {
+		return Status{}, 0, fmt.Errorf("feed status %s: %w", feed, err)
+	}
+	var st Status
+	if err := json.Unmarshal(e.Value(), &st); err != nil {
+		return Status{}, 0, fmt.Errorf("feed status %s: %w", feed, err)
+	}
+	return st, e.Revision(), nil
+}
+
+// update changes the status of a registration with compare-and-set, so
+// that two followers writing at once (a holder paused past its lease)
+// lose nothing; a status of an earlier registration of the name is
+// replaced by a fresh one.
+func (s *State) update(ctx context.Context, feed string, created time.Time, change func(*Status)) (Status, error) {
+	for range 20 {
+		st, rev, err := s.status(ctx, feed)
+		if err != nil {
+			return Status{}, err
+		}
+		if !st.Created.Equal(created) {
+			st = Status{Created: created}
+		}
+		change(&st)
+		b, err := json.Marshal(st)
+		if err != nil {
+			return Status{}, fmt.Errorf("feed status %s: %w", feed, err)
+		}
+		if rev == 0 {
+			_, err = s.kv.Create(ctx, statusKey(feed), b)
+		} else {
+			_, err = s.kv.Update(ctx, statusKey(feed), b, rev)
+		}
+		switch {
+		case err == nil:
+			return st, nil
+		case conflict(err):
+			continue
+		}
+		return Status{}, fmt.Errorf("feed status %s: %w", feed, err)
+	}
+	return Status{}, fmt.Errorf("feed status %s: too much contention", feed)
+}
+
+// Holder returns the follower holding feed's lease ("" when none).
+func (s *State) Holder(ctx context.Context, feed string) (string, error) {
+	l, _, err := s.lease(ctx, feed)
+	return l.Holder, err
+}
+
+// lease reads feed's lease and its revision (0: none).
+func (s *State) lease(ctx context.Context, feed string) (lease, uint64, error) {
+	e, err := s.kv.Get(ctx, leaseKey(feed))
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return lease{}, 0, nil
+	}
+	if err != nil {
+		return lease{}, 0, fmt.Errorf("feed lease %s: %w", feed, err)
+	}
+	var l lease
+	if err := json.Unmarshal(e.Value(), &l); err != nil {
+		return lease{}, 0, fmt.Errorf("feed lease %s: %w", feed, err)
+	}
+	return l, e.Revision(), nil
+}
+
+// claim writes holder into feed's lease over revision rev (0: there is
+// none) and returns the new revision; ok is false when another follower
+// wrote it first.
+func (s *State) claim(ctx context.Context, feed, holder string, rev uint64, now time.Time) (uint64, bool, error) {
+	b, err := json.Marshal(lease{Holder: holder, Renewed: now})
+	if err != nil {
+		return 0, false, err
+	}
+	var next uint64
+	if rev == 0 {
+		next, err = s.kv.Create(ctx, leaseKey(feed), b)
+	} else {
+		next, err = s.kv.Update(ctx, leaseKey(feed), b, rev)
+	}
+	switch {
+	case err == nil:
+		return next, true, nil
+	case conflict(err):
+		return 0, false, nil
+	}
+	return 0, false, fmt.Errorf("feed lease %s: %w", feed, err)
+}
+
+// release gives feed's lease up if it is still at revision rev, so that
+// another follower takes it at once instead of after its time to live.
+func (s *State) release(ctx context.Context, feed string, rev uint64) error {
+	err := s.kv.Delete(ctx, leaseKey(feed), jetstream.LastRevision(rev))
+	if err != nil && !conflict(err) {
+		return fmt.Errorf("feed lease %s: release: %w", feed, err)
+	}
+	return nil
+}
