@@ -422,7 +422,7 @@ func checkStream(t *testing.T, rb *runbook, out string) {
 	if !strings.Contains(out, "FOOTBALL: 3 replica(s), unchanged") {
 		t.Errorf("stream init after local-cluster.sh's did not leave FOOTBALL unchanged:\n%s", out)
 	}
-	for _, name := range []string{"FOOTBALL", "KV_FD_LIMITS", "FD_WEBHOOK_QUEUE", "KV_FD_WEBHOOKS"} {
+	for _, name := range []string{"FOOTBALL", "KV_FD_LIMITS", "FD_WEBHOOK_QUEUE", "KV_FD_WEBHOOKS", "KV_FD_FEEDS"} {
 		if !regexp.MustCompile(`(?m)^` + name + `\s+3\s`).MatchString(out) {
 			t.Errorf("stream info shows no %s at 3 replicas:\n%s", name, out)
 		}
