@@ -106,8 +106,9 @@ test: vet staticcheck lint-openapi deploy-check
 ## stream at R3), three replicas, five seeded leagues, 21 files imported and
 ## three rounds of faults under load; then the runbook (deploy/README.md)
 ## followed to the letter on deploy/local-cluster.sh with three replicas,
-## the demo season, a webhook delivered once and a replica killed behind
-## nginx (make test runs smaller ones).
+## the demo season, a webhook delivered once, a backup restored on a cluster
+## rebuilt from nothing and a replica killed behind nginx (make test runs
+## smaller ones).
 test-cluster: $(NATS_SERVER)
 	$(GO) test -count=1 -timeout 30m -run TestCluster -v ./cmd/api -args -cluster.full
 	$(GO) test -count=1 -timeout 15m -run TestRunbook -v ./deploy -args -runbook.full

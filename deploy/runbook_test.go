@@ -248,7 +248,8 @@ type step struct {
 // in order, in one shell, against the cluster deploy/local-cluster.sh
 // starts, and checks what each promises. make test runs two replicas and
 // one league; make test-cluster (-runbook.full) three replicas, the demo
-// season, a webhook delivered once and a backup restored.
+// season, a webhook delivered once, a backup restored, a failed start and
+// a replica killed behind nginx.
 func TestRunbook(t *testing.T) {
 	runbookTools(t)
 	replicas, imports := 2, "demo/2025-26/en.1.json"
