@@ -9,27 +9,7 @@ import (
 	"testing"
 )
 
-// readmeBlocks returns the shell blocks of a section of README.md.
-func readmeBlocks(t *testing.T, section string) []string {
-	t.Helper()
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, body, ok := strings.Cut(string(readme), "\n## "+section+"\n")
-	if !ok {
-		t.Fatalf("README.md has no section %q", section)
-	}
-	body, _, _ = strings.Cut(body, "\n## ")
-	var blocks []string
-	for _, m := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(body, -1) {
-		blocks = append(blocks, m[1])
-	}
-	return blocks
-}
-
-// ingestBinary builds cmd/ingest into dir/bin/ingest, where the README's
-// blocks run it from.
+// ingestBinary builds cmd/ingest into dir/bin/ingest.
 func ingestBinary(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -37,22 +17,6 @@ func ingestBinary(t *testing.T) string {
 		t.Fatalf("go build ../cmd/ingest: %v\n%s", err, out)
 	}
 	return dir
-}
-
-// shell runs script in dir against the cluster c, with what only a test
-// can rewrite rewritten: the nodes' addresses, the CA's and the backups'
-// paths; ADMIN_PASSWORD is the admin's.
-func (c *natsCluster) shell(t *testing.T, dir, backups, script string) (string, error) {
-	t.Helper()
-	pairs := []string{"/etc/footballd/nats-ca/ca.pem", c.ca, "/var/backups/footballd", backups}
-	for i, u := range c.urls {
-		pairs = append(pairs, "fd-nats-"+string(rune('1'+i))+":4222", strings.TrimPrefix(u, "nats://"))
-	}
-	cmd := exec.Command("bash", "-euo", "pipefail", "-c", replaceAll(t, "the README's block", script, pairs...))
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "ADMIN_PASSWORD="+c.passwords["admin"])
-	out, err := cmd.CombinedOutput()
-	return string(out), err
 }
 
 // ingest runs bin/ingest in dir as user of the cluster c.
@@ -64,19 +28,16 @@ func (c *natsCluster) ingest(t *testing.T, dir, user string, args ...string) (st
 	return string(out), err
 }
 
-// TestBackupRunbook runs the section Backups of README.md as written, on
-// the cluster of deploy/nats (TLS, users, R3): its backup block on a
-// cluster with data, then its restore block on another with nothing (as
-// after the loss of every node's storage), which then holds the same
-// stream, sequences and all, at R3. The user ingest may not take a backup,
-// and is told who may.
-func TestBackupRunbook(t *testing.T) {
-	blocks := readmeBlocks(t, "Backups")
-	if len(blocks) != 2 {
-		t.Fatalf("the section Backups has %d shell blocks, want 2 (backup, restore)", len(blocks))
-	}
+// TestBackupOnTheDeployCluster takes the steps of deploy/README.md,
+// Backups, on the cluster of deploy/nats (TLS, users, R3), as
+// runbook_test.go runs them through local-cluster.sh: a backup as admin of
+// a cluster with data, then a restore and stream init on another with
+// nothing (as after the loss of every node's storage), which then holds
+// the same stream, sequences and all, at R3. The user ingest may not take
+// a backup, and is told who may.
+func TestBackupOnTheDeployCluster(t *testing.T) {
 	dir := ingestBinary(t)
-	backups := t.TempDir()
+	backup := filepath.Join(t.TempDir(), "backup.fdbackup")
 	src := startNATSCluster(t)
 	if out, err := src.ingest(t, dir, "admin", "stream", "init", "--replicas", "3"); err != nil {
 		t.Fatalf("stream init: %v\n%s", err, out)
@@ -85,18 +46,20 @@ func TestBackupRunbook(t *testing.T) {
 	if out, err := src.ingest(t, dir, "ingest", "import", "openfootball", file); err != nil {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
-	if out, err := src.shell(t, dir, backups, blocks[0]); err != nil {
-		t.Fatalf("the backup block: %v\n%s", err, out)
+	if out, err := src.ingest(t, dir, "admin", "backup", backup); err != nil {
+		t.Fatalf("backup as admin: %v\n%s", err, out)
 	}
-	out, err := src.ingest(t, dir, "ingest", "backup", filepath.Join(backups, "by-ingest.fdbackup"))
+	out, err := src.ingest(t, dir, "ingest", "backup", filepath.Join(filepath.Dir(backup), "by-ingest.fdbackup"))
 	if err == nil || !strings.Contains(out, `NATS user ingest may not publish to "$JS.API.STREAM.SNAPSHOT.FOOTBALL"`) ||
 		!strings.Contains(out, `: backups and restores run as the NATS user admin (deploy/README.md, Backups)`) {
 		t.Errorf("a backup as the user ingest: %v\n%s", err, out)
 	}
 
 	dst := startNATSCluster(t)
-	if out, err := dst.shell(t, dir, backups, blocks[1]); err != nil {
-		t.Fatalf("the restore block: %v\n%s", err, out)
+	for _, args := range [][]string{{"restore", backup}, {"stream", "init", "--replicas", "3"}} {
+		if out, err := dst.ingest(t, dir, "admin", args...); err != nil {
+			t.Fatalf("%s as admin: %v\n%s", args[0], err, out)
+		}
 	}
 	// What stream info says of each, but the leader, which may differ.
 	info := func(c *natsCluster) string {

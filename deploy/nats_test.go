@@ -359,6 +359,24 @@ func TestNATSConfiguration(t *testing.T) {
 		}
 	})
 
+	// The subject of the token's pointer the editor writes below.
+	var pointer string
+	t.Run("a replica finds a client just added by its token", func(t *testing.T) {
+		token, added, err := natstest.Editor(t, editor).AddClient(ctx, model.Client{Name: "acme", Tier: model.TierRegistered, PerMinute: 50})
+		if err != nil {
+			t.Fatalf("the editor adds a client and its token's pointer: %v", err)
+		}
+		pointer = events.Subject(events.KindClientToken, model.HashToken(token))
+		replica, err := events.Connect(ctx, events.Dial{URL: c.url("api"), Name: "api", CA: c.ca}, events.StreamConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer replica.Close()
+		if c, seq, err := replica.ClientByToken(ctx, model.HashToken(token)); err != nil || c.Name != "acme" || seq != added.Seq {
+			t.Errorf("ClientByToken as the api user: %+v at %d, %v; want acme at %d", c, seq, err, added.Seq)
+		}
+	})
+
 	t.Run("a replica delivers webhooks through its work queue", func(t *testing.T) {
 		got := make(chan string, 16)
 		recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -481,8 +499,8 @@ func TestNATSConfiguration(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"football.league.XX", "football.league.YY"}; !slices.Equal(subjects, want) {
-		t.Errorf("stream holds %v, want %v: the editor's two edits and none of the replica's", subjects, want)
+	if want := []string{"football.league.XX", pointer, "football.client.acme", "football.league.YY"}; !slices.Equal(subjects, want) {
+		t.Errorf("stream holds %v, want %v: the editor's edits and none of the replica's", subjects, want)
 	}
 
 	t.Run("the follower keeps a feed as the ingest user", func(t *testing.T) {

@@ -83,8 +83,19 @@ if ingest show client demo >/dev/null 2>&1; then
 else
   token=$(ingest client add demo --tier donating --per-minute 1000000 | sed -n 's/^token: //p')
 fi
-# The replica learns of the token from the stream: wait until it takes it,
-# so that the first request with it succeeds.
+# Wait until the replica serves everything written so far (the import and
+# the token): /readyz says the stream sequence it serves.
+last=$(ingest stream info | awk '$1 == "FOOTBALL" {print $4}')
+served() {
+  { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null || { echo 0; return; }
+  printf 'GET /readyz HTTP/1.0\r\nHost: %s\r\n\r\n' "$host" >&3
+  local body; body=$(cat <&3); exec 3>&-
+  [[ $body =~ \"sequence\":([0-9]+) ]] && echo "${BASH_REMATCH[1]}" || echo 0
+}
+for _ in $(seq 1 300); do
+  [ "$(served)" -ge "$last" ] && break
+  sleep 0.1
+done
 until_ok /v1/competitions/ "$token"
 
 cat <<MSG

@@ -125,6 +125,7 @@ func TestBadFlagsFailAtStart(t *testing.T) {
 		{[]string{"--streams-per-ip", "0"}, "--streams-per-ip"},
 		{[]string{"--streams-per-client", "many"}, "--streams-per-client"},
 		{[]string{"--event-history", "-1"}, "--event-history"},
+		{[]string{"--token-lookup-timeout", "1m"}, "--token-lookup-timeout"},
 	}
 	for _, tt := range tests {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -128,7 +128,8 @@ func (c *config) log(log *slog.Logger) {
 		"anonymous_per_day", c.anonPerDay, "season_switch", c.seasonSwitch, "now", c.now, "nats_ca", c.natsCA, "nats_cert", c.natsCert,
 		"drain", c.drain.String(), "access_log", c.accessLog, "log_level", c.logLevel, "sse_keepalive", c.keepAlive.String(),
 		"streams_per_ip", c.streamsIP, "streams_per_client", c.streamsCli, "event_history", c.history, "webhook_allow", c.webhookAllow.String(),
-		"webhook_workers", c.webhookWorkers, "webhook_timeout", c.webhookTimeout.String(), "build", buildinfo.Read().String())
+		"webhook_workers", c.webhookWorkers, "webhook_timeout", c.webhookTimeout.String(), "token_lookup_timeout", c.tokenLookup.String(),
+		"build", buildinfo.Read().String())
 }
 
 // webhookBase is the base of the links in webhook events: the public URL,
@@ -226,7 +227,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	srv, err := httpapi.New(httpapi.Options{Model: model, PublicURL: strings.TrimSpace(cfg.publicURL), Registry: registry,
 		CacheBytes: int64(cfg.cacheMB) << 20, TrustedProxies: cfg.proxies, TrustedProxyHeader: cfg.proxyHeader,
 		AnonymousPerDay: cfg.anonPerDay, AccessLog: cfg.accessLog, Log: log,
-		Hub: hub, StreamsPerIP: cfg.streamsIP, StreamsPerClient: cfg.streamsCli, KeepAlive: cfg.keepAlive})
+		Hub: hub, StreamsPerIP: cfg.streamsIP, StreamsPerClient: cfg.streamsCli, KeepAlive: cfg.keepAlive, TokenLookupTimeout: cfg.tokenLookup})
 	if err != nil {
 		return err
 	}
@@ -267,6 +268,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer store.Close()
 	srv.ShareBudgets(budgets)
 	srv.ShareStream(store)
+	srv.LookUpTokens(store)
 	hooks, err := webhook.New(webhook.Config{Conn: store.Conn(), Hooks: func() webhook.Hooks { return model.Snapshot() },
 		PublicURL: cfg.webhookBase(), Allow: cfg.webhookAllow, Workers: cfg.webhookWorkers, Timeout: cfg.webhookTimeout,
 		Log: log, Registerer: registry})

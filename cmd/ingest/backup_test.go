@@ -85,7 +85,7 @@ func TestBackupAndRestore(t *testing.T) {
 	last, _ := strconv.Atoi(m[2])
 
 	wipe()
-	if code, _, errOut := c.run("stream", "info"); code == exitOK || !strings.Contains(errOut, "4 of 4 not set up") {
+	if code, _, errOut := c.run("stream", "info"); code == exitOK || !strings.Contains(errOut, "5 of 5 not set up") {
 		t.Fatalf("after the wipe, stream info: exit %d, %s", code, errOut)
 	}
 	c.refused(exitFailure, `^ingest: backup: snapshot of FOOTBALL: .*stream not found; not set up: an operator runs`, "backup", file+".2")

@@ -1,17 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/footdata/footballd/internal/datafile"
 	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/pkg/model"
 )
@@ -135,6 +136,7 @@ var competitionFields = fields[model.Competition]{
 
 func competitionPut() command {
 	var file, rulesFile string
+	var in datafile.Options
 	return putCommand(command{name: "competition put", args: "[--id N] --league CODE --year YYYY --caption TEXT [flags]",
 		summary: "create a competition (one per league and season), or change the fields given of one",
 		example: "ingest competition put --league PL --year 2026 --caption \"Premier League 2026/27\" --matchdays 38 --teams 1,2,3,4\n  ingest competition put --id 6 --tier registered"},
@@ -142,19 +144,20 @@ func competitionPut() command {
 		func(fs *flag.FlagSet) {
 			fs.StringVar(&file, "file", "", "JSON file with the whole competition (- for stdin), applied before the other flags")
 			fs.StringVar(&rulesFile, "rules", "", "JSON file with the table rules (- for stdin): points, tie-breakers, head-to-head mode, phases, best thirds (README: Table rules)")
+			fileFlags(fs, &in)
 		},
 		func(e *env, _ int, _ given) (func(*model.Competition) error, error) {
 			var c *model.Competition
 			var rules *model.TableRules
 			if file != "" {
 				c = new(model.Competition)
-				if err := e.readJSON("file", file, c); err != nil {
+				if err := e.readJSON(in, "file", file, c); err != nil {
 					return nil, err
 				}
 			}
 			if rulesFile != "" {
 				rules = new(model.TableRules)
-				if err := e.readJSON("rules", rulesFile, rules); err != nil {
+				if err := e.readJSON(in, "rules", rulesFile, rules); err != nil {
 					return nil, err
 				}
 			}
@@ -252,20 +255,21 @@ func teamMerge() command {
 		}}
 }
 
-// readJSON reads path (- for stdin) into into, refusing fields it does not
-// know: a misspelt one would otherwise be dropped without a word.
-func (e *env) readJSON(field, path string, into any) error {
+// readJSON reads path (- for stdin) as in says into into, refusing fields
+// it does not know: a misspelt one would otherwise be dropped without a
+// word.
+func (e *env) readJSON(in datafile.Options, field, path string, into any) error {
 	var raw []byte
 	var err error
 	if path == "-" {
-		raw, err = io.ReadAll(e.stdin)
+		raw, err = in.ReadAll(e.stdin)
 	} else {
-		raw, err = os.ReadFile(path)
+		raw, err = in.ReadFile(path)
 	}
 	if err != nil {
-		return model.Invalidf(field, path, "cannot be read: %v", err)
+		return model.Invalidf(field, path, "%v", err)
 	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(into); err != nil {
 		return model.Invalidf(field, path, "is not valid JSON for this command: %v", err)
@@ -275,10 +279,14 @@ func (e *env) readJSON(field, path string, into any) error {
 
 func squadPut() command {
 	var team string
+	var in datafile.Options
 	return command{name: "squad put", args: "--team ID FILE.csv|FILE.json",
 		summary: "replace a team's squad (CSV header: name,position,jerseyNumber,dateOfBirth,nationality,contractUntil,marketValue; or a JSON array of players)",
 		example: "ingest squad put --team 12 squad.csv",
-		flags:   func(fs *flag.FlagSet) { fs.StringVar(&team, "team", "", "team id") },
+		flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&team, "team", "", "team id")
+			fileFlags(fs, &in)
+		},
 		run: func(ctx context.Context, e *env, pos []string) error {
 			if len(pos) != 1 || team == "" {
 				return usagef("want --team ID and one FILE (.csv or .json)")
@@ -290,16 +298,16 @@ func squadPut() command {
 			sq := model.Squad{TeamID: id}
 			switch strings.ToLower(filepath.Ext(pos[0])) {
 			case ".json":
-				if err := e.readJSON("file", pos[0], &sq.Players); err != nil {
+				if err := e.readJSON(in, "file", pos[0], &sq.Players); err != nil {
 					return err
 				}
 			case ".csv":
-				f, err := os.Open(pos[0])
+				f, err := in.Open(pos[0])
 				if err != nil {
-					return model.Invalidf("file", pos[0], "cannot be read: %v", err)
+					return model.Invalidf("file", pos[0], "%v", err)
 				}
 				defer f.Close()
-				if sq.Players, err = readSquadCSV(f); err != nil {
+				if sq.Players, err = readSquadCSV(pos[0], f); err != nil {
 					return err
 				}
 			default:
@@ -334,13 +342,16 @@ var playerFields = fields[model.Player]{
 	{"marketValue", "", func(p *model.Player, v string) error { p.MarketValue = &v; return nil }},
 }
 
-func readSquadCSV(r io.Reader) ([]model.Player, error) {
+func readSquadCSV(path string, r io.Reader) ([]model.Player, error) {
 	rows, err := csv.NewReader(r).ReadAll()
-	if err != nil {
-		return nil, model.Invalidf("file", "", "is not CSV: %v", err)
+	switch {
+	case model.ErrorCode(err) == model.Invalid: // the reader's: the file's size or encoding
+		return nil, model.Invalidf("file", path, "%v", err)
+	case err != nil:
+		return nil, model.Invalidf("file", path, "is not CSV: %v", err)
 	}
 	if len(rows) == 0 {
-		return nil, model.Invalidf("file", "", "is empty: want a header line")
+		return nil, model.Invalidf("file", path, "is empty: want a header line")
 	}
 	col := map[string]int{}
 	var names []string

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"math"
 	"strconv"
 	"strings"
 
@@ -66,9 +67,10 @@ func parseOdds(s string) (*model.Odds, error) {
 	}
 	var v [3]float64
 	for i, p := range parts {
+		// ParseFloat takes "NaN" and "Inf": numbers no odds can be.
 		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil {
-			return nil, model.Invalidf("odds", s, "must be three decimal odds home,draw,away")
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, model.Invalidf("odds", s, "must be three decimal odds home,draw,away, each a number such as 1.85")
 		}
 		v[i] = x
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/footdata/footballd/internal/datafile"
 	"github.com/footdata/footballd/internal/generate"
 	"github.com/footdata/footballd/internal/importer"
 	"github.com/footdata/footballd/pkg/model"
@@ -24,6 +25,7 @@ type importOpts struct {
 	strict  bool
 	aliases string
 	now     string
+	input   datafile.Options
 }
 
 func openFootballFlags(fs *flag.FlagSet, o *importOpts) {
@@ -45,6 +47,12 @@ func engSoccerFlags(fs *flag.FlagSet, o *importOpts) {
 	fs.IntVar(&o.to, "to", 0, "last season (start year) to import")
 }
 
+// fileFlags registers how a command reads the files it is given.
+func fileFlags(fs *flag.FlagSet, in *datafile.Options) {
+	fs.Var(&in.Encoding, "encoding", "character `ENCODING` of the files: utf-8, latin1 or windows-1252 (a file that starts with a UTF-8 byte-order mark is read as UTF-8)")
+	fs.Var(&in.MaxSize, "max-file-size", "largest `SIZE` of a file, e.g. 512KiB, 64MiB or 1GiB: a larger one is refused")
+}
+
 // importCommand is the one runner of every `import FORMAT` command: the
 // same progress bar, summary and exit codes whatever the format. It exits
 // 2 when anything was rejected (everything else is imported), 1 when the
@@ -58,12 +66,13 @@ func importCommand(format, args, summary, example string, formatFlags importFlag
 			fs.BoolVar(&o.strict, "strict", false, "make warnings errors: a file with any is not imported")
 			fs.StringVar(&o.now, "now", "", "RFC 3339 `TIME` up to which results are expected: earlier matches without one are warned of (default: now)")
 			fs.StringVar(&o.aliases, "aliases", "", "CSV `FILE` of spelling,team lines mapping spellings the files use to the team they mean")
+			fileFlags(fs, &o.input)
 		},
 		run: func(ctx context.Context, e *env, paths []string) error {
 			if len(paths) == 0 {
 				return usagef("want one or more files to import")
 			}
-			opts := importer.Options{Season: o.season, From: o.from, To: o.to, Country: o.country, Strict: o.strict, Now: time.Now()}
+			opts := importer.Options{Season: o.season, From: o.from, To: o.to, Country: o.country, Strict: o.strict, Now: time.Now(), Input: o.input}
 			if o.now != "" {
 				var err error
 				if opts.Now, err = parseTime("now", o.now); err != nil {
@@ -72,7 +81,7 @@ func importCommand(format, args, summary, example string, formatFlags importFlag
 			}
 			if o.aliases != "" {
 				var err error
-				if opts.Aliases, err = importer.ReadAliases(o.aliases); err != nil {
+				if opts.Aliases, err = importer.ReadAliases(o.aliases, o.input); err != nil {
 					return err
 				}
 			}

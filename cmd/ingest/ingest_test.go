@@ -1,11 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/footdata/footballd/internal/natstest"
 )
 
 const dataDir = "../../../shared/data/openfootball-football-json"
@@ -137,7 +140,8 @@ func TestRefusals(t *testing.T) {
 		{"client ad acme", exitInvalid, `unknown command "client ad": did you mean "client add"?`},
 		{"stream int", exitInvalid, `did you mean "stream init"?`},
 		{"import openfootball --league ZZZ9 " + dataDir + "/2015-16/en.1.json", exitInvalid, `league "ZZZ9": is not a known league code`},
-		{"import openfootball /nonexistent/en.1.json", exitInvalid, `season "nonexistent": the folder is not a season`},
+		{"import openfootball /nonexistent/en.1.json", exitInvalid, `/nonexistent/en.1.json: no such file`},
+		{"import openfootball /nonexistent/2015-16/en.1.json", exitInvalid, `/nonexistent/2015-16/en.1.json: no such file`},
 	}
 	for _, tt := range tests {
 		code, out, errOut := c.run(strings.Fields(tt.args)...)
@@ -173,5 +177,61 @@ func TestGenerateAndEngSoccer(t *testing.T) {
 	out = c.okf("import engsoccerdata --from 1995 --to 1995 ../../../shared/data/engsoccerdata/data-raw/england.csv")
 	if !regexp.MustCompile(`fixtures\s+2036\s+0\s+0\s+0`).MatchString(out) {
 		t.Errorf("engsoccerdata 1995-96 (380+552+552+552 league games): %s", out)
+	}
+}
+
+// TestImportErrorsSaidOnce: a file an import refuses is named with its
+// reason once (the error line, or the summary's list when there are
+// several), the summary counts only the files imported, and a value of
+// the wrong type names its line and match.
+func TestImportErrorsSaidOnce(t *testing.T) {
+	c := newCLI(t)
+	dir := filepath.Join(t.TempDir(), "2015-16")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(natstest.SharedData(t, "openfootball-football-json", "2015-16", "en.1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fourth match's full-time home goals as a string.
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["matches"].([]any)[3].(map[string]any)["score"].(map[string]any)["ft"].([]any)[0] = "1"
+	bad, _ := json.MarshalIndent(doc, "", " ")
+	if err := os.WriteFile(filepath.Join(dir, "en.1.json"), bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "en.9.json"), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := natstest.SharedData(t, "openfootball-football-json", "2015-16", "de.1.json")
+	tests := []struct {
+		files    []string
+		imported string
+		errLine  string
+		listed   []string
+	}{
+		{[]string{"/nonexistent/en.1.json"}, "imported 0 of 1 file(s): 1 refused whole", "/nonexistent/en.1.json: no such file", nil},
+		{[]string{filepath.Join(dir, "en.9.json")}, "imported 0 of 1 file(s)", `league "en\.9": no league code known`, nil},
+		{[]string{filepath.Join(dir, "en.1.json")}, "imported 0 of 1 file(s)", `line \d+, match 4 \(Leicester City v Sunderland AFC\): score\.ft: want a number, got a JSON string`, nil},
+		{[]string{filepath.Join(dir, "en.1.json"), "/nonexistent/en.1.json", good}, "imported 1 of 3 file(s): 2 refused whole",
+			`2 rejection\(s\) in 2 file\(s\), grouped above`, []string{"/nonexistent/en.1.json: no such file", "en.1.json: not openfootball JSON"}},
+	}
+	for _, tt := range tests {
+		code, out, errOut := c.run(append([]string{"import", "openfootball"}, tt.files...)...)
+		if code != exitInvalid || !strings.Contains(out, tt.imported) || !regexp.MustCompile(tt.errLine).MatchString(errOut) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("import %v: exit %d\nstdout: %s\nstderr: %s\nwant %q and the error line %q", tt.files, code, out, errOut, tt.imported, tt.errLine)
+		}
+		for _, want := range tt.listed {
+			if strings.Count(out+errOut, want) != 1 {
+				t.Errorf("import %v: %q said %d times, want once:\n%s%s", tt.files, want, strings.Count(out+errOut, want), out, errOut)
+			}
+		}
+		if len(tt.listed) == 0 && regexp.MustCompile(tt.errLine).MatchString(out) {
+			t.Errorf("import %v: the one error is said twice, in the summary and as the error:\n%s%s", tt.files, out, errOut)
+		}
 	}
 }

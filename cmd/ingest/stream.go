@@ -67,7 +67,7 @@ func streamInit() command {
 // streamInfo shows what exists, for operators: replicas, size, leader.
 func streamInfo() command {
 	return command{name: "stream info", args: "",
-		summary: "show the stream, buckets and work queue: replicas, messages, leader",
+		summary: "show the stream, buckets and work queue: replicas, messages, last sequence, bytes, leader",
 		example: "ingest stream info",
 		run: func(ctx context.Context, e *env, pos []string) error {
 			if err := noArgs(pos); err != nil {
@@ -83,13 +83,13 @@ func streamInfo() command {
 				return fmt.Errorf("jetstream: %w", err)
 			}
 			w := tabwriter.NewWriter(e.stdout, 0, 8, 2, ' ', 0)
-			fmt.Fprintln(w, "NAME\tREPLICAS\tMESSAGES\tBYTES\tLEADER")
+			fmt.Fprintln(w, "NAME\tREPLICAS\tMESSAGES\tLAST\tBYTES\tLEADER")
 			missing := 0
 			names := []string{events.DefaultStream, "KV_" + events.BudgetsBucket, webhook.QueueStream, "KV_" + webhook.StatesBucket, "KV_" + follow.Bucket}
 			for _, name := range names {
 				st, err := js.Stream(ctx, name)
 				if errors.Is(err, jetstream.ErrStreamNotFound) {
-					fmt.Fprintf(w, "%s\t-\t-\t-\tmissing\n", name)
+					fmt.Fprintf(w, "%s\t-\t-\t-\t-\tmissing\n", name)
 					missing++
 					continue
 				}
@@ -101,7 +101,7 @@ func streamInfo() command {
 				if info.Cluster != nil && info.Cluster.Leader != "" {
 					leader = info.Cluster.Leader
 				}
-				fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%s\n", name, info.Config.Replicas, info.State.Msgs, info.State.Bytes, leader)
+				fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%s\n", name, info.Config.Replicas, info.State.Msgs, info.State.LastSeq, info.State.Bytes, leader)
 			}
 			if err := w.Flush(); err != nil {
 				return err

@@ -124,7 +124,7 @@ func TestResultsThatCannotHappenAreRefused(t *testing.T) {
 func TestTextBoundsAreRefused(t *testing.T) {
 	c := newCLI(t)
 	c.refused(exitInvalid, `name "a{40}…": is 100001 characters long; at most 100`, "team", "put", "--name", strings.Repeat("a", 100_001))
-	c.refused(exitInvalid, `name .*control or bidirectional formatting characters \(found U\+0000\)`, "team", "put", "--name", "Arse\x00nal")
+	c.refused(exitInvalid, `name .*control, formatting or invisible characters \(found U\+0000\)`, "team", "put", "--name", "Arse\x00nal")
 	c.refused(exitInvalid, `name .*\(found U\+202E\)`, "team", "put", "--name", "Arsenal\u202elanesrA")
 	c.refused(exitInvalid, `crestUrl "notaurl": must be an absolute http or https URL`, "team", "put", "--name", "Arsenal", "--crest", "notaurl")
 	c.refused(exitInvalid, `crestUrl "javascript:alert\(1\)": must be an absolute http or https URL`, "team", "put", "--name", "Arsenal", "--crest", "javascript:alert(1)")

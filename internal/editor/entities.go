@@ -426,7 +426,20 @@ func (e *Editor) PutTeam(ctx context.Context, id int, change func(*model.Team) e
 			return plan{}, err
 		}
 		next.ID = id
-		return e.newPlan(ctx, rev, &next)
+		p, err := e.newPlan(ctx, rev, &next)
+		if err != nil || model.NormalizeTeamName(next.Name) == model.NormalizeTeamName(cur.Name) {
+			return p, err
+		}
+		// A valid new name that another team's spelling holds is
+		// refused before the team is written with it.
+		claim, crev, err := load[model.TeamName](ctx, e.Store, events.TeamNameSubject(next.Name))
+		if err != nil {
+			return plan{}, err
+		}
+		if crev != nil && claim.TeamID != id {
+			return plan{}, e.nameTaken(ctx, next.Name, claim)
+		}
+		return p, nil
 	}, false)
 	if err == nil && model.NormalizeTeamName(next.Name) != model.NormalizeTeamName(cur.Name) {
 		// A new name is a spelling importers must find the team by.
@@ -443,7 +456,7 @@ func (e *Editor) createTeam(ctx context.Context, t *model.Team) (Change, error) 
 	subject := events.TeamNameSubject(t.Name)
 	if tn, rev, err := load[model.TeamName](ctx, e.Store, subject); err != nil || rev != nil {
 		if err == nil {
-			err = nameTaken(t.Name, tn.TeamID)
+			err = e.nameTaken(ctx, t.Name, tn)
 		}
 		return Change{}, err
 	}
@@ -464,7 +477,7 @@ func (e *Editor) createTeam(ctx context.Context, t *model.Team) (Change, error) 
 		if model.ErrorCode(err) == model.Conflict {
 			tn, _, lerr := load[model.TeamName](ctx, e.Store, subject)
 			if lerr == nil && tn != nil {
-				err = nameTaken(t.Name, tn.TeamID)
+				err = e.nameTaken(ctx, t.Name, tn)
 			}
 		}
 		return Change{}, err
@@ -472,15 +485,32 @@ func (e *Editor) createTeam(ctx context.Context, t *model.Team) (Change, error) 
 	return e.run(ctx, func(ctx context.Context) (plan, error) { return e.newPlan(ctx, nil, t) }, false)
 }
 
-func nameTaken(name string, team int) error {
+// nameTaken is the conflict of a name whose key (model.NormalizeTeamName)
+// another team's spelling, claim, holds: a name that only looks like that
+// team's is that team's too. It names the team as it is called now (as the
+// claim spells it if the team cannot be read: this is an error's message).
+func (e *Editor) nameTaken(ctx context.Context, name string, claim *model.TeamName) error {
+	called := claim.Name
+	if t, rev, err := load[model.Team](ctx, e.Store, teamSubject(claim.TeamID)); err == nil && rev != nil {
+		called = t.Name
+	}
+	what := "looks like"
+	if name == called {
+		what = "already names"
+	}
 	return &model.Error{Code: model.Conflict, Field: "name", Value: name,
-		Message: fmt.Sprintf("already names team %d: change that team with --id %d, or add another spelling with `ingest team alias`", team, team)}
+		Message: fmt.Sprintf("%s team %d (%s): change that team with --id %d, or add another spelling with `ingest team alias`", what, claim.TeamID, called, claim.TeamID)}
 }
 
 // PutTeamName maps a spelling of a team's name to a team. A spelling
 // already mapped to another team is a conflict naming that team.
 func (e *Editor) PutTeamName(ctx context.Context, name string, teamID int) (Change, error) {
 	tn := model.TeamName{Name: name, TeamID: teamID}
+	// A spelling that is no valid name is refused as such, not as the
+	// spelling of the team its key is.
+	if err := tn.Validate(); err != nil {
+		return Change{}, err
+	}
 	subject := events.TeamNameSubject(name)
 	return e.run(ctx, func(ctx context.Context) (plan, error) {
 		cur, rev, err := load[model.TeamName](ctx, e.Store, subject)
@@ -490,7 +520,7 @@ func (e *Editor) PutTeamName(ctx context.Context, name string, teamID int) (Chan
 		next := tn
 		if rev != nil {
 			if cur.TeamID != teamID {
-				return plan{}, nameTaken(name, cur.TeamID)
+				return plan{}, e.nameTaken(ctx, name, cur)
 			}
 			next.Name = cur.Name // the first spelling seen stays the label
 		}

@@ -142,8 +142,10 @@ func rememberToken(token []byte, hash string) {
 // the access log shows paths only), counts the request
 // against the caller's limits and sets the headers every response carries.
 // An empty or missing token is anonymous; a token that is malformed or not
-// registered is refused, never taken as anonymous. Nothing is served before
-// the replica is ready.
+// registered is refused, never taken as anonymous. A token the read model
+// does not know is looked up in the stream first (tokenLookups), so that a
+// client added a moment ago is not refused by a replica that is behind.
+// Nothing is served before the replica is ready.
 func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 	version := []byte(ver)
 	return func(c *fiber.Ctx) error {
@@ -165,7 +167,12 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 		known := false
 		if len(raw) > 0 && model.ValidToken(string(raw)) {
 			hash, remembered := hashToken(raw)
-			if cl, known = snap.Client(hash); known && !remembered {
+			if cl, known = snap.Client(hash); !known {
+				// A client this replica has not applied yet (added a moment
+				// ago, the replica behind an import): ask the stream.
+				cl, known = s.tokens.resolve(hash)
+			}
+			if known && !remembered {
 				rememberToken(raw, hash)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -116,7 +117,8 @@ func (s *Server) readyz(c *fiber.Ctx) error {
 }
 
 // readiness is 200 once the replica has replayed the stream and is not
-// draining; load balancers route to it only then.
+// draining, with the stream sequence it serves; load balancers route to it
+// only then.
 func (s *Server) readiness() (int, string) {
 	select {
 	case <-s.draining:
@@ -133,7 +135,9 @@ func (s *Server) readiness() (int, string) {
 		}
 		return fiber.StatusServiceUnavailable, `{"status":"replaying"}`
 	}
-	return fiber.StatusOK, `{"status":"ready"}`
+	// The sequence served lets a script wait until an edit it made is
+	// served (scripts/run.sh after its import).
+	return fiber.StatusOK, `{"status":"ready","sequence":` + strconv.FormatUint(s.model.Stats().ServedSeq, 10) + `}`
 }
 
 // AdminHandler serves the operators' endpoints on the admin listener:

@@ -61,6 +61,10 @@ type Options struct {
 	// KeepAlive is how often an idle event stream gets a comment line, so
 	// that proxies do not close it (default 15s).
 	KeepAlive time.Duration
+	// TokenLookupTimeout bounds how long a request with a token the read
+	// model does not have waits for the stream's leader to say whose it is
+	// (LookUpTokens); after it the token is refused as unknown (default 1s).
+	TokenLookupTimeout time.Duration
 }
 
 func (o *Options) setDefaults() {
@@ -89,6 +93,9 @@ func (o *Options) setDefaults() {
 	if o.KeepAlive == 0 {
 		o.KeepAlive = 15 * time.Second
 	}
+	if o.TokenLookupTimeout == 0 {
+		o.TokenLookupTimeout = time.Second
+	}
 	o.PublicURL = strings.TrimRight(o.PublicURL, "/")
 }
 
@@ -112,6 +119,9 @@ func (o *Options) Validate() error {
 	if o.KeepAlive < 0 || o.KeepAlive > time.Minute {
 		return fmt.Errorf("event stream keepalive %s: must be more than 0 and at most 1m", o.KeepAlive)
 	}
+	if o.TokenLookupTimeout < 0 || o.TokenLookupTimeout > 10*time.Second {
+		return fmt.Errorf("token lookup timeout %s: must be more than 0 and at most 10s", o.TokenLookupTimeout)
+	}
 	if o.CacheBytes < 1<<20 {
 		return fmt.Errorf("cache size %d bytes: must be at least 1 MiB", o.CacheBytes)
 	}
@@ -127,6 +137,7 @@ type Server struct {
 	limits  *limiter
 	metrics *metrics
 	streams streamSlots
+	tokens  *tokenLookups
 	// streamEnd is set once the replica reaches NATS (ShareStream).
 	streamEnd atomic.Pointer[StreamEnd]
 	log       *slog.Logger
@@ -150,6 +161,7 @@ func New(opts Options) (*Server, error) {
 	s := &Server{opts: opts, model: opts.Model, cache: cache, limits: newLimiter(nil, opts.Log),
 		log: opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}, freed: make(chan struct{})}}
 	s.metrics = newMetrics(opts.Registry, opts.Model, s.limits, func() bool { status, _ := s.readiness(); return status == fiber.StatusOK })
+	s.tokens = newTokenLookups(opts.Model, opts.Log, opts.Registry, opts.TokenLookupTimeout)
 	s.app = fiber.New(fiber.Config{
 		AppName:               "footballd",
 		DisableStartupMessage: true,
@@ -181,6 +193,13 @@ func (s *Server) Serve(ln net.Listener) error { return s.app.Listener(lazyListen
 // shares (events.Budgets) rather than this replica's alone. The replica
 // calls it once it reaches NATS, before it is ready.
 func (s *Server) ShareBudgets(b Budget) { s.limits.share(b) }
+
+// LookUpTokens has the replica look a token its read model does not have
+// up in the stream itself (src: the replica's events.Store) before it
+// refuses it, so that a client works on every replica as soon as `ingest
+// client add` returns, however far behind the replica is. The replica calls
+// it once it reaches NATS; until then such a token is refused.
+func (s *Server) LookUpTokens(src TokenSource) { s.tokens.src.Store(&src) }
 
 // Drain makes the replica report not ready, so load balancers stop sending
 // new requests before it shuts down.

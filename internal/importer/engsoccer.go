@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/footdata/footballd/internal/datafile"
 	"github.com/footdata/footballd/pkg/model"
 )
 
@@ -201,7 +203,7 @@ func csvColumns(r *csv.Reader, required ...string) (map[string]int, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, invalidFile("not an engsoccerdata file: it is empty")
 		}
-		return nil, invalidFile("not an engsoccerdata file: header: %v", err)
+		return nil, notCSV(1, err)
 	}
 	cols := map[string]int{}
 	for i, h := range header {
@@ -213,6 +215,16 @@ func csvColumns(r *csv.Reader, required ...string) (map[string]int, error) {
 		}
 	}
 	return cols, nil
+}
+
+// notCSV is the error of a file that stops being read at line: the
+// reader's own when it refused the file (its size, its encoding), else
+// the file is not CSV there.
+func notCSV(line int, err error) error {
+	if model.ErrorCode(err) == model.Invalid {
+		return err
+	}
+	return invalidFile("not an engsoccerdata file: line %d: %v", line, err)
 }
 
 // engColumns are the columns every engsoccerdata match file has.
@@ -265,9 +277,9 @@ func parseEngSoccerFile(path string, opts Options, _ func(model.LeagueCode) (mod
 	if filepath.Base(path) == engDeductionsFile {
 		return parseEngDeductions(path, opts)
 	}
-	f, err := os.Open(path)
+	f, err := opts.Input.Open(path)
 	if err != nil {
-		return nil, invalidFile("cannot be read: %v", errors.Unwrap(err))
+		return nil, err
 	}
 	defer f.Close()
 	return readEngSoccerMatches(path, f, opts)
@@ -276,7 +288,7 @@ func parseEngSoccerFile(path string, opts Options, _ func(model.LeagueCode) (mod
 // readEngSoccerFile is parseEngSoccerFile for the body of a file, fetched
 // from name.
 func readEngSoccerFile(name string, body []byte, opts Options, _ func(model.LeagueCode) (model.League, error)) (*source, error) {
-	r := bytes.NewReader(trimBOM(body))
+	r := bytes.NewReader(body)
 	if filepath.Base(name) == engDeductionsFile {
 		return readEngDeductions(name, r, opts)
 	}
@@ -323,7 +335,7 @@ func readEngSoccerMatches(path string, in io.Reader, opts Options) (*source, err
 			break
 		}
 		if err != nil {
-			return nil, invalidFile("not an engsoccerdata file: line %d: %v", line, err)
+			return nil, notCSV(line, err)
 		}
 		year, err := strconv.Atoi(field(row, ix.season))
 		if err != nil {
@@ -467,9 +479,9 @@ const engDeductionsFile = "deductions.csv"
 // in the competition of its country, tier and season, placed by the
 // writer among the competitions imported (run it after the match files).
 func parseEngDeductions(path string, opts Options) (*source, error) {
-	f, err := os.Open(path)
+	f, err := opts.Input.Open(path)
 	if err != nil {
-		return nil, invalidFile("cannot be read: %v", errors.Unwrap(err))
+		return nil, err
 	}
 	defer f.Close()
 	return readEngDeductions(path, f, opts)
@@ -489,7 +501,7 @@ func readEngDeductions(path string, in io.Reader, opts Options) (*source, error)
 			return src, nil
 		}
 		if err != nil {
-			return nil, invalidFile("not an engsoccerdata file: line %d: %v", line, err)
+			return nil, notCSV(line, err)
 		}
 		season, errS := strconv.Atoi(column(row, cols, "Season"))
 		if errS == nil && !opts.includes(season) {
@@ -574,18 +586,30 @@ func engSoccerDir(dir string) (matches []string, deductions string, err error) {
 		if _, _, ok := engCountryOf(p); !ok {
 			continue
 		}
-		f, err := os.Open(p)
+		ok, err := engMatchFile(p)
 		if err != nil {
-			return nil, "", fmt.Errorf("open %s: %w", p, err)
-		}
-		_, err = csvColumns(csv.NewReader(f), engColumns...)
-		f.Close()
-		switch {
-		case err == nil:
-			matches = append(matches, p)
-		case model.ErrorCode(err) != model.Invalid:
 			return nil, "", err
+		}
+		if ok {
+			matches = append(matches, p)
 		}
 	}
 	return matches, deductions, nil
+}
+
+// engMatchFile tells a match file of a folder by its header, the first
+// line alone: the file is read whole, as the import says (its encoding,
+// its size limit), when it is imported, and refused then if it must be.
+func engMatchFile(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, fmt.Errorf("open %s: %w", path, err)
+	}
+	defer f.Close()
+	line, err := bufio.NewReader(f).ReadSlice('\n')
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return false, fmt.Errorf("read %s: %w", path, err)
+	}
+	_, err = csvColumns(csv.NewReader(bytes.NewReader(datafile.TrimBOM(line))), engColumns...)
+	return err == nil, nil
 }

@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,11 +9,6 @@ import (
 
 	"github.com/footdata/footballd/pkg/model"
 )
-
-// trimBOM drops the UTF-8 byte order mark some files begin with
-// (football-data.co.uk's among them): read as text, it would stick to the
-// first column's name.
-func trimBOM(body []byte) []byte { return bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")) }
 
 // filesWith is a Format's Files for formats that take folders: a folder
 // stands for its files whose names end in ext, in name order; anything

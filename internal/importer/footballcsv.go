@@ -47,7 +47,7 @@ func readFootballCSV(name string, body []byte, opts Options, leagues func(model.
 			year, _ = strconv.Atoi(m[1])
 		}
 	}
-	cr := csv.NewReader(bytes.NewReader(trimBOM(body)))
+	cr := csv.NewReader(bytes.NewReader(body))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	header, err := cr.Read()

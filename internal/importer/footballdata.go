@@ -104,7 +104,7 @@ type csvMatch struct {
 // else the season of the division's first match (one starting in July or
 // later starts its year's season). --league and --season override both.
 func readFootballData(name string, body []byte, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
-	cr := csv.NewReader(bytes.NewReader(trimBOM(body)))
+	cr := csv.NewReader(bytes.NewReader(body))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	header, err := cr.Read()

@@ -16,12 +16,14 @@
 package importer
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"iter"
 	"os"
 	"regexp"
@@ -33,6 +35,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/footdata/footballd/internal/datafile"
 	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -93,6 +96,8 @@ type Options struct {
 	// without a country code (Football.TXT leaves out the league's own);
 	// empty: the country of the league the file's heading names.
 	Country string
+	// Input is how files are read: their encoding and size limit.
+	Input datafile.Options
 }
 
 func (o Options) includes(season int) bool {
@@ -134,10 +139,15 @@ func plainFiles(paths []string) ([]string, error) { return paths, nil }
 // parseFile reads the file at path with f: as the format reads files when
 // it has a way of its own, else whole, given to its read.
 func (f Format) parseFile(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+	// A file that is not there is said to be missing, before whatever
+	// its path would say of its league or season.
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, invalidFile("no such file")
+	}
 	if f.parse != nil {
 		return f.parse(path, opts, leagues)
 	}
-	raw, err := readFile(path)
+	raw, err := opts.Input.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -212,6 +222,12 @@ func (d *Doc) Matches() int {
 func (im *Importer) Parse(ctx context.Context, f Format, name string, body []byte, opts Options) (*Doc, error) {
 	if f.read == nil {
 		return nil, model.Invalidf("format", f.Name, "is read from files only, not from a fetched document")
+	}
+	// A fetched body is text as a file is: its encoding decoded or
+	// refused, a byte order mark skipped, its size bounded.
+	body, err := opts.Input.ReadAll(bytes.NewReader(body))
+	if err != nil {
+		return nil, err
 	}
 	src, err := f.read(name, body, opts, func(code model.LeagueCode) (model.League, error) { return im.ed.League(ctx, code) })
 	if err != nil {
@@ -465,7 +481,12 @@ func (im *Importer) load(ctx context.Context) error {
 	im.names, im.comps, im.created = map[string]int{}, map[string]int{}, map[int]string{}
 	err := im.ed.Store.Scan(ctx, events.All(events.KindTeamName), func(ev events.Event) error {
 		tn, err := events.Decode[model.TeamName](ev.Data)
-		im.names[model.NormalizeTeamName(tn.Name)] = tn.TeamID
+		// A spelling claimed under an older key (before invisible
+		// characters were dropped from it) is not the claim of its key
+		// today, which may be another team's.
+		if ev.Subject == events.TeamNameSubject(tn.Name) {
+			im.names[model.NormalizeTeamName(tn.Name)] = tn.TeamID
+		}
 		return err
 	})
 	if err != nil {
@@ -645,6 +666,12 @@ func (im *Importer) prepare(ctx context.Context, fl *file) error {
 				if pm.stage == model.Playoff && placeholderRE.MatchString(name) {
 					continue
 				}
+				// Known or not, the name is checked: one that only
+				// looks like a known one is that team by its key,
+				// and must not reach the fixtures' sources.
+				if err := (&model.Team{Name: name}).ValidateDraft(); err != nil {
+					return fmt.Errorf("team %q: %w", name, err)
+				}
 				if id, ok := im.names[model.NormalizeTeamName(name)]; ok {
 					standIn[name] = len(standIn) + 1
 					fl.teamIDs[name] = id
@@ -656,9 +683,6 @@ func (im *Importer) prepare(ctx context.Context, fl *file) error {
 					continue
 				}
 				standIn[name] = len(standIn) + 1
-				if err := (&model.Team{Name: name}).ValidateDraft(); err != nil {
-					return fmt.Errorf("team %q: %w", name, err)
-				}
 				fl.fresh = append(fl.fresh, name)
 			}
 		}
@@ -815,31 +839,54 @@ func (im *Importer) claimTeams(ctx context.Context, files []*file) error {
 	return nil
 }
 
-// ReadAliases reads a CSV file of team spellings, `spelling,team`: each
-// line maps a spelling a file uses to the name of the team it means.
-func ReadAliases(path string) (map[string]string, error) {
-	f, err := os.Open(path)
+// ReadAliases reads a CSV file of team spellings, `spelling,team`, as in
+// says: each line maps a spelling a file uses to the name of the team it
+// means.
+func ReadAliases(path string, in datafile.Options) (map[string]string, error) {
+	f, err := in.Open(path)
 	if err != nil {
-		return nil, model.Invalidf("aliases", path, "cannot be read: %v", errors.Unwrap(err))
+		return nil, model.Invalidf("aliases", path, "%v", err)
 	}
 	defer f.Close()
 	r := csv.NewReader(f)
 	r.Comment = '#'
-	rows, err := r.ReadAll()
-	if err != nil {
-		return nil, model.Invalidf("aliases", path, "is not CSV: %v", err)
+	header, err := r.Read()
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, aliasesError(path, err)
 	}
-	if len(rows) == 0 || len(rows[0]) != 2 || rows[0][0] != "spelling" || rows[0][1] != "team" {
+	if len(header) != 2 || header[0] != "spelling" || header[1] != "team" {
 		return nil, model.Invalidf("aliases", path, "must start with the header spelling,team")
 	}
 	out := map[string]string{}
-	for i, row := range rows[1:] {
+	for {
+		row, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, aliasesError(path, err)
+		}
+		line, _ := r.FieldPos(0)
 		if len(row) != 2 || model.NormalizeTeamName(row[0]) == "" || model.NormalizeTeamName(row[1]) == "" {
-			return nil, model.Invalidf("aliases", path, "line %d: want a spelling and the team's name", i+2)
+			return nil, model.Invalidf("aliases", path, "line %d: want a spelling and the team's name", line)
+		}
+		for _, name := range row {
+			if err := model.CheckText("name", name, model.MaxName); err != nil {
+				return nil, model.Invalidf("aliases", path, "line %d: %v", line, err)
+			}
 		}
 		out[model.NormalizeTeamName(row[0])] = strings.TrimSpace(row[1])
 	}
-	return out, nil
+}
+
+// aliasesError is the error of an aliases file that stops being read: the
+// reader's own when it refused the file (its size, its encoding), else the
+// file is not CSV.
+func aliasesError(path string, err error) error {
+	if model.ErrorCode(err) == model.Invalid {
+		return model.Invalidf("aliases", path, "%v", err)
+	}
+	return model.Invalidf("aliases", path, "is not CSV: %v", err)
 }
 
 // competitions finds or creates the competitions of the files' seasons

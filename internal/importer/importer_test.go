@@ -528,3 +528,41 @@ func TestClaimRefusedRejectsItsFile(t *testing.T) {
 		})
 	}
 }
+
+// TestStaleNameClaimsAreIgnored: a spelling a writer claimed before names'
+// keys dropped invisible characters ("Arse\u200bnal FC" for a look-alike
+// team 390, claimed under the key "arse nal") sits under its key of that
+// time. Its key today is Arsenal FC's; the importer does not take the old
+// claim for the claim of that key, and Arsenal FC's matches stay team 57's
+// whichever claim the stream holds last.
+func TestStaleNameClaimsAreIgnored(t *testing.T) {
+	ctx := context.Background()
+	s := natstest.MustOpen(t, natstest.MustStart(t))
+	if _, _, err := natstest.Editor(t, s).PutTeam(ctx, 0, func(tm *model.Team) error { tm.Name = "Arsenal FC"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	natstest.Put(t, s, &model.Team{ID: 390, Name: "Arse\u200bnal FC"})
+	claim, err := events.Encode(&model.TeamName{Name: "Arse\u200bnal FC", TeamID: 390})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Publish(ctx, events.Msg{Subject: events.Subject(events.KindTeamName, "arse_nal"), Body: claim}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "2015-16", "en.1.json")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"name":"PL","matches":[{"round":"Matchday 1","date":"2015-08-08","team1":"Arsenal FC","team2":"Chelsea FC","score":{"ft":[1,0]}}]}`
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if sum := importAll(t, s, path); len(sum.Rejected) > 0 {
+		t.Fatalf("rejected: %v", sum.Rejected)
+	}
+	for _, f := range load(t, s).fixtures {
+		if f.HomeTeamID != 57 {
+			t.Errorf("Arsenal FC's match is team %d's, want 57's", f.HomeTeamID)
+		}
+	}
+}

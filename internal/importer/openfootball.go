@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -147,20 +146,6 @@ func invalidFile(format string, args ...any) error {
 	return &model.Error{Code: model.Invalid, Message: fmt.Sprintf(format, args...)}
 }
 
-// readFile reads a file, with an error naming what went wrong, not the
-// path again.
-func readFile(path string) ([]byte, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, invalidFile("cannot be read: %v", err)
-	}
-	return raw, nil
-}
-
 // parseOpenFootball reads one openfootball JSON file.
 func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
 	// A path that names no league or season is refused for that, before
@@ -168,7 +153,7 @@ func parseOpenFootball(path string, opts Options, leagues func(model.LeagueCode)
 	if _, _, _, err := locate(path, opts); err != nil {
 		return nil, err
 	}
-	raw, err := readFile(path)
+	raw, err := opts.Input.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -330,12 +315,64 @@ func jsonFieldLine(raw []byte, i int, field string) int {
 
 // jsonError says where a file stops being JSON, as a line number.
 func jsonError(raw []byte, err error) error {
+	lineAt := func(off int64) int { return 1 + bytes.Count(raw[:min(int(off), len(raw))], []byte("\n")) }
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		line := 1 + bytes.Count(raw[:min(int(se.Offset), len(raw))], []byte("\n"))
-		return fmt.Errorf("%v (line %d)", se, line)
+		return fmt.Errorf("%v (line %d)", se, lineAt(se.Offset))
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := strings.TrimPrefix(strings.TrimPrefix(te.Field, "matches."), "rounds.matches.")
+		where := fmt.Sprintf("line %d", lineAt(te.Offset))
+		if n, what := matchAt(raw, te.Offset); n > 0 {
+			where += fmt.Sprintf(", match %d (%s)", n, what)
+		}
+		want := "a " + te.Type.String()
+		switch te.Type.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16,
+			reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+			want = "a number"
+		case reflect.String:
+			want = "a string"
+		case reflect.Slice, reflect.Array:
+			want = "a list"
+		case reflect.Struct, reflect.Map:
+			want = "an object"
+		}
+		return fmt.Errorf("%s: %s: want %s, got a JSON %s", where, field, want, te.Value)
 	}
 	return err
+}
+
+// matchAt finds the match of an openfootball file whose JSON holds the
+// byte at off: its number in the file (from 1, across rounds) and its
+// teams, or 0.
+func matchAt(raw []byte, off int64) (int, string) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	n := 0
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return 0, ""
+		}
+		if tok != "matches" {
+			continue
+		}
+		if t, err := d.Token(); err != nil || t != json.Delim('[') {
+			return 0, ""
+		}
+		for d.More() {
+			start := d.InputOffset()
+			var m struct{ Team1, Team2 any }
+			if err := d.Decode(&m); err != nil {
+				return 0, ""
+			}
+			n++
+			if off > start && off <= d.InputOffset() {
+				return n, fmt.Sprintf("%v v %v", m.Team1, m.Team2)
+			}
+		}
+	}
 }
 
 // markLegs finds the two-legged ties of knock-out rounds: a pair of teams

@@ -65,7 +65,7 @@ const (
 // field, the rest of the squad read.
 func readSquads(name string, body []byte, opts Options, _ func(model.LeagueCode) (model.League, error)) (*source, error) {
 	src := &source{path: name, format: squadsFormat}
-	sc := bufio.NewScanner(bytes.NewReader(trimBOM(body)))
+	sc := bufio.NewScanner(bytes.NewReader(body))
 	var sq *parsedSquad
 	var country string
 	var shirts map[int]string

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/footdata/footballd/internal/datafile"
 	"github.com/footdata/footballd/internal/importer"
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
@@ -123,7 +124,7 @@ func TestSquadsMatchTeamsByName(t *testing.T) {
 	if err := os.WriteFile(aliases, []byte("spelling,team\nAthletic Club Bilbao,Athletic Club\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	am, err := importer.ReadAliases(aliases)
+	am, err := importer.ReadAliases(aliases, datafile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

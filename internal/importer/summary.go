@@ -92,15 +92,20 @@ func (s *Summary) reject(r Rejection) { s.Rejected = append(s.Rejected, r) }
 // verbose.
 const examples = 3
 
-// Print writes the summary for an editor: counts, then the rejections
-// grouped by reason, most frequent first, with a count and the first few
-// examples; verbose lists every one.
+// Print writes the summary for an editor: the files imported, counts,
+// then the rejections grouped by reason, most frequent first, with a count
+// and the first few examples; verbose lists every one. A single rejection
+// is not listed: the command says it as its error, once.
 func (s *Summary) Print(w io.Writer, dryRun, verbose bool) {
 	head := "imported"
 	if dryRun {
 		head = "dry run, nothing published; would have imported"
 	}
-	fmt.Fprintf(w, "%s %d file(s)\n", head, s.Files)
+	if refused := s.RefusedFiles(); refused > 0 {
+		fmt.Fprintf(w, "%s %d of %d file(s): %d refused whole\n", head, s.Files-refused, s.Files, refused)
+	} else {
+		fmt.Fprintf(w, "%s %d file(s)\n", head, s.Files)
+	}
 	fmt.Fprintf(w, "  %-13s %8s %8s %10s %9s\n", "", "created", "updated", "unchanged", "rejected")
 	type row struct {
 		name string
@@ -124,7 +129,9 @@ func (s *Summary) Print(w io.Writer, dryRun, verbose bool) {
 			s.Fixtures.HeldBack, strings.Join(names, ", "))
 	}
 	printGroups(w, "warning", s.Warnings, func(x Warning) string { return x.Kind }, verbose)
-	printGroups(w, "rejected", s.Rejected, Rejection.reason, verbose)
+	if len(s.Rejected) > 1 {
+		printGroups(w, "rejected", s.Rejected, Rejection.reason, verbose)
+	}
 }
 
 // printGroups prints items grouped by key, the largest group first, each
@@ -154,6 +161,18 @@ func printGroups[T fmt.Stringer](w io.Writer, label string, items []T, key func(
 			fmt.Fprintf(w, "  … and %d more (--verbose lists them all)\n", len(g)-len(shown))
 		}
 	}
+}
+
+// RefusedFiles counts the files refused whole: nothing of them was
+// imported.
+func (s *Summary) RefusedFiles() int {
+	files := map[string]bool{}
+	for _, r := range s.Rejected {
+		if r.Line == 0 {
+			files[r.File] = true
+		}
+	}
+	return len(files)
 }
 
 // RejectedFiles counts the files with a rejection.

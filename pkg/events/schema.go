@@ -9,6 +9,8 @@ import (
 
 // SchemaVersion is the version of the message body written today. Readers
 // accept every version up to it; a newer one means the reader is too old.
+// When it must change, and when it need not: the package's documentation,
+// "Compatibility".
 const SchemaVersion = 1
 
 // envelope is the body of every message: the schema version and the full

@@ -36,6 +36,10 @@ const (
 	// ids (football.sourcekeys.<kind>.<competition id>).
 	KindCompetitionKey Kind = "competitionkey"
 	KindSourceKeys     Kind = "sourcekeys"
+	// KindClientToken subjects point a token's hash at its client
+	// (football.clienttoken.<sha-256 hex>), for replicas that meet a
+	// token before its client (ClientByToken).
+	KindClientToken Kind = "clienttoken"
 	// KindSequence subjects hold id counters (football.seq.<kind>).
 	KindSequence Kind = "seq"
 )
@@ -105,6 +109,8 @@ func SubjectOf(v any) (string, error) {
 		return Subject(KindTieBreakData, itoa(e.CompetitionID)), nil
 	case *model.Client:
 		return Subject(KindClient, e.Name), nil
+	case *model.ClientToken:
+		return Subject(KindClientToken, e.TokenHash), nil
 	case *model.Webhook:
 		return Subject(KindWebhook, e.Name), nil
 	case *model.Feed:

@@ -86,3 +86,39 @@ func (c *Client) Validate() error {
 	}
 	return nil
 }
+
+// ClientToken points the hash of a token at the client it was issued to.
+// Clients are kept by name, so a replica that meets a token before it has
+// applied its client finds the client through this (the editor writes it
+// with every token it issues); the client itself stays the truth: a
+// pointer whose client has since rotated its token or been revoked leads
+// nowhere.
+type ClientToken struct {
+	TokenHash string `json:"tokenHash"`
+	Client    string `json:"client"`
+}
+
+// Validate checks a pointer.
+func (t *ClientToken) Validate() error {
+	if !ValidTokenHash(t.TokenHash) {
+		return Invalidf("tokenHash", t.TokenHash, "must be a SHA-256 in lower-case hex, as HashToken writes it")
+	}
+	if !clientNameRE.MatchString(t.Client) {
+		return Invalidf("client", t.Client, "must be a client name")
+	}
+	return nil
+}
+
+// ValidTokenHash reports whether h has the form HashToken gives: 64
+// lower-case hex digits, one subject token.
+func ValidTokenHash(h string) bool {
+	if len(h) != 2*sha256.Size {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		if c := h[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}

@@ -190,11 +190,17 @@ func (f *Fixture) ValidateDraft() error {
 			return Invalidf("awarded", string(f.Awarded), "only a FINISHED fixture can have an awarded result")
 		}
 	}
-	if f.Odds != nil && (f.Odds.HomeWin < 1 || f.Odds.Draw < 1 || f.Odds.AwayWin < 1 || f.Odds.HomeWin > 10000 || f.Odds.Draw > 10000 || f.Odds.AwayWin > 10000) {
-		return Invalidf("odds", fmt.Sprintf("%v/%v/%v", f.Odds.HomeWin, f.Odds.Draw, f.Odds.AwayWin), "decimal odds must be from 1 to 10000")
+	if o := f.Odds; o != nil && !(validOdds(o.HomeWin) && validOdds(o.Draw) && validOdds(o.AwayWin)) {
+		return Invalidf("odds", fmt.Sprintf("%v/%v/%v", o.HomeWin, o.Draw, o.AwayWin), "decimal odds must be numbers from 1 to 10000")
 	}
 	return nil
 }
+
+// validOdds reports whether x is decimal odds: a number from 1 to 10000.
+// NaN and the infinities fail it: every comparison with NaN is false, so
+// the test is written to need both bounds true (a NaN stored would make
+// the fixture's event one JSON cannot carry).
+func validOdds(x float64) bool { return x >= 1 && x <= 10000 }
 
 // checkResult refuses a result that cannot have happened. Regular time
 // comes first: half time is part of it; extra time follows a level full

@@ -3,10 +3,12 @@ package model
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 )
 
 func TestStatusTransitions(t *testing.T) {
@@ -113,6 +115,11 @@ func TestFixtureValidate(t *testing.T) {
 		{"unknown stage", func(f *Fixture) { f.Stage = "FRIENDLY" }, "stage"},
 		{"in play with unknown team", func(f *Fixture) { f.Status = InPlay; f.AwayTeamID = 0 }, "status"},
 		{"odds below 1", func(f *Fixture) { f.Odds = &Odds{0.5, 3, 4} }, "odds"},
+		{"odds NaN", func(f *Fixture) { f.Odds = &Odds{math.NaN(), 1, 1} }, "odds"},
+		{"odds NaN away", func(f *Fixture) { f.Odds = &Odds{2, 3, math.NaN()} }, "odds"},
+		{"odds infinite", func(f *Fixture) { f.Odds = &Odds{2, math.Inf(1), 4} }, "odds"},
+		{"odds minus infinity", func(f *Fixture) { f.Odds = &Odds{math.Inf(-1), 3, 4} }, "odds"},
+		{"odds at the bounds", func(f *Fixture) { f.Odds = &Odds{1, 10000, 1.01} }, ""},
 		{"awarded 0-0 to the away side", func(f *Fixture) { f.Status = Finished; f.Result.FullTime = &Score{}; f.Awarded = Away }, ""},
 	}
 	for _, tt := range tests {
@@ -250,6 +257,11 @@ func TestNormalizeTeamName(t *testing.T) {
 		{"AFC Bournemouth", "Bournemouth"},
 		{"Brighton & Hove Albion FC", "Brighton & Hove Albion"},
 		{"1. FC Köln", "1 FC Köln"},
+		// Look-alikes: invisible characters are nothing, case and
+		// white space are no difference.
+		{"Arsenal FC", "Arse\u200bnal FC", "ARSENAL\u00a0\u00a0fc", "Arsenal\u2060 FC", "\ufeffArsenal FC", "Ar\u00adsenal",
+			"Arsenal\u3164 FC", "Arse\u115fnal", "Arse\u1160nal", "Arse\uffa0nal", "Arse\u180enal", "Arsenal\ufe0f FC",
+			"Arse\U000e0100nal", "Arse\U000e0041nal", "Arse\u200d\u200cnal", "Arse\u034fnal", "Arsenal\u202e FC"},
 	}
 	for _, group := range same {
 		for _, n := range group[1:] {
@@ -263,6 +275,54 @@ func TestNormalizeTeamName(t *testing.T) {
 	}
 	if NormalizeTeamName("FC") != "fc" {
 		t.Errorf("a name made only of an affix keeps it: %q", NormalizeTeamName("FC"))
+	}
+}
+
+// TestInvisibleCharactersAreRefused: every name and label refuses the
+// characters that show nothing (invisible), and so let a name pass for
+// another; text in any script passes.
+func TestInvisibleCharactersAreRefused(t *testing.T) {
+	invisibles := []rune{0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x180E, 0x115F, 0x1160, 0x3164, 0xFFA0,
+		0xFE0F, 0xE0100, 0xE0041, 0x034F, 0x2062, 0x202E, 0x2066, 0x061C}
+	kinds := []struct {
+		field    string
+		validate func(name string) error
+	}{
+		{"name", func(n string) error { return (&Team{ID: 1, Name: n}).Validate() }},
+		{"shortName", func(n string) error { return (&Team{ID: 1, Name: "Arsenal FC", ShortName: &n}).Validate() }},
+		{"name", func(n string) error { return (&TeamName{Name: n, TeamID: 1}).Validate() }},
+		{"caption", func(n string) error {
+			return (&Competition{ID: 1, Caption: n, League: "PL", Year: 2025, Type: TypeLeague, Tier: TierAnonymous, Rules: DefaultRules("PL", 2025)}).Validate()
+		}},
+		{"player name", func(n string) error { return (&Player{ID: 1, Name: n}).Validate() }},
+		{"name", func(n string) error { return (&League{Code: "ZZ", Name: n, Zone: "UTC"}).Validate() }},
+		{"round", func(n string) error {
+			f := Fixture{ID: 1, CompetitionID: 1, Matchday: 1, Stage: Regular, Kickoff: time.Unix(0, 0), Status: Timed, Round: n}
+			return f.Validate()
+		}},
+	}
+	for _, k := range kinds {
+		if err := k.validate("Beşiktaş JK / 北京国安 / Παναθηναϊκός / 'Ajax' & Co."); err != nil {
+			t.Errorf("%s: visible text refused: %v", k.field, err)
+		}
+		for _, r := range invisibles {
+			name := "Arse" + string(r) + "nal"
+			err := k.validate(name)
+			var e *Error
+			if !errors.As(err, &e) || e.Code != Invalid || e.Field != k.field || !strings.Contains(e.Message, fmt.Sprintf("%U", r)) {
+				t.Errorf("%s %+q: error %v, want an invalid %s naming %U", k.field, name, err, k.field, r)
+			}
+		}
+	}
+}
+
+// TestInvisibleIsUnicodes: invisible's shortcut below U+0600 agrees with
+// Unicode's tables for every character.
+func TestInvisibleIsUnicodes(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if want := unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point); invisible(r) != want {
+			t.Errorf("invisible(%U) = %v, want %v", r, !want, want)
+		}
 	}
 }
 
@@ -394,5 +454,20 @@ func TestPlayerDates(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkCheckText checks the text of a replayed fixture (its source,
+// round and placeholder) and an accented name: CheckText runs for every
+// event of a replay.
+func BenchmarkCheckText(b *testing.B) {
+	texts := []string{"openfootball:PL:2015:Matchday 1|Manchester United FC|Tottenham Hotspur FC", "Matchday 1", "",
+		"1. FC Köln / Beşiktaş JK / Παναθηναϊκός"}
+	for b.Loop() {
+		for _, s := range texts {
+			if err := CheckText("source", s, MaxSource); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }

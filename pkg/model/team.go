@@ -175,12 +175,14 @@ func (n *TeamName) Validate() error {
 var clubAffixes = map[string]bool{"fc": true, "afc": true, "cf": true, "sc": true, "ac": true,
 	"as": true, "ssc": true, "cfc": true, "fk": true, "sk": true, "calcio": true}
 
-// NormalizeTeamName returns the key under which importers match a team's
-// name: lower case, punctuation as spaces, and legal-form words such as FC
-// dropped, so that "Manchester United FC" and "Manchester United" are one
-// club. Editors can map any other spelling to a team explicitly.
+// NormalizeTeamName returns the key under which a team's name is claimed
+// and importers match it: invisible characters dropped, lower case,
+// punctuation and white space as one space, and legal-form words such as
+// FC dropped, so that "Manchester United FC" and "Manchester  united" are
+// one club, and a name that only looks like another ("Arse\u200bnal FC")
+// is that other. Editors can map any other spelling to a team explicitly.
 func NormalizeTeamName(name string) string {
-	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
+	words := strings.FieldsFunc(strings.ToLower(strings.Map(dropInvisible, name)), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
 	kept := words[:0:0]
@@ -193,4 +195,12 @@ func NormalizeTeamName(name string) string {
 		kept = words
 	}
 	return strings.Join(kept, " ")
+}
+
+// dropInvisible is a strings.Map mapping that drops invisible characters.
+func dropInvisible(r rune) rune {
+	if invisible(r) {
+		return -1
+	}
+	return r
 }

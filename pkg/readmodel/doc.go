@@ -27,6 +27,14 @@
 //     atomic pointer. A reader therefore sees every event entirely or not
 //     at all.
 //
+// One thing is known ahead of the writer: a client whose token a request
+// brought before the writer applied the client, read from the stream's
+// leader by the HTTP server and handed over with Model.LearnClient. It is
+// kept beside the world, in a map replaced whole with a compare-and-swap
+// (no lock), and a snapshot believes it only while the snapshot is behind
+// the revision it was read at; the writer's own apply of that revision
+// then decides, as it would have without it.
+//
 // During the initial replay nothing is published: the batch holds the
 // whole stream and MarkReady builds every competition once. Afterwards each
 // event is published when applied; Run holds a change back for at most

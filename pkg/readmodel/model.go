@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/push"
 )
 
@@ -112,6 +113,17 @@ type Model struct {
 	// publication. It is the only lock; readers never take it.
 	mu sync.Mutex
 	w  *writer
+
+	// learned are clients read from the stream's leader before the writer
+	// applied them (LearnClient), by token hash: replaced whole, never
+	// changed, so that readers load it as they load the world.
+	learned atomic.Pointer[map[string]learnedClient]
+}
+
+// learnedClient is a client as the stream's leader had it at seq.
+type learnedClient struct {
+	c   model.Client
+	seq uint64
 }
 
 // New returns an empty model that is not ready yet.
@@ -132,7 +144,7 @@ func New(cfg Config) (*Model, error) {
 // clock's time at which it was taken. It costs an atomic load: take one
 // per request and ask it everything the request needs.
 func (m *Model) Snapshot() Snapshot {
-	return Snapshot{w: m.cur.Load(), now: m.cfg.Now().UTC(), cfg: &m.cfg}
+	return Snapshot{w: m.cur.Load(), now: m.cfg.Now().UTC(), cfg: &m.cfg, learned: &m.learned}
 }
 
 // SnapshotAt is Snapshot for a caller that has just read the wall clock
@@ -144,7 +156,37 @@ func (m *Model) SnapshotAt(wall time.Time) Snapshot {
 	if !m.wallClock || wall.IsZero() {
 		return m.Snapshot()
 	}
-	return Snapshot{w: m.cur.Load(), now: wall.UTC(), cfg: &m.cfg}
+	return Snapshot{w: m.cur.Load(), now: wall.UTC(), cfg: &m.cfg, learned: &m.learned}
+}
+
+// LearnClient hands the model a client that its caller read from the
+// stream's leader at revision seq (events.Store.ClientByToken) because a
+// request came with its token before the writer had applied it. It is a
+// cache, not a second source: a snapshot finds the client by its token only
+// while the snapshot reflects less of the stream than seq, and from then on
+// only as the writer applied it, so that a later rotation or revocation
+// takes effect on the replica exactly when it would have without it. A
+// client learned again replaces its earlier revision; clients the
+// published world has caught up with are let go.
+func (m *Model) LearnClient(c model.Client, seq uint64) {
+	for {
+		old := m.learned.Load()
+		applied := m.cur.Load().seq
+		next := map[string]learnedClient{}
+		if old != nil {
+			for h, l := range *old {
+				if l.seq > applied && l.c.Name != c.Name {
+					next[h] = l
+				}
+			}
+		}
+		if seq > applied && !c.Revoked {
+			next[c.TokenHash] = learnedClient{c: c, seq: seq}
+		}
+		if m.learned.CompareAndSwap(old, &next) {
+			return
+		}
+	}
 }
 
 // Apply applies one event. Before MarkReady, changes are gathered and not

@@ -3,6 +3,7 @@ package readmodel
 import (
 	"slices"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/footdata/footballd/pkg/model"
@@ -21,6 +22,9 @@ type Snapshot struct {
 	w   *world
 	now time.Time
 	cfg *Config
+	// learned is the model's clients read ahead of the writer
+	// (Model.LearnClient), loaded only when a token is not in w.
+	learned *atomic.Pointer[map[string]learnedClient]
 }
 
 // Seq is the stream sequence of the last event this snapshot reflects.

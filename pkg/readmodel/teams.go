@@ -151,13 +151,21 @@ func (s Snapshot) Squad(team int) (Squad, bool) {
 }
 
 // Client returns the registered client whose token has the given hash
-// (model.HashToken); revoked clients are not found.
+// (model.HashToken); revoked clients are not found. A client the snapshot
+// does not reflect yet is found if the model learned it from the stream's
+// leader (Model.LearnClient) at a revision the snapshot is behind.
 func (s Snapshot) Client(tokenHash string) (model.Client, bool) {
-	c, ok := s.w.clients[tokenHash]
-	if !ok {
-		return model.Client{}, false
+	if c, ok := s.w.clients[tokenHash]; ok {
+		return *c, true
 	}
-	return *c, true
+	if s.learned != nil {
+		if learned := s.learned.Load(); learned != nil {
+			if l, ok := (*learned)[tokenHash]; ok && l.seq > s.w.seq {
+				return l.c, true
+			}
+		}
+	}
+	return model.Client{}, false
 }
 
 // ClientNamed returns the registered client of that name; revoked clients
