@@ -3,6 +3,7 @@ package importer_test
 import (
 	"context"
 	"sort"
+	"strconv"
 	"testing"
 
 	"github.com/footdata/footballd/internal/importer"
@@ -81,23 +82,30 @@ func TestHistoricIDsOfRealSeasons(t *testing.T) {
 			t.Errorf("%s has %d teams after three sources, want 20", key, n)
 		}
 	}
-	used := natstest.V1TeamIDs(t) // the ids the historic service is known to have used
+	used := map[int]bool{} // the ids the historic service is known to have used
+	for id := range natstest.V1TeamIDs(t) {
+		used[id] = true
+	}
 	for _, id := range v1Clubs {
-		used[id] = nil
+		used[id] = true
 	}
 
 	// Every spelling's team, as the importers find it: through the
-	// teamname claims. A club is right when all its spellings give its v1
-	// id.
+	// teamname claims. A club (its v1 id, or a spelling without one) is
+	// right when all its spellings give its v1 id.
 	ctx := context.Background()
 	spellings := make([]string, 0, len(v1Clubs))
 	for name := range v1Clubs {
 		spellings = append(spellings, name)
 	}
 	sort.Strings(spellings)
-	clubWrong := map[int]bool{}
+	clubWrong := map[string]bool{}
 	for _, name := range spellings {
 		want := v1Clubs[name]
+		club := name
+		if want != 0 {
+			club = strconv.Itoa(want)
+		}
 		got := 0
 		if rev, err := s.Get(ctx, events.TeamNameSubject(name)); err == nil {
 			tn, err := events.Decode[model.TeamName](rev.Data)
@@ -109,24 +117,25 @@ func TestHistoricIDsOfRealSeasons(t *testing.T) {
 		switch {
 		case got == 0:
 			t.Errorf("%s: no team has the name", name)
-		case want == 0 && hasKey(used, got):
+		case want == 0 && used[got]:
 			t.Errorf("%s has no v1 id but holds the historic id %d", name, got)
 		case want != 0 && got != want:
 			t.Errorf("%s has id %d, want its v1 id %d", name, got, want)
 		default:
-			if _, seen := clubWrong[want]; !seen {
-				clubWrong[want] = false
+			if _, seen := clubWrong[club]; !seen {
+				clubWrong[club] = false
 			}
 			continue
 		}
-		clubWrong[want] = true
+		clubWrong[club] = true
 	}
 	var right, wrong, absent int
-	for id, bad := range clubWrong {
+	for club, bad := range clubWrong {
+		_, unnamed := v1Clubs[club] // a spelling: the club has no v1 id
 		switch {
 		case bad:
 			wrong++
-		case id == 0:
+		case unnamed:
 			absent++
 		default:
 			right++
@@ -146,9 +155,4 @@ func TestHistoricIDsOfRealSeasons(t *testing.T) {
 	if len(w.teams) != len(clubs) {
 		t.Errorf("%d teams, want %d clubs", len(w.teams), len(clubs))
 	}
-}
-
-func hasKey[K comparable, V any](m map[K]V, k K) bool {
-	_, ok := m[k]
-	return ok
 }
