@@ -314,7 +314,7 @@ func webhookWalkthrough(t *testing.T, readme []byte, natsAddr, fixture string) {
 	}
 	recv := exec.Command(bin)
 	recv.Env = append(os.Environ(), "FD_WEBHOOK_SECRET="+string(secret[1]))
-	var got syncBuffer
+	var got natstest.Buffer
 	recv.Stdout, recv.Stderr = &got, &got
 	if err := recv.Start(); err != nil {
 		t.Fatal(err)
@@ -341,24 +341,6 @@ func webhookWalkthrough(t *testing.T, readme []byte, natsAddr, fixture string) {
 			t.Fatalf("the receiver printed no signed Fixture.Update of fixture %s in a minute:\n%s\n%s", fixture, got.String(), ingest("webhook", "show", "acme-live"))
 		}
 	}
-}
-
-// syncBuffer is a buffer a process writes while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // readmeBlock is the first sh block of the README after the text after,

@@ -34,25 +34,8 @@ type replica struct {
 	nats   string
 	cancel context.CancelFunc
 	done   chan error
-	logs   *syncBuffer
+	logs   *natstest.Buffer
 	once   sync.Once
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // tempDir is t's temp dir, or the shared world's when t is an onceT.
@@ -74,7 +57,7 @@ func startReplica(t testing.TB, natsAddr string, embedded bool, extra ...string)
 	}
 	args = append(args, extra...)
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &replica{t: t, base: "http://" + addr, admin: "http://" + adminAddr, nats: "nats://" + natsAddr, cancel: cancel, done: make(chan error, 1), logs: &syncBuffer{}}
+	r := &replica{t: t, base: "http://" + addr, admin: "http://" + adminAddr, nats: "nats://" + natsAddr, cancel: cancel, done: make(chan error, 1), logs: &natstest.Buffer{}}
 	go func() { r.done <- run(ctx, args, func(string) string { return "" }, io.Discard, r.logs) }()
 	t.Cleanup(r.stop)
 	r.waitReady()

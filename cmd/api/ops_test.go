@@ -61,7 +61,7 @@ func TestAdminListener(t *testing.T) {
 func TestWaitsForNATS(t *testing.T) {
 	natsAddr := natstest.FreeAddr(t)
 	addr := natstest.FreeAddr(t)
-	logs := &syncBuffer{}
+	logs := &natstest.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -176,7 +176,7 @@ func TestWaitsForARight(t *testing.T) {
 	natstest.MustProvision(t, "nats://admin:a@"+hostport, events.StreamConfig{})
 
 	addr := natstest.FreeAddr(t)
-	logs := &syncBuffer{}
+	logs := &natstest.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

@@ -62,30 +62,12 @@ func setResult(t *testing.T, path, score string) {
 	}
 }
 
-// syncBuffer is a writer the command's goroutine and the test share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // follow runs `ingest follow` in-process with args until the test ends
 // or stop is called, which returns its exit code and log.
 func (c *cli) follow(t *testing.T, args ...string) (stop func() (int, string)) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	log := &syncBuffer{}
+	log := &natstest.Buffer{}
 	code := make(chan int, 1)
 	env := map[string]string{"FD_NATS_URL": c.srv.URL(), "FD_EDITOR": "tester"}
 	go func() {
@@ -260,8 +242,8 @@ func TestFollowKill9(t *testing.T) {
 	c := newCLI(t)
 	path := seasonCopy(t)
 	c.ok("feed", "add", "pl", "--format", "openfootball", "--url", "file://"+path, "--every", "1s", "--create-teams")
-	start := func(holder string) (*exec.Cmd, *syncBuffer) {
-		log := &syncBuffer{}
+	start := func(holder string) (*exec.Cmd, *natstest.Buffer) {
+		log := &natstest.Buffer{}
 		cmd := exec.Command(bin, "follow", "--holder", holder, "--lease", "1s", "--admin-listen", "")
 		cmd.Env = append(os.Environ(), "FD_NATS_URL="+c.srv.URL())
 		cmd.Stderr = log

@@ -215,33 +215,16 @@ type follower struct {
 	f       *follow.Follower
 	reg     *prometheus.Registry
 	store   *events.Store
-	log     *syncBuffer
+	log     *natstest.Buffer
 	cancel  context.CancelFunc
 	stopped chan struct{}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 // start runs a follower named holder until the test ends or it is
 // stopped; change adjusts its configuration.
 func (w *world) start(holder string, change func(*follow.Config)) *follower {
 	w.t.Helper()
-	fl := &follower{reg: prometheus.NewRegistry(), store: natstest.MustOpen(w.t, w.srv), log: &syncBuffer{}, stopped: make(chan struct{})}
+	fl := &follower{reg: prometheus.NewRegistry(), store: natstest.MustOpen(w.t, w.srv), log: &natstest.Buffer{}, stopped: make(chan struct{})}
 	st, err := follow.Open(w.ctx, fl.store.Conn())
 	if err != nil {
 		w.t.Fatal(err)

@@ -3,7 +3,6 @@ package follow
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -136,11 +135,6 @@ func Provision(ctx context.Context, nc *nats.Conn, replicas int) (before int, er
 func statusKey(feed string) string { return "status." + feed }
 func leaseKey(feed string) string  { return "lease." + feed }
 
-// conflict reports whether err is a lost compare-and-set.
-func conflict(err error) bool {
-	return errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyRevisionMismatch) || events.IsConflict(err)
-}
-
 // Status returns the status of the registration of feed created at
 // created; ok is false when no follower has polled it yet.
 func (s *State) Status(ctx context.Context, feed string, created time.Time) (st Status, ok bool, err error) {
@@ -153,18 +147,11 @@ func (s *State) Status(ctx context.Context, feed string, created time.Time) (st 
 
 // status returns the stored status of feed and its revision (0: none).
 func (s *State) status(ctx context.Context, feed string) (Status, uint64, error) {
-	e, err := s.kv.Get(ctx, statusKey(feed))
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return Status{}, 0, nil
-	}
+	st, rev, err := events.GetJSON[Status](ctx, s.kv, statusKey(feed))
 	if err != nil {
 		return Status{}, 0, fmt.Errorf("feed status %s: %w", feed, err)
 	}
-	var st Status
-	if err := json.Unmarshal(e.Value(), &st); err != nil {
-		return Status{}, 0, fmt.Errorf("feed status %s: %w", feed, err)
-	}
-	return st, e.Revision(), nil
+	return st, rev, nil
 }
 
 // update changes the status of a registration with compare-and-set, so
@@ -172,33 +159,17 @@ func (s *State) status(ctx context.Context, feed string) (Status, uint64, error)
 // lose nothing; a status of an earlier registration of the name is
 // replaced by a fresh one.
 func (s *State) update(ctx context.Context, feed string, created time.Time, change func(*Status)) (Status, error) {
-	for range 20 {
-		st, rev, err := s.status(ctx, feed)
-		if err != nil {
-			return Status{}, err
-		}
+	st, err := events.UpdateJSON(ctx, s.kv, statusKey(feed), func(st *Status) error {
 		if !st.Created.Equal(created) {
-			st = Status{Created: created}
+			*st = Status{Created: created}
 		}
-		change(&st)
-		b, err := json.Marshal(st)
-		if err != nil {
-			return Status{}, fmt.Errorf("feed status %s: %w", feed, err)
-		}
-		if rev == 0 {
-			_, err = s.kv.Create(ctx, statusKey(feed), b)
-		} else {
-			_, err = s.kv.Update(ctx, statusKey(feed), b, rev)
-		}
-		switch {
-		case err == nil:
-			return st, nil
-		case conflict(err):
-			continue
-		}
+		change(st)
+		return nil
+	})
+	if err != nil {
 		return Status{}, fmt.Errorf("feed status %s: %w", feed, err)
 	}
-	return Status{}, fmt.Errorf("feed status %s: too much contention", feed)
+	return st, nil
 }
 
 // Holder returns the follower holding feed's lease ("" when none).
@@ -209,38 +180,22 @@ func (s *State) Holder(ctx context.Context, feed string) (string, error) {
 
 // lease reads feed's lease and its revision (0: none).
 func (s *State) lease(ctx context.Context, feed string) (lease, uint64, error) {
-	e, err := s.kv.Get(ctx, leaseKey(feed))
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return lease{}, 0, nil
-	}
+	l, rev, err := events.GetJSON[lease](ctx, s.kv, leaseKey(feed))
 	if err != nil {
 		return lease{}, 0, fmt.Errorf("feed lease %s: %w", feed, err)
 	}
-	var l lease
-	if err := json.Unmarshal(e.Value(), &l); err != nil {
-		return lease{}, 0, fmt.Errorf("feed lease %s: %w", feed, err)
-	}
-	return l, e.Revision(), nil
+	return l, rev, nil
 }
 
 // claim writes holder into feed's lease over revision rev (0: there is
 // none) and returns the new revision; ok is false when another follower
 // wrote it first.
 func (s *State) claim(ctx context.Context, feed, holder string, rev uint64, now time.Time) (uint64, bool, error) {
-	b, err := json.Marshal(lease{Holder: holder, Renewed: now})
-	if err != nil {
-		return 0, false, err
-	}
-	var next uint64
-	if rev == 0 {
-		next, err = s.kv.Create(ctx, leaseKey(feed), b)
-	} else {
-		next, err = s.kv.Update(ctx, leaseKey(feed), b, rev)
-	}
+	next, err := events.PutJSON(ctx, s.kv, leaseKey(feed), lease{Holder: holder, Renewed: now}, rev)
 	switch {
 	case err == nil:
 		return next, true, nil
-	case conflict(err):
+	case events.KVConflict(err):
 		return 0, false, nil
 	}
 	return 0, false, fmt.Errorf("feed lease %s: %w", feed, err)
@@ -250,7 +205,7 @@ func (s *State) claim(ctx context.Context, feed, holder string, rev uint64, now 
 // another follower takes it at once instead of after its time to live.
 func (s *State) release(ctx context.Context, feed string, rev uint64) error {
 	err := s.kv.Delete(ctx, leaseKey(feed), jetstream.LastRevision(rev))
-	if err != nil && !conflict(err) {
+	if err != nil && !events.KVConflict(err) {
 		return fmt.Errorf("feed lease %s: release: %w", feed, err)
 	}
 	return nil

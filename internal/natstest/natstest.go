@@ -6,6 +6,7 @@
 package natstest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -434,4 +436,23 @@ func SkipMissing(tb testing.TB, what, install string) {
 		}
 	}
 	tb.Skip(msg)
+}
+
+// Buffer is an output a process or server writes while a test reads it:
+// a bytes.Buffer behind a lock.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *Buffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *Buffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

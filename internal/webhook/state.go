@@ -3,7 +3,6 @@ package webhook
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -169,53 +168,27 @@ func (s *States) get(ctx context.Context, name string) (State, uint64, error) {
 	if s.kv == nil {
 		return State{}, 0, nil
 	}
-	e, err := s.kv.Get(ctx, name)
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return State{}, 0, nil
-	}
+	st, rev, err := events.GetJSON[State](ctx, s.kv, name)
 	if err != nil {
 		return State{}, 0, fmt.Errorf("webhook state %s: %w", name, err)
 	}
-	var st State
-	if err := json.Unmarshal(e.Value(), &st); err != nil {
-		return State{}, 0, fmt.Errorf("webhook state %s: %w", name, err)
-	}
-	return st, e.Revision(), nil
+	return st, rev, nil
 }
 
 // update changes the state of a registration with compare-and-set, so
 // that replicas writing at once lose nothing; a state of an earlier
 // registration of the name is replaced by a fresh one.
 func (s *States) update(ctx context.Context, name string, created time.Time, now time.Time, change func(*State) error) (State, error) {
-	for range 20 {
-		st, rev, err := s.get(ctx, name)
-		if err != nil {
-			return State{}, err
-		}
+	st, err := events.UpdateJSON(ctx, s.kv, name, func(st *State) error {
 		if !st.Created.Equal(created) {
-			st = State{Created: created, Status: Pending, Since: now}
+			*st = State{Created: created, Status: Pending, Since: now}
 		}
-		if err := change(&st); err != nil {
-			return State{}, err
-		}
-		b, err := json.Marshal(st)
-		if err != nil {
-			return State{}, fmt.Errorf("webhook state %s: %w", name, err)
-		}
-		if rev == 0 {
-			_, err = s.kv.Create(ctx, name, b)
-		} else {
-			_, err = s.kv.Update(ctx, name, b, rev)
-		}
-		switch {
-		case err == nil:
-			return st, nil
-		case events.IsConflict(err):
-			continue // another replica wrote meanwhile: read again
-		}
+		return change(st)
+	})
+	if err != nil {
 		return State{}, fmt.Errorf("webhook state %s: %w", name, err)
 	}
-	return State{}, fmt.Errorf("webhook state %s: too much contention", name)
+	return st, nil
 }
 
 // remove deletes the state of name when it belongs to the registration
