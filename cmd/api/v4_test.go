@@ -1,9 +1,16 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/textproto"
 	"os"
 	"path/filepath"
 	"slices"
@@ -44,6 +51,16 @@ func theV4World(t *testing.T) *v4World {
 			"openfootball-football-json/2022-23/de.1.json",
 			"openfootball-worldcup-json/2022/worldcup.json",
 			"openfootball-football-json/2025-26/en.1.json")
+		// A cup (no standings) and a league for donors only.
+		ed := natstest.Editor(t, s)
+		for _, c := range []model.Competition{
+			{League: "FAC", Year: 2022, Caption: "FA Cup 2022/23", Type: model.TypeCup, NumberOfMatchdays: 1},
+			{League: "DED", Year: 2022, Caption: "Eredivisie 2022/23", Type: model.TypeLeague, NumberOfMatchdays: 34, Tier: model.TierDonating},
+		} {
+			if _, _, err := ed.PutCompetition(context.Background(), 0, func(m *model.Competition) error { *m = c; return nil }); err != nil {
+				t.Fatal(err)
+			}
+		}
 		w.token = addClient(t, s, "php-footballdata", model.TierRegistered, 1000)
 		w.tiny = addClient(t, s, "tiny4", model.TierRegistered, 2)
 		w.r.waitApplied(s)
@@ -323,6 +340,8 @@ var v4Kept = map[string]string{
 	"$.currentSeason.currentMatchday: null, recorded number":                "a season without fixtures has no current matchday",
 	"$.seasons[].winner: null, recorded object":                             "no season winner: the stream records no champion",
 	"$.competitions[].currentSeason.currentMatchday: null, recorded number": "a season without fixtures",
+	"$.competitions[].currentSeason.startDate: null, recorded string":       "a season without fixtures has no dates",
+	"$.competitions[].currentSeason.endDate: null, recorded string":         "as above",
 	"$.standings[].group: null, recorded string":                            "league tables as the 2022 recordings have them (group null, form filled), not the 2026 one (\"Matchday\", null)",
 	"$.standings[].table[].form: string, recorded null":                     "as above",
 	"$.matches[].score.halfTime.home: null, recorded number":                "openfootball lacks some half-time scores",
@@ -407,4 +426,330 @@ func sortedCopy(s []string) []string {
 	s = slices.Clone(s)
 	sort.Strings(s)
 	return s
+}
+
+// v1Row and v4Row are the figures a table row shares in both versions.
+type tableFigures struct {
+	Position, TeamID, Played, Points, Goals, Against, Diff, Won, Drawn, Lost int
+}
+
+// TestV4TablesEqualV1: a v4 TOTAL table is the v1 table of the same
+// competition and matchday, row for row, at every matchday of a real
+// league season and in every group of a real tournament.
+func TestV4TablesEqualV1(t *testing.T) {
+	w := theV4World(t)
+	type v1Row struct {
+		Position       int `json:"position"`
+		TeamID         int `json:"teamId"`
+		PlayedGames    int `json:"playedGames"`
+		Points         int `json:"points"`
+		Goals          int `json:"goals"`
+		GoalsAgainst   int `json:"goalsAgainst"`
+		GoalDifference int `json:"goalDifference"`
+		Wins           int `json:"wins"`
+		Draws          int `json:"draws"`
+		Losses         int `json:"losses"`
+	}
+	type v4Table struct {
+		Standings []struct {
+			Type  string  `json:"type"`
+			Group *string `json:"group"`
+			Table []struct {
+				Position int `json:"position"`
+				Team     struct {
+					ID int `json:"id"`
+				} `json:"team"`
+				PlayedGames    int `json:"playedGames"`
+				Won            int `json:"won"`
+				Draw           int `json:"draw"`
+				Lost           int `json:"lost"`
+				Points         int `json:"points"`
+				GoalsFor       int `json:"goalsFor"`
+				GoalsAgainst   int `json:"goalsAgainst"`
+				GoalDifference int `json:"goalDifference"`
+			} `json:"table"`
+		} `json:"standings"`
+	}
+	v4Figures := func(tb v4Table, typ string, group *string) []tableFigures {
+		for _, st := range tb.Standings {
+			if st.Type == typ && (group == nil) == (st.Group == nil) && (group == nil || *group == *st.Group) {
+				out := make([]tableFigures, len(st.Table))
+				for i, r := range st.Table {
+					out[i] = tableFigures{r.Position, r.Team.ID, r.PlayedGames, r.Points, r.GoalsFor, r.GoalsAgainst, r.GoalDifference, r.Won, r.Draw, r.Lost}
+				}
+				return out
+			}
+		}
+		t.Fatalf("no %s table %v", typ, group)
+		return nil
+	}
+	v1Figures := func(rows []v1Row) []tableFigures {
+		out := make([]tableFigures, len(rows))
+		for i, r := range rows {
+			out[i] = tableFigures{r.Position, r.TeamID, r.PlayedGames, r.Points, r.Goals, r.GoalsAgainst, r.GoalDifference, r.Wins, r.Draws, r.Losses}
+		}
+		return out
+	}
+	for md := 1; md <= 34; md++ {
+		var v1 struct {
+			Standing []v1Row `json:"standing"`
+		}
+		var v4 v4Table
+		w.getJSON(t, fmt.Sprintf("/v1/competitions/%d/leagueTable?matchday=%d", w.bl1, md), &v1)
+		w.getJSON(t, fmt.Sprintf("/v4/competitions/BL1/standings?season=2022&matchday=%d", md), &v4)
+		if got, want := v4Figures(v4, "TOTAL", nil), v1Figures(v1.Standing); !slices.Equal(got, want) || len(got) != 18 {
+			t.Fatalf("BL1 2022 matchday %d: v4 TOTAL\n%v\nv1\n%v", md, got, want)
+		}
+		if home := v4Figures(v4, "HOME", nil); len(home) != 18 || home[0].Position != 1 {
+			t.Fatalf("BL1 2022 matchday %d: HOME table %v", md, home)
+		}
+	}
+	var v1 struct {
+		Standings map[string][]v1Row `json:"standings"`
+	}
+	var v4 v4Table
+	w.getJSON(t, fmt.Sprintf("/v1/competitions/%d/leagueTable", w.wc), &v1)
+	w.getJSON(t, "/v4/competitions/WC/standings", &v4)
+	if len(v4.Standings) != 8 || len(v1.Standings) != 8 {
+		t.Fatalf("World Cup 2022: %d v4 groups, %d v1 groups", len(v4.Standings), len(v1.Standings))
+	}
+	for g, rows := range v1.Standings {
+		group := "GROUP_" + g
+		// v1's group rows have no position and no wins, draws or
+		// losses: their order is the position.
+		got, want := v4Figures(v4, "TOTAL", &group), v1Figures(rows)
+		for i := range got {
+			got[i].Won, got[i].Drawn, got[i].Lost = 0, 0, 0
+			want[i].Position = i + 1
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("World Cup 2022 group %s: v4\n%v\nv1\n%v", g, got, want)
+		}
+	}
+}
+
+// TestV4Errors: v4's error body and statuses, through the one error
+// writer: an unknown token is 400 in upstream's words, a missing resource
+// 404, a restricted one 403, a malformed filter 400 with a hint.
+func TestV4Errors(t *testing.T) {
+	w := theV4World(t)
+	for _, c := range []struct {
+		path, token string
+		status      int
+		message     string // the whole message, or a part of it
+	}{
+		{"/v4/competitions", "0000notatoken", 400, "Your API token is invalid."},
+		{"/v4/competitions/XYZ", "", 404, "competition XYZ does not exist"},
+		{"/v4/competitions/9999/matches", "", 404, "competition 9999 does not exist"},
+		{"/v4/competitions/FAC/standings", "", 404, "is a cup"},
+		{"/v4/competitions/PL/standings?season=2030", "", 404, "has no season 2030"},
+		{"/v4/competitions/DED", "", 403, "available to donating clients only"},
+		{"/v4/teams/99999999", "", 404, "team 99999999 does not exist"},
+		{"/v4/matches/99999999", "", 404, "match 99999999 does not exist"},
+		{"/v4/areas/1", "", 404, "area 1 does not exist"},
+		{"/v4/matches?status=DONE", "", 400, "status must be a comma-separated list of SCHEDULED"},
+		{"/v4/matches?dateFrom=2023-03-01", "", 400, "dateFrom and dateTo go together"},
+		{"/v4/matches?dateFrom=2023-03-01&dateTo=2023-13-01", "", 400, "dateTo must be a date YYYY-MM-DD, got '2023-13-01'"},
+		{"/v4/matches?dateFrom=2023-03-05&dateTo=2023-03-01", "", 400, "dateTo (2023-03-01) must not be before dateFrom"},
+		{"/v4/matches?dateFrom=2022-01-01&dateTo=2023-01-01", "", 400, "serves at most 99 days"},
+		{"/v4/competitions/BL1/matches?limit=0", "", 400, "limit must be an integer from 1 to 500, got '0'"},
+		{"/v4/competitions/BL1/matches?limit=501", "", 400, "limit must be an integer from 1 to 500"},
+		{"/v4/teams/1/matches?offset=x", "", 400, "offset must be an integer from 0 to 500, got 'x'"},
+		{"/v4/competitions/BL1/standings?season=22", "", 400, "season must be a four-digit year"},
+		{"/v4/competitions/BL1/standings?matchday=0", "", 400, "matchday must be an integer from 1 to 99"},
+		{"/v4/matches?competitions=P,L", "", 400, "competitions must be a comma-separated list"},
+		{"/v4/nothing", "", 404, "no resource at /v4/nothing"},
+	} {
+		t.Run(c.path, func(t *testing.T) {
+			token := c.token
+			if token == "" {
+				token = w.token
+			}
+			resp := w.r.do(http.MethodGet, c.path, map[string]string{"X-Auth-Token": token})
+			var body struct {
+				Message   string `json:"message"`
+				ErrorCode int    `json:"errorCode"`
+			}
+			if err := json.Unmarshal(resp.body, &body); err != nil {
+				t.Fatalf("body %s: %v", resp.body, err)
+			}
+			if resp.status != c.status || body.ErrorCode != c.status || !strings.Contains(body.Message, c.message) {
+				t.Errorf("GET %s: %d %s, want %d with %q", c.path, resp.status, resp.body, c.status, c.message)
+			}
+			if !bytes.HasPrefix(resp.body, []byte(`{"message":`)) || resp.header.Get("X-API-Version") != "v4" {
+				t.Errorf("GET %s: body %s, X-API-Version %q", c.path, resp.body, resp.header.Get("X-API-Version"))
+			}
+		})
+	}
+}
+
+// TestV4SharesTheBudget: v1 and v4 count against one limit per client, and
+// v4's 429 is upstream's body.
+func TestV4SharesTheBudget(t *testing.T) {
+	w := theV4World(t)
+	h := map[string]string{"X-Auth-Token": w.tiny}
+	first := w.r.do(http.MethodGet, "/v1/competitions", h)
+	second := w.r.do(http.MethodGet, "/v4/competitions", h)
+	third := w.r.do(http.MethodGet, "/v4/areas", h)
+	if first.status != 200 || second.status != 200 {
+		t.Fatalf("statuses %d, %d", first.status, second.status)
+	}
+	if got := second.header.Get("X-Requests-Available-Minute"); got != "0" {
+		t.Errorf("X-Requests-Available-Minute after two of two: %q", got)
+	}
+	var body struct {
+		Message   string `json:"message"`
+		ErrorCode int    `json:"errorCode"`
+	}
+	if err := json.Unmarshal(third.body, &body); err != nil || third.status != 429 || body.ErrorCode != 429 ||
+		!strings.HasPrefix(body.Message, "You reached your request limit. Wait ") {
+		t.Errorf("third request: %d %s", third.status, third.body)
+	}
+}
+
+// TestV4Headers: v4's headers on the wire, spelled as upstream sends them,
+// and none of v1's counters.
+func TestV4Headers(t *testing.T) {
+	w := theV4World(t)
+	addr := strings.TrimPrefix(w.r.base, "http://")
+	names := rawHeaderNames(t, addr, "GET /v4/areas HTTP/1.1\r\nHost: a\r\nX-Auth-Token: "+w.token+"\r\n\r\n")
+	for _, want := range []string{"X-API-Version", "X-Authenticated-Client", "X-RequestCounter-Reset", "X-Requests-Available-Minute", "ETag"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("no %s among %v", want, names)
+		}
+	}
+	for _, v1Only := range []string{"X-RequestsAvailable", "X-Requests-Available", "X-Response-Control"} {
+		if slices.Contains(names, v1Only) {
+			t.Errorf("v1's %s on a v4 response", v1Only)
+		}
+	}
+	resp := w.get("/v4/areas", nil)
+	if got := resp.header.Get("X-Authenticated-Client"); got != "php-footballdata" {
+		t.Errorf("X-Authenticated-Client %q", got)
+	}
+	if got := resp.header.Get("Content-Type"); got != "application/json;charset=UTF-8" {
+		t.Errorf("Content-Type %q", got)
+	}
+}
+
+// rawHeaderNames sends request and returns the response's header names
+// exactly as they came on the wire.
+func rawHeaderNames(t *testing.T, addr, request string) []string {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, request); err != nil {
+		t.Fatal(err)
+	}
+	tp := textproto.NewReader(bufio.NewReader(conn))
+	if _, err := tp.ReadLine(); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for {
+		line, err := tp.ReadLine()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line == "" {
+			return names
+		}
+		name, _, _ := strings.Cut(line, ":")
+		names = append(names, name)
+	}
+}
+
+// TestV4Cache: a v4 answer goes through v1's render cache: ETag, 304 and
+// the gzip form of the same bytes.
+func TestV4Cache(t *testing.T) {
+	w := theV4World(t)
+	path := "/v4/competitions/BL1/standings"
+	plain := w.get(path, nil)
+	etag := plain.header.Get("ETag")
+	if plain.status != 200 || etag == "" || plain.header.Get("Vary") != "Accept-Encoding, X-Auth-Token" {
+		t.Fatalf("first: %d, ETag %q, Vary %q", plain.status, etag, plain.header.Get("Vary"))
+	}
+	if again := w.get(path, map[string]string{"If-None-Match": etag}); again.status != http.StatusNotModified {
+		t.Errorf("If-None-Match: %d", again.status)
+	}
+	gz := w.get(path, map[string]string{"Accept-Encoding": "gzip"})
+	if gz.header.Get("Content-Encoding") != "gzip" || gz.header.Get("ETag") != etag {
+		t.Fatalf("gzip: %q, ETag %q", gz.header.Get("Content-Encoding"), gz.header.Get("ETag"))
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unzipped, err := io.ReadAll(zr)
+	if err != nil || !bytes.Equal(unzipped, plain.body) {
+		t.Errorf("gzip body differs from the plain one (%v)", err)
+	}
+}
+
+// TestV4Filters: the filters select what v4 says they do, on real data.
+func TestV4Filters(t *testing.T) {
+	w := theV4World(t)
+	type list struct {
+		Filters   map[string]any `json:"filters"`
+		ResultSet struct {
+			Count  int    `json:"count"`
+			First  string `json:"first"`
+			Last   string `json:"last"`
+			Played int    `json:"played"`
+		} `json:"resultSet"`
+		Matches []struct {
+			ID       int    `json:"id"`
+			UTCDate  string `json:"utcDate"`
+			Status   string `json:"status"`
+			Matchday int    `json:"matchday"`
+		} `json:"matches"`
+	}
+	var all, day, page, md, finished, def list
+	w.getJSON(t, "/v4/competitions/BL1/matches?season=2022", &all)
+	if all.ResultSet.Count != 306 || all.Filters["season"] != "2022" {
+		t.Fatalf("BL1 2022: %d matches, filters %v", all.ResultSet.Count, all.Filters)
+	}
+	// dateTo is exclusive: 11 March alone.
+	w.getJSON(t, "/v4/matches?dateFrom=2023-03-11&dateTo=2023-03-12", &day)
+	if day.ResultSet.Count == 0 || day.ResultSet.First != "2023-03-11" || day.ResultSet.Last != "2023-03-11" {
+		t.Errorf("dateFrom 11, dateTo 12 March: %+v", day.ResultSet)
+	}
+	// Without dates, today (the clock's 12 March) echoed up to tomorrow.
+	w.getJSON(t, "/v4/matches", &def)
+	if def.Filters["dateFrom"] != "2023-03-12" || def.Filters["dateTo"] != "2023-03-13" || def.ResultSet.First != "2023-03-12" || def.ResultSet.Last != "2023-03-12" {
+		t.Errorf("default window: filters %v, %+v", def.Filters, def.ResultSet)
+	}
+	w.getJSON(t, "/v4/competitions/BL1/matches?limit=5&offset=10", &page)
+	if len(page.Matches) != 5 || page.Matches[0].ID != all.Matches[10].ID || page.Filters["limit"] != 5.0 || page.Filters["offset"] != 10.0 {
+		t.Errorf("limit 5 offset 10: %d matches from %v, filters %v", len(page.Matches), page.Matches, page.Filters)
+	}
+	w.getJSON(t, "/v4/competitions/BL1/matches?matchday=3", &md)
+	if md.ResultSet.Count != 9 || md.Filters["matchday"] != "3" {
+		t.Errorf("matchday 3: %d, filters %v", md.ResultSet.Count, md.Filters)
+	}
+	w.getJSON(t, "/v4/competitions/BL1/matches?status=FINISHED,TIMED", &finished)
+	if fmt.Sprint(finished.Filters["status"]) != "[FINISHED TIMED]" || finished.ResultSet.Count != all.ResultSet.Played {
+		t.Errorf("status FINISHED,TIMED: %d of %d played, filters %v", finished.ResultSet.Count, all.ResultSet.Played, finished.Filters)
+	}
+}
+
+// TestV4Golden: a few v4 answers byte for byte.
+func TestV4Golden(t *testing.T) {
+	w := theV4World(t)
+	for _, c := range []struct{ name, path string }{
+		{"v4-competition-bl1", "/v4/competitions/BL1"},
+		{"v4-standings-bl1-md10", "/v4/competitions/2002/standings?matchday=10"},
+		{"v4-match-wc2022-shootout", fmt.Sprintf("/v4/matches/%d", w.wcKnockout)},
+		{"v4-team-matches-koeln-limit3", fmt.Sprintf("/v4/teams/%d/matches?limit=3", w.koeln)},
+		{"v4-area-germany", "/v4/areas/2088"},
+	} {
+		resp := w.get(c.path, nil)
+		if resp.status != 200 {
+			t.Fatalf("GET %s: %d %s", c.path, resp.status, resp.body)
+		}
+		golden(t, c.name, resp.body)
+	}
 }
