@@ -402,6 +402,9 @@ func TestV4Conformance(t *testing.T) {
 			if got := resp.header.Get("X-API-Version"); got != "v4" {
 				t.Errorf("X-API-Version %q", got)
 			}
+			if err := servedDoc(t).check(strings.Split(c.path, "?")[0], resp.status, resp.header.Get("Content-Type"), resp.body); err != nil {
+				t.Errorf("against openapi.json: %v", err)
+			}
 			var recorded, got any
 			if err := json.Unmarshal(rec.Body, &recorded); err != nil {
 				t.Fatal(err)
@@ -575,6 +578,11 @@ func TestV4Errors(t *testing.T) {
 			}
 			if resp.status != c.status || body.ErrorCode != c.status || !strings.Contains(body.Message, c.message) {
 				t.Errorf("GET %s: %d %s, want %d with %q", c.path, resp.status, resp.body, c.status, c.message)
+			}
+			if c.status != 404 || !strings.HasPrefix(c.path, "/v4/nothing") {
+				if err := servedDoc(t).check(strings.Split(c.path, "?")[0], resp.status, resp.header.Get("Content-Type"), resp.body); err != nil {
+					t.Errorf("against openapi.json: %v", err)
+				}
 			}
 			if !bytes.HasPrefix(resp.body, []byte(`{"message":`)) || resp.header.Get("X-API-Version") != "v4" {
 				t.Errorf("GET %s: body %s, X-API-Version %q", c.path, resp.body, resp.header.Get("X-API-Version"))
