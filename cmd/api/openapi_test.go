@@ -204,6 +204,11 @@ var goldenRequests = map[string]struct{ path, representation string }{
 	"team":                                  {"/v1/teams/1", "full"},
 	"team-fixtures-2015":                    {"/v1/teams/1/fixtures", "full"},
 	"team-minified":                         {"/v1/teams/1", "minified"},
+	"v4-area-germany":                       {"/v4/areas/2088", "full"},
+	"v4-competition-bl1":                    {"/v4/competitions/BL1", "full"},
+	"v4-match-wc2022-shootout":              {"/v4/matches/1", "full"},
+	"v4-standings-bl1-md10":                 {"/v4/competitions/2002/standings", "full"},
+	"v4-team-matches-koeln-limit3":          {"/v4/teams/1/matches", "full"},
 }
 
 // unmasked stands for the instants golden files mask: a real response has

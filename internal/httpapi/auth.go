@@ -74,8 +74,12 @@ func (r *request) readHeaders(h *fasthttp.RequestHeader) {
 
 const hResponseControlName = "X-Response-Control"
 
-// exposed lets browser clients read the counter headers.
-const exposed = "X-API-Version, X-Response-Control, X-Authenticated-Client, X-RequestCounter-Reset, X-RequestsAvailable, X-Requests-Available"
+// exposed lets browser clients read the counter headers: v1's names, and
+// v4's, which counts the minute's requests under its own name.
+const (
+	exposed   = "X-API-Version, X-Response-Control, X-Authenticated-Client, X-RequestCounter-Reset, X-RequestsAvailable, X-Requests-Available"
+	exposedV4 = "X-API-Version, X-Authenticated-Client, X-RequestCounter-Reset, X-Requests-Available-Minute"
+)
 
 // Header names as the spec spells them, the bytes written on the wire:
 // clients that read headers case-sensitively (PHP arrays, some R and shell
@@ -90,6 +94,7 @@ var (
 	hCounterReset      = []byte("X-RequestCounter-Reset")
 	hRequestsAvailable = []byte("X-RequestsAvailable")
 	hRequestsAvail2    = []byte("X-Requests-Available")
+	hRequestsMinute    = []byte("X-Requests-Available-Minute")
 	hResponseControl   = []byte(hResponseControlName)
 	hETag              = []byte("ETag")
 	hCacheControl      = []byte("Cache-Control")
@@ -98,6 +103,7 @@ var (
 
 	vAllowOrigin   = []byte("*")
 	vExposeHeaders = []byte(exposed)
+	vExposeV4      = []byte(exposedV4)
 	vVary          = []byte("Accept-Encoding, X-Response-Control, X-Auth-Token")
 	vVaryToken     = []byte("Accept-Encoding, X-Auth-Token")
 	vVaryEncoding  = []byte("Accept-Encoding")
@@ -146,8 +152,18 @@ func rememberToken(token []byte, hash string) {
 // does not know is looked up in the stream first (tokenLookups), so that a
 // client added a moment ago is not refused by a replica that is behind.
 // Nothing is served before the replica is ready.
+//
+// Every version shares the clients, their limits and the budget: a request
+// to /v4 counts as one to /v1 does. What differs is said in the version's
+// words: v4 names the remaining requests X-Requests-Available-Minute, and
+// refuses an unknown token with upstream's message.
 func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 	version := []byte(ver)
+	expose, available, invalidToken := vExposeHeaders, [][]byte{hRequestsAvailable, hRequestsAvail2},
+		"invalid API token: no active client has this X-Auth-Token (tokens are letters a-z and digits 1-9); send none to be anonymous"
+	if ver == v4 {
+		expose, available, invalidToken = vExposeV4, [][]byte{hRequestsMinute}, "Your API token is invalid."
+	}
 	return func(c *fiber.Ctx) error {
 		if err := s.whenReady(c); err != nil {
 			return err
@@ -155,7 +171,7 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 		h := &c.Response().Header
 		h.SetCanonical(hAPIVersion, version)
 		h.SetCanonical(hAllowOrigin, vAllowOrigin)
-		h.SetCanonical(hExposeHeaders, vExposeHeaders)
+		h.SetCanonical(hExposeHeaders, expose)
 		// The snapshot's time is the one fasthttp read as the request came in.
 		snap := s.model.SnapshotAt(c.Context().Time())
 		who := requestOf(c)
@@ -195,10 +211,11 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 		var num [20]byte
 		h.SetCanonical(hCounterReset, strconv.AppendInt(num[:0], int64(v.resetIn), 10))
 		remaining := strconv.AppendInt(num[:0], int64(v.remaining), 10)
-		h.SetCanonical(hRequestsAvailable, remaining)
-		h.SetCanonical(hRequestsAvail2, remaining)
+		for _, name := range available {
+			h.SetCanonical(name, remaining)
+		}
 		if len(raw) > 0 && !known {
-			return badRequest("invalid API token: no active client has this X-Auth-Token (tokens are letters a-z and digits 1-9); send none to be anonymous")
+			return badRequest("%s", invalidToken)
 		}
 		if !v.allowed {
 			kind := "registered"

@@ -42,7 +42,8 @@ var statusOfCode = map[model.Code]int{
 	model.Internal:   http.StatusInternalServerError,
 }
 
-// errorHandler writes every error as {"error": "…"}: the API's own errors
+// errorHandler writes every error as {"error": "…"} ({"message": "…",
+// "errorCode": status} under /v4, as v4 clients read it): the API's own errors
 // with their status, Fiber's routing errors (404, 405) with theirs, and
 // anything else as a 500 whose cause is logged, not shown.
 func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
@@ -71,7 +72,8 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	if status == http.StatusMethodNotAllowed {
 		c.Set(fiber.HeaderAllow, "GET, HEAD, OPTIONS")
 	}
-	if v := apiVersionOf(requestPath(c.Request().Header.RequestURI())); v != "" {
+	v := apiVersionOf(requestPath(c.Request().Header.RequestURI()))
+	if v != "" {
 		c.Set("X-API-Version", string(v))
 	}
 	c.Set(fiber.HeaderContentType, contentTypeJSON)
@@ -80,10 +82,18 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	if c.Method() == fiber.MethodHead {
 		return nil
 	}
-	return c.Send(errorBody(msg))
+	return c.Send(errorBody(v, status, msg))
 }
 
-func errorBody(msg string) []byte {
+// errorBody is the body of an error of the API version v.
+func errorBody(v apiVersion, status int, msg string) []byte {
+	if v == v4 {
+		b, _ := jsonMarshal(struct {
+			Message   string `json:"message"`
+			ErrorCode int    `json:"errorCode"`
+		}{msg, status})
+		return b
+	}
 	b, _ := jsonMarshal(map[string]string{"error": msg})
 	return b
 }

@@ -260,7 +260,7 @@ func (st *stream) reset(id push.EventID, reason string) {
 	if id != (push.EventID{}) {
 		st.write("id: ", id.String(), "\n")
 	}
-	st.write("event: reset\ndata: ", string(errorBody(reason)), "\n\n")
+	st.write("event: reset\ndata: ", string(errorBody(v1, 0, reason)), "\n\n")
 }
 
 func (st *stream) comment(text string) { st.write(": ", text, "\n\n") }

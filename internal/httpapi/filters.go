@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +28,16 @@ type filters struct {
 	hasName   bool
 	// The ids of the event stream's filters.
 	competitions, teams, fixtures []int32
+
+	// v4's filters. dateFrom/dateTo are the days [from, to): v4's end is
+	// exclusive. statuses are v4's names as given; limit is 0 and offset
+	// -1 when not given; codes are the competitions filter's codes or ids,
+	// upper case.
+	from, to      time.Time
+	hasDates      bool
+	statuses      []string
+	limit, offset int
+	codes         []string
 }
 
 var (
@@ -76,12 +87,24 @@ const (
 	fCompetitionIDs
 	fTeamIDs
 	fFixtureIDs
+	fDates
+	fStatus
+	fLimit
+	fCompetitions
 )
+
+// v4Statuses are the match statuses of v4, and LIVE, which asks for the
+// two statuses of a match being played.
+var v4Statuses = []string{"SCHEDULED", "TIMED", "IN_PLAY", "PAUSED", "EXTRA_TIME", "PENALTY_SHOOTOUT",
+	"FINISHED", "SUSPENDED", "POSTPONED", "CANCELLED", "AWARDED", "LIVE"}
+
+// maxPage bounds v4's limit and offset, as upstream's lookup table does.
+const maxPage = 500
 
 // parseFilters reads the filters an endpoint accepts. A time frame counts
 // from the UTC date of snap's clock, worked out only when one is asked for.
 func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filters, error) {
-	f := filters{head2head: -1}
+	f := filters{head2head: -1, offset: -1}
 	// The numbers and the venue are read from the query's bytes: a cached
 	// response with such filters allocates nothing. What is kept as text
 	// is copied.
@@ -147,6 +170,50 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 	}
 	if accept&fName != 0 {
 		f.name, f.hasName = q("name")
+	}
+	if accept&fDates != 0 {
+		if err := f.parseDates(q); err != nil {
+			return f, err
+		}
+	}
+	if accept&fStatus != 0 {
+		if v, ok := q("status"); ok {
+			for _, st := range strings.Split(v, ",") {
+				st = strings.ToUpper(strings.TrimSpace(st))
+				if !slices.Contains(v4Statuses, st) {
+					return f, badRequest("status must be a comma-separated list of %s, got '%s'", strings.Join(v4Statuses, ", "), truncateText(v, 80))
+				}
+				f.statuses = append(f.statuses, st)
+			}
+		}
+	}
+	if accept&fLimit != 0 {
+		for _, p := range [...]struct {
+			name  string
+			least int
+		}{{"limit", 1}, {"offset", 0}} {
+			v, ok := raw(p.name)
+			if !ok {
+				continue
+			}
+			n, ok := number(v, maxPage)
+			if !ok || n < p.least {
+				return f, badRequest("%s must be an integer from %d to %d, got '%s'", p.name, p.least, maxPage, v)
+			}
+			if p.name == "limit" {
+				f.limit = n
+			} else {
+				f.offset = n
+			}
+		}
+	}
+	if accept&fCompetitions != 0 {
+		if v, ok := q("competitions"); ok {
+			if !leaguesRE.MatchString(v) {
+				return f, badRequest("competitions must be a comma-separated list of competition codes or ids such as PL,BL1 or 2021, got '%s'", truncateText(v, 80))
+			}
+			f.codes = strings.Split(strings.ToUpper(v), ",")
+		}
 	}
 	for _, ids := range [...]struct {
 		accept allowed
@@ -225,5 +292,33 @@ func (f *filters) parseTimeFrame(q func(string) (string, bool), snap readmodel.S
 		}
 		f.hasRange = true
 	}
+	return nil
+}
+
+// parseDates reads v4's dateFrom and dateTo, which go together; dateTo is
+// the first day after the range.
+func (f *filters) parseDates(q func(string) (string, bool)) error {
+	from, hasFrom := q("dateFrom")
+	to, hasTo := q("dateTo")
+	if !hasFrom && !hasTo {
+		return nil
+	}
+	if hasFrom != hasTo {
+		return badRequest("dateFrom and dateTo go together; both are dates YYYY-MM-DD, dateTo the first day after the range")
+	}
+	var err error
+	if f.from, err = time.Parse(time.DateOnly, from); err != nil {
+		return badRequest("dateFrom must be a date YYYY-MM-DD, got '%s'", truncateText(from, 40))
+	}
+	if f.to, err = time.Parse(time.DateOnly, to); err != nil {
+		return badRequest("dateTo must be a date YYYY-MM-DD, got '%s'", truncateText(to, 40))
+	}
+	if f.to.Before(f.from) {
+		return badRequest("dateTo (%s) must not be before dateFrom (%s)", to, from)
+	}
+	if f.to.Sub(f.from) > 3660*24*time.Hour {
+		return badRequest("dateFrom to dateTo spans more than ten years; narrow it")
+	}
+	f.hasDates = true
 	return nil
 }

@@ -59,7 +59,8 @@ func (s *Server) methods(next fasthttp.RequestHandler) fasthttp.RequestHandler {
 		ctx.Response.Header.Set(fiber.HeaderCacheControl, "no-store")
 		ctx.SetContentType(contentTypeJSON)
 		ctx.SetStatusCode(http.StatusMethodNotAllowed)
-		ctx.SetBody(errorBody("method " + truncateText(string(ctx.Method()), 20) + " is not allowed; use GET, HEAD or OPTIONS"))
+		ctx.SetBody(errorBody(apiVersionOf(requestPath(ctx.Request.Header.RequestURI())), http.StatusMethodNotAllowed,
+			"method "+truncateText(string(ctx.Method()), 20)+" is not allowed; use GET, HEAD or OPTIONS"))
 	}
 }
 
@@ -81,7 +82,7 @@ func requestPath(uri []byte) string {
 
 // apiVersionOf is the API a path belongs to, "" outside both.
 func apiVersionOf(path string) apiVersion {
-	for _, v := range []apiVersion{v1, alpha} {
+	for _, v := range []apiVersion{v1, v4, alpha} {
 		if p := "/" + string(v); path == p || strings.HasPrefix(path, p+"/") {
 			return v
 		}

@@ -150,7 +150,12 @@ func (s *Server) respond(c *fiber.Ctx, key cacheKey, render func() (any, int)) e
 	} else {
 		s.metrics.cacheMiss.Inc()
 	}
-	return send(c, key.r, e, vContentType, vVary)
+	vary := vVary
+	if key.r.ver == v4 {
+		// v4 has no X-Response-Control: one representation a resource.
+		vary = vVaryToken
+	}
+	return send(c, key.r, e, vContentType, vary)
 }
 
 // heldKey is the user value under which a request holds its entry.

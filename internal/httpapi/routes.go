@@ -68,6 +68,8 @@ func (s *Server) routes() {
 	v1.Get("/soccerseasons/:id/leagueTable", s.leagueTable(soccerseasonsPath))
 	v1.Get("/soccerseasons/:id/fixtures", s.competitionFixtures(soccerseasonsPath))
 
+	s.v4Routes()
+
 	// The deprecated alpha version serves the resources it had, under
 	// its old name for competitions; v1-only resources are 403.
 	alpha := app.Group("/alpha", s.authenticate(alpha))
@@ -90,6 +92,7 @@ type apiVersion string
 
 const (
 	v1    apiVersion = "v1"
+	v4    apiVersion = "v4"
 	alpha apiVersion = "alpha"
 )
 

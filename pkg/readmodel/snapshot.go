@@ -58,6 +58,9 @@ type Competition struct {
 	// competition, its fixtures, adjustments or tie-break order.
 	LastUpdated time.Time
 	Version     uint64
+	// FirstKickoff and LastKickoff are the kick-offs of its earliest and
+	// latest fixtures (zero without fixtures): the v4 API's season dates.
+	FirstKickoff, LastKickoff time.Time
 }
 
 func (s Snapshot) comp(id int) (*compSnap, bool) {
@@ -80,6 +83,9 @@ func (s Snapshot) competition(c *compSnap) Competition {
 		NumberOfGames:   len(c.fixtures),
 		LastUpdated:     c.lastUpdated,
 		Version:         c.version,
+	}
+	if n := len(c.fixtures); n > 0 {
+		v.FirstKickoff, v.LastKickoff = c.fixtures[0].time(), c.fixtures[n-1].time()
 	}
 	v.Teams = slices.Clone(c.comp.Teams)
 	v.Rules = c.comp.Rules.Clone()
@@ -134,6 +140,27 @@ func (s Snapshot) Competitions(season int) []Competition {
 	for _, id := range se.ids {
 		if c, ok := s.comp(int(id)); ok {
 			list = append(list, s.competition(c))
+		}
+	}
+	return list
+}
+
+// LeagueSeasons returns the keys of the competitions of one league, one a
+// season, newest first: the seasons of a v4 competition.
+func (s Snapshot) LeagueSeasons(code model.LeagueCode) []CompetitionKey {
+	years := make([]int, 0, len(s.w.seasons))
+	for y := range s.w.seasons {
+		years = append(years, y)
+	}
+	slices.Sort(years)
+	var list []CompetitionKey
+	for i := len(years) - 1; i >= 0; i-- {
+		for _, id := range s.w.seasons[years[i]].ids {
+			if k, ok := s.CompetitionKey(int(id)); ok {
+				if c, _ := s.comp(int(id)); c.comp.League == code {
+					list = append(list, k)
+				}
+			}
 		}
 	}
 	return list

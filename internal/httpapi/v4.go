@@ -1,0 +1,647 @@
+package httpapi
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/footdata/footballd/pkg/readmodel"
+	"github.com/gofiber/fiber/v2"
+)
+
+// The v4 API answers from the same read model, through the same
+// authentication, limits, filter parser, render cache and error writer as
+// v1; only the shapes differ (v4render.go).
+
+func (s *Server) v4Routes() {
+	g := s.app.Group("/v4", s.authenticate(v4))
+	g.Get("/matches/:id", s.v4Match)
+	g.Get("/competitions/:id/standings", s.v4Standings)
+	g.Get("/competitions/:id/matches", s.v4CompetitionMatches)
+	g.Get("/competitions", s.v4Competitions)
+	g.Get("/competitions/:id", s.v4Competition)
+	g.Get("/competitions/:id/teams", s.v4CompetitionTeams)
+	g.Get("/matches", s.v4Matches)
+	g.Get("/teams/:id", s.v4Team)
+	g.Get("/teams/:id/matches", s.v4TeamMatches)
+	g.Get("/areas", s.v4AreaList)
+	g.Get("/areas/:id", s.v4AreaOne)
+}
+
+// v4AreasOf is every area served: upstream's we keep, and one for each
+// league's country they lack, by name as upstream lists them.
+func v4AreasOf(snap readmodel.Snapshot) []v4Area {
+	list := slices.Clone(v4Areas)
+	for _, l := range snap.Leagues() {
+		if a := v4AreaOf(l.Country); !slices.ContainsFunc(list, func(b v4Area) bool { return b.id == a.id }) {
+			list = append(list, a)
+		}
+	}
+	slices.SortFunc(list, func(a, b v4Area) int { return cmp.Compare(a.name, b.name) })
+	return list
+}
+
+func (s *Server) v4AreaList(c *fiber.Ctx) error {
+	who := requestOf(c)
+	k := s.newKey(c, who, "v4-areas", competitionsPath, full).u64(who.snap.LeaguesVersion())
+	return s.respond(c, k, func() (any, int) {
+		areas := v4AreasOf(who.snap)
+		out := struct {
+			Count   int          `json:"count"`
+			Filters struct{}     `json:"filters"`
+			Areas   []v4AreaItem `json:"areas"`
+		}{Count: len(areas), Areas: make([]v4AreaItem, len(areas))}
+		for i, a := range areas {
+			out.Areas[i] = a.item()
+		}
+		return out, maxAgeStatic
+	})
+}
+
+func (s *Server) v4AreaOne(c *fiber.Ctx) error {
+	who := requestOf(c)
+	id, err := pathID(c, "area")
+	if err != nil {
+		return err
+	}
+	areas := v4AreasOf(who.snap)
+	i := slices.IndexFunc(areas, func(a v4Area) bool { return a.id == id })
+	if i < 0 {
+		return notFound("area %d does not exist; list the areas at /v4/areas", id)
+	}
+	k := s.newKey(c, who, "v4-area", competitionsPath, full).int(id).u64(who.snap.LeaguesVersion())
+	return s.respond(c, k, func() (any, int) {
+		var children []v4Area
+		for _, a := range areas {
+			if a.parent == id {
+				children = append(children, a)
+			}
+		}
+		return areas[i].full(children), maxAgeStatic
+	})
+}
+
+// v4League finds the league a /v4/competitions/{id|code} path names and
+// the seasons the caller may see, newest first: 404 when it has none, 403
+// when none is open to the caller.
+func v4League(c *fiber.Ctx, who *request) (model.League, []readmodel.CompetitionKey, error) {
+	raw := c.Params("id")
+	id, isID := 0, digits(raw)
+	if isID {
+		id, _ = strconv.Atoi(raw)
+	}
+	code := model.LeagueCode(strings.ToUpper(raw))
+	for _, l := range who.snap.Leagues() {
+		if (isID && v4CompetitionID(l.Code) == id) || (!isID && l.Code == code) {
+			all := who.snap.LeagueSeasons(l.Code)
+			if len(all) == 0 {
+				break
+			}
+			seen := slices.DeleteFunc(slices.Clone(all), func(k readmodel.CompetitionKey) bool { return !who.tier.Allows(k.Tier) })
+			if len(seen) == 0 {
+				return l, nil, restricted("competition %s is available to %s clients only; send the X-Auth-Token of such a client", raw, all[0].Tier)
+			}
+			return l, seen, nil
+		}
+	}
+	return model.League{}, nil, notFound("competition %s does not exist; list them at /v4/competitions", raw)
+}
+
+// v4SeasonRequest picks the season a request asks for: the season filter's, else
+// the newest the caller may see.
+func v4SeasonRequest(c *fiber.Ctx, who *request, accept allowed) (model.League, readmodel.CompetitionKey, filters, error) {
+	l, seasons, err := v4League(c, who)
+	if err != nil {
+		return l, readmodel.CompetitionKey{}, filters{}, err
+	}
+	f, err := parseFilters(c, fSeason|accept, who.snap)
+	if err != nil {
+		return l, readmodel.CompetitionKey{}, f, err
+	}
+	if f.season == 0 {
+		f.season = seasons[0].Year
+		return l, seasons[0], f, nil
+	}
+	for _, k := range seasons {
+		if k.Year == f.season {
+			return l, k, f, nil
+		}
+	}
+	return l, readmodel.CompetitionKey{}, f, notFound("competition %s has no season %d that you may see; its seasons are listed at /v4/competitions/%s", l.Code, f.season, l.Code)
+}
+
+// v4Key adds v4's filters to a cache key.
+func (k cacheKey) v4(f *filters) cacheKey {
+	k = k.int(f.season).int(f.matchday).int(f.limit).int(f.offset).str(strings.Join(f.statuses, ",")).str(strings.Join(f.codes, ","))
+	if f.hasDates {
+		k.b = f.from.AppendFormat(k.b, time.DateOnly)
+		k.b = append(k.b, '.', '.')
+		k.b = f.to.AppendFormat(k.b, time.DateOnly)
+	}
+	return k
+}
+
+func seasonsKey(k cacheKey, seasons []readmodel.CompetitionKey) cacheKey {
+	for _, s := range seasons {
+		k = k.int(s.ID).u64(s.Version)
+	}
+	return k
+}
+
+func (s *Server) v4Competitions(c *fiber.Ctx) error {
+	who := requestOf(c)
+	var areas []int32
+	if v := c.Context().QueryArgs().Peek("areas"); v != nil {
+		var err error
+		if areas, err = parseIDs("areas", string(v)); err != nil {
+			return err
+		}
+	}
+	k := s.newKey(c, who, "v4-comps", competitionsPath, full).str(string(who.tier)).str(string(c.Context().QueryArgs().Peek("areas"))).
+		u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
+	return s.respond(c, k, func() (any, int) {
+		out := struct {
+			Count        int          `json:"count"`
+			Filters      v4Filters    `json:"filters"`
+			Competitions []v4CompItem `json:"competitions"`
+		}{Competitions: []v4CompItem{}}
+		if areas != nil {
+			list := string(c.Context().QueryArgs().Peek("areas"))
+			out.Filters.Areas = &list
+		}
+		for _, l := range who.snap.Leagues() {
+			area := v4AreaOf(l.Country)
+			if areas != nil && !slices.Contains(areas, int32(area.id)) {
+				continue
+			}
+			seasons := slices.DeleteFunc(who.snap.LeagueSeasons(l.Code), func(k readmodel.CompetitionKey) bool { return !who.tier.Allows(k.Tier) })
+			if len(seasons) == 0 {
+				continue
+			}
+			cur, _ := who.snap.Competition(seasons[0].ID)
+			out.Competitions = append(out.Competitions, v4CompItem{ID: v4CompetitionID(l.Code), Area: area.tiny(), Name: l.Name, Code: l.Code,
+				Type: v4Type(cur.Type), Plan: v4Plan(cur.Tier), CurrentSeason: v4SeasonOf(&cur), NumberOfAvailableSeasons: len(seasons),
+				LastUpdated: ts(cur.LastUpdated)})
+		}
+		slices.SortFunc(out.Competitions, func(a, b v4CompItem) int { return cmp.Compare(a.ID, b.ID) })
+		out.Count = len(out.Competitions)
+		return out, maxAgeLive
+	})
+}
+
+func (s *Server) v4Competition(c *fiber.Ctx) error {
+	who := requestOf(c)
+	l, seasons, err := v4League(c, who)
+	if err != nil {
+		return err
+	}
+	k := seasonsKey(s.newKey(c, who, "v4-comp", competitionsPath, full).str(string(l.Code)), seasons).u64(who.snap.LeaguesVersion())
+	return s.respond(c, k, func() (any, int) {
+		cur, _ := who.snap.Competition(seasons[0].ID)
+		out := v4CompFull{Area: v4AreaOf(l.Country).tiny(), ID: v4CompetitionID(l.Code), Name: l.Name, Code: l.Code, Type: v4Type(cur.Type),
+			CurrentSeason: v4SeasonOf(&cur), Seasons: make([]v4Season, len(seasons)), LastUpdated: ts(cur.LastUpdated)}
+		for i, sk := range seasons {
+			comp, _ := who.snap.Competition(sk.ID)
+			out.Seasons[i] = v4SeasonOf(&comp)
+		}
+		return out, maxAgeLive
+	})
+}
+
+func seasonEcho(f *filters) *string {
+	s := strconv.Itoa(f.season)
+	return &s
+}
+
+type v4Row struct {
+	Position       int        `json:"position"`
+	Team           v4TeamTiny `json:"team"`
+	PlayedGames    int        `json:"playedGames"`
+	Form           *string    `json:"form"`
+	Won            int        `json:"won"`
+	Draw           int        `json:"draw"`
+	Lost           int        `json:"lost"`
+	Points         int        `json:"points"`
+	GoalsFor       int        `json:"goalsFor"`
+	GoalsAgainst   int        `json:"goalsAgainst"`
+	GoalDifference int        `json:"goalDifference"`
+}
+
+type v4Standing struct {
+	Stage string  `json:"stage"`
+	Type  string  `json:"type"`
+	Group *string `json:"group"`
+	Table []v4Row `json:"table"`
+}
+
+func (s *Server) v4Standings(c *fiber.Ctx) error {
+	who := requestOf(c)
+	l, key, f, err := v4SeasonRequest(c, who, fMatchday)
+	if err != nil {
+		return err
+	}
+	if key.Type == model.TypeCup {
+		return notFound("competition %s is a cup: it has matches (/v4/competitions/%s/matches) but no standings", l.Code, l.Code)
+	}
+	k := s.newKey(c, who, "v4-table", competitionsPath, full).int(key.ID).v4(&f).u64(key.Version).u64(who.snap.TeamsVersion()).u64(who.snap.LeaguesVersion())
+	return s.respond(c, k, func() (any, int) {
+		x := newV4Context(who.snap)
+		ci := x.comp(key.ID)
+		t, _ := who.snap.Table(key.ID, f.matchday)
+		out := struct {
+			Filters     v4Filters    `json:"filters"`
+			Area        v4AreaTiny   `json:"area"`
+			Competition v4CompTiny   `json:"competition"`
+			Season      v4Season     `json:"season"`
+			Standings   []v4Standing `json:"standings"`
+		}{Filters: v4Filters{Season: seasonEcho(&f)}, Area: ci.area.tiny(), Competition: ci.tiny, Season: ci.season, Standings: []v4Standing{}}
+		if f.matchday > 0 {
+			md := strconv.Itoa(f.matchday)
+			out.Filters.Matchday = &md
+		}
+		var forms map[int]string
+		if key.Type == model.TypeLeague {
+			forms = v4Forms(who.snap, key.ID, t.Matchday)
+		}
+		for _, st := range t.Standings {
+			if st.Group == model.Thirds {
+				continue
+			}
+			if key.Type == model.TypeTournament {
+				out.Standings = append(out.Standings, v4Standing{Stage: "GROUP_STAGE", Type: "TOTAL", Group: v4Group(st.Group), Table: v4Total(x, st.Rows, nil)})
+				continue
+			}
+			stage, group := "REGULAR_SEASON", nonEmpty(st.Group)
+			if group != nil {
+				stage = "PLAYOFFS"
+			}
+			out.Standings = append(out.Standings,
+				v4Standing{Stage: stage, Type: "TOTAL", Group: group, Table: v4Total(x, st.Rows, forms)},
+				v4Standing{Stage: stage, Type: "HOME", Group: group, Table: v4Split(x, st.Rows, &ci.comp.Rules, true)},
+				v4Standing{Stage: stage, Type: "AWAY", Group: group, Table: v4Split(x, st.Rows, &ci.comp.Rules, false)})
+		}
+		return out, maxAgeOf(who, key)
+	})
+}
+
+// v4Total is a standing's TOTAL table: the v1 table's rows, in its order.
+// forms nil leaves form null (groups, as upstream's).
+func v4Total(x *v4Context, rows []readmodel.TableRow, forms map[int]string) []v4Row {
+	out := make([]v4Row, len(rows))
+	for i, r := range rows {
+		out[i] = v4Row{Position: r.Position, Team: x.team(r.TeamID, r.TeamName), PlayedGames: r.PlayedGames, Won: r.Wins, Draw: r.Draws, Lost: r.Losses,
+			Points: r.Points, GoalsFor: r.Goals, GoalsAgainst: r.GoalsAgainst, GoalDifference: r.GoalDifference}
+		if forms != nil {
+			form := forms[r.TeamID]
+			out[i].Form = &form
+		}
+	}
+	return out
+}
+
+// v4Split is the HOME or AWAY table: each team's games at home (away)
+// alone, ranked by points, goal difference and goals, as upstream's tables
+// are (spec 8.17), then by the total table. Points adjustments belong to
+// the total. form is "", as upstream's.
+func v4Split(x *v4Context, rows []readmodel.TableRow, rules *model.TableRules, home bool) []v4Row {
+	win, draw := rules.PointsWin, rules.PointsDraw
+	if win == 0 {
+		win, draw = 3, 1
+	}
+	out := make([]v4Row, len(rows))
+	empty := ""
+	for i, r := range rows {
+		sp := r.Away
+		if home {
+			sp = r.Home
+		}
+		out[i] = v4Row{Team: x.team(r.TeamID, r.TeamName), PlayedGames: sp.Wins + sp.Draws + sp.Losses, Form: &empty, Won: sp.Wins, Draw: sp.Draws, Lost: sp.Losses,
+			Points: sp.Wins*win + sp.Draws*draw, GoalsFor: sp.Goals, GoalsAgainst: sp.GoalsAgainst, GoalDifference: sp.Goals - sp.GoalsAgainst}
+	}
+	slices.SortStableFunc(out, func(a, b v4Row) int {
+		return cmp.Or(cmp.Compare(b.Points, a.Points), cmp.Compare(b.GoalDifference, a.GoalDifference), cmp.Compare(b.GoalsFor, a.GoalsFor))
+	})
+	for i := range out {
+		out[i].Position = i + 1
+	}
+	return out
+}
+
+// v4Forms is each team's last five results up to matchday in the
+// competition's table fixtures, the latest first ("W,D,L,W,W").
+func v4Forms(snap readmodel.Snapshot, comp, matchday int) map[int]string {
+	fs, _ := snap.CompetitionFixtures(comp, readmodel.FixtureFilter{})
+	results := map[int][]string{}
+	for i := len(fs) - 1; i >= 0; i-- {
+		f := &fs[i]
+		if f.Stage != model.Regular || f.Matchday > matchday {
+			continue
+		}
+		side, ok := f.Outcome()
+		if !ok {
+			continue
+		}
+		for _, t := range [...]struct {
+			id   int
+			side model.Side
+		}{{f.HomeTeamID, model.Home}, {f.AwayTeamID, model.Away}} {
+			if t.id == 0 || len(results[t.id]) == 5 {
+				continue
+			}
+			r := "L"
+			switch side {
+			case model.Draw:
+				r = "D"
+			case t.side:
+				r = "W"
+			}
+			results[t.id] = append(results[t.id], r)
+		}
+	}
+	forms := make(map[int]string, len(results))
+	for id, r := range results {
+		forms[id] = strings.Join(r, ",")
+	}
+	return forms
+}
+
+// fixtureRange is the read model's inclusive days for v4's [from, to),
+// and false when the range holds no day.
+func fixtureRange(f *filters) (readmodel.FixtureFilter, bool) {
+	if !f.hasDates {
+		return readmodel.FixtureFilter{}, true
+	}
+	return readmodel.FixtureFilter{From: f.from, To: f.to.AddDate(0, 0, -1)}, f.to.After(f.from)
+}
+
+func (s *Server) v4CompetitionMatches(c *fiber.Ctx) error {
+	who := requestOf(c)
+	_, key, f, err := v4SeasonRequest(c, who, fMatchday|fDates|fStatus|fLimit)
+	if err != nil {
+		return err
+	}
+	k := s.newKey(c, who, "v4-comp-matches", competitionsPath, full).int(key.ID).v4(&f).u64(key.Version).u64(who.snap.TeamsVersion()).u64(who.snap.LeaguesVersion())
+	return s.respond(c, k, func() (any, int) {
+		x := newV4Context(who.snap)
+		ci := x.comp(key.ID)
+		var fs []readmodel.Fixture
+		if ff, ok := fixtureRange(&f); ok {
+			ff.Matchday = f.matchday
+			fs, _ = who.snap.CompetitionFixtures(key.ID, ff)
+		}
+		fs = page(keep(fs, &f), &f)
+		out := struct {
+			Filters     v4Filters   `json:"filters"`
+			ResultSet   v4ResultSet `json:"resultSet"`
+			Competition v4CompTiny  `json:"competition"`
+			Matches     []v4Match   `json:"matches"`
+		}{Filters: v4Filters{Season: seasonEcho(&f)}, ResultSet: x.resultSetOf(fs, false, 0), Competition: ci.tiny, Matches: make([]v4Match, len(fs))}
+		out.Filters.echo(&f)
+		for i := range fs {
+			out.Matches[i] = x.match(&fs[i], false)
+		}
+		return out, maxAgeOf(who, key)
+	})
+}
+
+func (s *Server) v4CompetitionTeams(c *fiber.Ctx) error {
+	who := requestOf(c)
+	_, key, f, err := v4SeasonRequest(c, who, 0)
+	if err != nil {
+		return err
+	}
+	comp, _ := who.snap.Competition(key.ID)
+	k := s.newKey(c, who, "v4-comp-teams", competitionsPath, full).int(key.ID).int(f.season).str(string(who.tier)).u64(key.Version).
+		u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
+	for _, t := range comp.Teams {
+		k = k.u64(who.snap.SquadVersion(t.TeamID))
+	}
+	return s.respond(c, k, func() (any, int) {
+		x := newV4Context(who.snap)
+		ci := x.comp(key.ID)
+		teams, _ := who.snap.CompetitionTeams(key.ID)
+		out := struct {
+			Count       int          `json:"count"`
+			Filters     v4Filters    `json:"filters"`
+			Competition v4CompTiny   `json:"competition"`
+			Season      v4Season     `json:"season"`
+			Teams       []v4TeamFull `json:"teams"`
+		}{Count: len(teams), Filters: v4Filters{Season: seasonEcho(&f)}, Competition: ci.tiny, Season: ci.season, Teams: make([]v4TeamFull, len(teams))}
+		for i, t := range teams {
+			out.Teams[i] = x.teamFull(t, who.tier)
+		}
+		return out, maxAgeOf(who, key)
+	})
+}
+
+// running is the competitions of a team's latest season that list it,
+// among those a caller of tier may see.
+func (x *v4Context) running(t readmodel.Team, tier model.Tier) []readmodel.Competition {
+	cur, ok := x.snap.Competition(t.CurrentCompetition)
+	if !ok {
+		return nil
+	}
+	var out []readmodel.Competition
+	for _, c := range x.snap.Competitions(cur.Year) {
+		if c.HasTeam(t.ID) && tier.Allows(c.Tier) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// teamFull renders a team with its squad; its area is its latest league's
+// country (a league before a cup: readmodel.Team.CurrentCompetition), the
+// world when it has none.
+func (x *v4Context) teamFull(t readmodel.Team, tier model.Tier) v4TeamFull {
+	area := v4AreaByID[v4World]
+	out := v4TeamFull{Area: area.tiny(), ID: t.ID, Name: t.Name, ShortName: t.ShortName, TLA: t.Code, Crest: t.CrestURL,
+		RunningCompetitions: []v4CompTiny{}, Squad: []v4SquadMember{}, Staff: []struct{}{}}
+	if t.CurrentCompetition != 0 {
+		out.Area = x.comp(t.CurrentCompetition).area.tiny()
+	}
+	for _, c := range x.running(t, tier) {
+		out.RunningCompetitions = append(out.RunningCompetitions, x.comp(c.ID).tiny)
+	}
+	if sq, ok := x.snap.Squad(t.ID); ok {
+		out.Squad = v4SquadOf(sq.Players)
+	}
+	return out
+}
+
+// v4TeamRequest reads a /v4/teams/{id} path: the team and its version.
+func v4TeamRequest(c *fiber.Ctx, who *request) (int, uint64, error) {
+	id, err := pathID(c, "team")
+	if err != nil {
+		return 0, 0, err
+	}
+	version, ok := who.snap.TeamVersion(id)
+	if !ok {
+		return 0, 0, notFound("team %d does not exist", id)
+	}
+	return id, version, nil
+}
+
+func (s *Server) v4Team(c *fiber.Ctx) error {
+	who := requestOf(c)
+	id, version, err := v4TeamRequest(c, who)
+	if err != nil {
+		return err
+	}
+	k := s.newKey(c, who, "v4-team", competitionsPath, full).int(id).str(string(who.tier)).u64(version).u64(who.snap.SquadVersion(id)).
+		u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
+	return s.respond(c, k, func() (any, int) {
+		t, _ := who.snap.Team(id)
+		return newV4Context(who.snap).teamFull(t, who.tier), maxAgeTeams
+	})
+}
+
+// v4Leagues is the league codes of the competitions filter: codes as
+// given, ids mapped to their league's code.
+func v4Leagues(snap readmodel.Snapshot, f *filters) []model.LeagueCode {
+	out := make([]model.LeagueCode, 0, len(f.codes))
+	for _, code := range f.codes {
+		if !digits(code) {
+			out = append(out, model.LeagueCode(code))
+			continue
+		}
+		id, _ := strconv.Atoi(code)
+		for _, l := range snap.Leagues() {
+			if v4CompetitionID(l.Code) == id {
+				out = append(out, l.Code)
+			}
+		}
+	}
+	return out
+}
+
+// teamMatchesLimit is upstream's default limit of a team's matches.
+const teamMatchesLimit = 100
+
+func (s *Server) v4TeamMatches(c *fiber.Ctx) error {
+	who := requestOf(c)
+	id, version, err := v4TeamRequest(c, who)
+	if err != nil {
+		return err
+	}
+	f, err := parseFilters(c, fSeason|fDates|fStatus|fLimit|fCompetitions, who.snap)
+	if err != nil {
+		return err
+	}
+	if f.limit == 0 {
+		f.limit = teamMatchesLimit
+	}
+	k := s.newKey(c, who, "v4-team-matches", competitionsPath, full).int(id).v4(&f).str(string(who.tier)).u64(version).
+		u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
+	return s.respond(c, k, func() (any, int) {
+		x := newV4Context(who.snap)
+		t, _ := who.snap.Team(id)
+		running := x.running(t, who.tier)
+		ff, ok := fixtureRange(&f)
+		ff.Season, ff.Leagues = f.season, v4Leagues(who.snap, &f)
+		if f.season == 0 && !f.hasDates && len(running) > 0 {
+			// Upstream's default: the team's matches of its current season.
+			ff.Season = running[0].Year
+		}
+		var fs []readmodel.Fixture
+		if ok {
+			fs, _ = who.snap.TeamFixtures(id, ff)
+		}
+		fs = page(keep(visible(who, fs), &f), &f)
+		filt := v4Filters{Permission: new(string)}
+		*filt.Permission = v4Plan(who.tier)
+		if f.season != 0 {
+			filt.Season = seasonEcho(&f)
+		}
+		codes := strings.Join(f.codes, ",")
+		if f.codes == nil {
+			var list []string
+			for _, c := range running {
+				list = append(list, string(c.League))
+			}
+			codes = strings.Join(list, ",")
+		}
+		filt.Competitions = &codes
+		filt.echo(&f)
+		out := struct {
+			Filters   v4Filters   `json:"filters"`
+			ResultSet v4ResultSet `json:"resultSet"`
+			Matches   []v4Match   `json:"matches"`
+		}{Filters: filt, ResultSet: x.resultSetOf(fs, true, id), Matches: make([]v4Match, len(fs))}
+		for i := range fs {
+			out.Matches[i] = x.match(&fs[i], false)
+		}
+		return out, maxAgeLive
+	})
+}
+
+func (s *Server) v4Matches(c *fiber.Ctx) error {
+	who := requestOf(c)
+	f, err := parseFilters(c, fDates|fStatus|fLimit|fCompetitions, who.snap)
+	if err != nil {
+		return err
+	}
+	if !f.hasDates {
+		// Upstream's default: today (UTC), echoed as the range up to tomorrow.
+		day := today(who.snap)
+		f.from, f.to, f.hasDates = day, day.AddDate(0, 0, 1), true
+	}
+	if days := int(f.to.Sub(f.from).Hours() / 24); days > maxCalendarDays {
+		return badRequest("dateFrom to dateTo spans %d days; /v4/matches serves at most %d days at a time", days, maxCalendarDays)
+	}
+	k := s.newKey(c, who, "v4-matches", competitionsPath, full).v4(&f).str(string(who.tier)).u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
+	return s.respond(c, k, func() (any, int) {
+		x := newV4Context(who.snap)
+		var fs []readmodel.Fixture
+		if ff, ok := fixtureRange(&f); ok {
+			ff.Leagues = v4Leagues(who.snap, &f)
+			if len(f.codes) == 0 || len(ff.Leagues) > 0 {
+				fs = who.snap.Fixtures(ff)
+			}
+		}
+		fs = page(keep(visible(who, fs), &f), &f)
+		filt := v4Filters{Permission: new(string)}
+		*filt.Permission = v4Plan(who.tier)
+		if f.codes != nil {
+			codes := strings.Join(f.codes, ",")
+			filt.Competitions = &codes
+		}
+		filt.echo(&f)
+		out := struct {
+			Filters   v4Filters   `json:"filters"`
+			ResultSet v4ResultSet `json:"resultSet"`
+			Matches   []v4Match   `json:"matches"`
+		}{Filters: filt, ResultSet: x.resultSetOf(fs, true, 0), Matches: make([]v4Match, len(fs))}
+		for i := range fs {
+			out.Matches[i] = x.match(&fs[i], false)
+		}
+		return out, maxAgeLive
+	})
+}
+
+func (s *Server) v4Match(c *fiber.Ctx) error {
+	who := requestOf(c)
+	id, err := pathID(c, "match")
+	if err != nil {
+		return err
+	}
+	fk, ok := who.snap.FixtureKey(id)
+	if !ok {
+		return notFound("match %d does not exist", id)
+	}
+	comp, ok := who.snap.CompetitionKey(fk.Competition)
+	if !ok {
+		return notFound("match %d does not exist", id)
+	}
+	if !who.tier.Allows(comp.Tier) {
+		return restricted("match %d is available to %s clients only; send the X-Auth-Token of such a client", id, comp.Tier)
+	}
+	k := s.newKey(c, who, "v4-match", competitionsPath, full).int(id).u64(comp.Version).u64(who.snap.TeamsVersion()).u64(who.snap.LeaguesVersion())
+	return s.respond(c, k, func() (any, int) {
+		f, _ := who.snap.Fixture(id)
+		return newV4Context(who.snap).match(&f, true), maxAgeOf(who, comp)
+	})
+}

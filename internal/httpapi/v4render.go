@@ -1,0 +1,582 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/footdata/footballd/pkg/readmodel"
+)
+
+// The v4 representations, one type each, fields in upstream's recorded
+// order (spec football-data-v4.md, section 6). A field v4 has and we have
+// no source for is null, never left out: clients were written against
+// upstream's keys.
+
+// ---- areas ----
+
+type v4AreaTiny struct {
+	ID   int     `json:"id"`
+	Name string  `json:"name"`
+	Code string  `json:"code"`
+	Flag *string `json:"flag"`
+}
+
+type v4AreaItem struct {
+	ID           int     `json:"id"`
+	Name         string  `json:"name"`
+	CountryCode  string  `json:"countryCode"`
+	Flag         *string `json:"flag"`
+	ParentAreaID *int    `json:"parentAreaId"`
+	ParentArea   *string `json:"parentArea"`
+}
+
+type v4AreaFull struct {
+	ID           int          `json:"id"`
+	Name         string       `json:"name"`
+	Code         string       `json:"code"`
+	Flag         *string      `json:"flag"`
+	ParentAreaID *int         `json:"parentAreaId"`
+	ParentArea   *string      `json:"parentArea"`
+	ChildAreas   []v4AreaItem `json:"childAreas"`
+}
+
+func (a v4Area) tiny() v4AreaTiny { return v4AreaTiny{ID: a.id, Name: a.name, Code: a.code} }
+
+// parentOf returns the parent's id and name, nil for the world.
+func (a v4Area) parentOf() (*int, *string) {
+	p, ok := v4AreaByID[a.parent]
+	if !ok {
+		return nil, nil
+	}
+	id, name := p.id, p.name
+	return &id, &name
+}
+
+func (a v4Area) item() v4AreaItem {
+	id, name := a.parentOf()
+	return v4AreaItem{ID: a.id, Name: a.name, CountryCode: a.code, ParentAreaID: id, ParentArea: name}
+}
+
+func (a v4Area) full(children []v4Area) v4AreaFull {
+	id, name := a.parentOf()
+	out := v4AreaFull{ID: a.id, Name: a.name, Code: a.code, ParentAreaID: id, ParentArea: name, ChildAreas: []v4AreaItem{}}
+	for _, c := range children {
+		out.ChildAreas = append(out.ChildAreas, c.item())
+	}
+	return out
+}
+
+// ---- competitions and seasons ----
+
+type v4CompTiny struct {
+	ID     int              `json:"id"`
+	Name   string           `json:"name"`
+	Code   model.LeagueCode `json:"code"`
+	Type   string           `json:"type"`
+	Emblem *string          `json:"emblem"`
+}
+
+// v4Season is one of our competitions seen as a season of its league.
+// winner is null: a champion is a judgement (ties, awarded titles) the
+// stream does not record.
+type v4Season struct {
+	ID              int       `json:"id"`
+	StartDate       *string   `json:"startDate"`
+	EndDate         *string   `json:"endDate"`
+	CurrentMatchday *int      `json:"currentMatchday"`
+	Winner          *struct{} `json:"winner"`
+}
+
+type v4CompFull struct {
+	Area          v4AreaTiny       `json:"area"`
+	ID            int              `json:"id"`
+	Name          string           `json:"name"`
+	Code          model.LeagueCode `json:"code"`
+	Type          string           `json:"type"`
+	Emblem        *string          `json:"emblem"`
+	CurrentSeason v4Season         `json:"currentSeason"`
+	Seasons       []v4Season       `json:"seasons"`
+	LastUpdated   string           `json:"lastUpdated"`
+}
+
+type v4CompItem struct {
+	ID                       int              `json:"id"`
+	Area                     v4AreaTiny       `json:"area"`
+	Name                     string           `json:"name"`
+	Code                     model.LeagueCode `json:"code"`
+	Type                     string           `json:"type"`
+	Emblem                   *string          `json:"emblem"`
+	Plan                     string           `json:"plan"`
+	CurrentSeason            v4Season         `json:"currentSeason"`
+	NumberOfAvailableSeasons int              `json:"numberOfAvailableSeasons"`
+	LastUpdated              string           `json:"lastUpdated"`
+}
+
+func v4CompTinyOf(l model.League, c *readmodel.Competition) v4CompTiny {
+	return v4CompTiny{ID: v4CompetitionID(l.Code), Name: l.Name, Code: l.Code, Type: v4Type(c.Type)}
+}
+
+func v4SeasonOf(c *readmodel.Competition) v4Season {
+	s := v4Season{ID: c.ID, StartDate: date(c.FirstKickoff), EndDate: date(c.LastKickoff)}
+	if c.NumberOfGames > 0 {
+		md := c.CurrentMatchday
+		s.CurrentMatchday = &md
+	}
+	return s
+}
+
+// ---- teams ----
+
+type v4TeamTiny struct {
+	ID        *int    `json:"id"`
+	Name      *string `json:"name"`
+	ShortName *string `json:"shortName"`
+	TLA       *string `json:"tla"`
+	Crest     *string `json:"crest"`
+}
+
+type v4Coach struct {
+	ID          *int       `json:"id"`
+	FirstName   *string    `json:"firstName"`
+	LastName    *string    `json:"lastName"`
+	Name        *string    `json:"name"`
+	DateOfBirth *string    `json:"dateOfBirth"`
+	Nationality *string    `json:"nationality"`
+	Contract    v4Contract `json:"contract"`
+}
+
+type v4Contract struct {
+	Start *string `json:"start"`
+	Until *string `json:"until"`
+}
+
+type v4SquadMember struct {
+	ID          int         `json:"id"`
+	Name        string      `json:"name"`
+	Position    *string     `json:"position"`
+	DateOfBirth *model.Date `json:"dateOfBirth"`
+	Nationality *string     `json:"nationality"`
+}
+
+// v4TeamFull is the single team and the competition's team: what we do not
+// keep of a club (address, website, founding year, colours, ground, coach,
+// staff) is null or empty.
+type v4TeamFull struct {
+	Area                v4AreaTiny      `json:"area"`
+	ID                  int             `json:"id"`
+	Name                string          `json:"name"`
+	ShortName           *string         `json:"shortName"`
+	TLA                 *string         `json:"tla"`
+	Crest               *string         `json:"crest"`
+	Address             *string         `json:"address"`
+	Website             *string         `json:"website"`
+	Founded             *int            `json:"founded"`
+	ClubColors          *string         `json:"clubColors"`
+	Venue               *string         `json:"venue"`
+	RunningCompetitions []v4CompTiny    `json:"runningCompetitions"`
+	Coach               v4Coach         `json:"coach"`
+	Squad               []v4SquadMember `json:"squad"`
+	Staff               []struct{}      `json:"staff"`
+	LastUpdated         *string         `json:"lastUpdated"`
+}
+
+func v4TeamTinyOf(t readmodel.Team) v4TeamTiny {
+	id, name := t.ID, t.Name
+	return v4TeamTiny{ID: &id, Name: &name, ShortName: t.ShortName, TLA: t.Code, Crest: t.CrestURL}
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func v4SquadOf(players []model.Player) []v4SquadMember {
+	out := make([]v4SquadMember, len(players))
+	for i, p := range players {
+		out[i] = v4SquadMember{ID: p.ID, Name: p.Name, Position: nonEmpty(p.Position), DateOfBirth: p.DateOfBirth, Nationality: nonEmpty(p.Nationality)}
+	}
+	return out
+}
+
+// ---- matches ----
+
+type v4Goals struct {
+	Home *int `json:"home"`
+	Away *int `json:"away"`
+}
+
+type v4Score struct {
+	Winner      *string  `json:"winner"`
+	Duration    string   `json:"duration"`
+	FullTime    v4Goals  `json:"fullTime"`
+	HalfTime    v4Goals  `json:"halfTime"`
+	RegularTime *v4Goals `json:"regularTime,omitempty"`
+	ExtraTime   *v4Goals `json:"extraTime,omitempty"`
+	Penalties   *v4Goals `json:"penalties,omitempty"`
+}
+
+type v4Odds struct {
+	HomeWin *float64 `json:"homeWin"`
+	Draw    *float64 `json:"draw"`
+	AwayWin *float64 `json:"awayWin"`
+}
+
+type v4Referee struct {
+	ID          *int    `json:"id"`
+	Name        string  `json:"name"`
+	Type        string  `json:"type"`
+	Nationality *string `json:"nationality"`
+}
+
+type v4Match struct {
+	Area        v4AreaTiny `json:"area"`
+	Competition v4CompTiny `json:"competition"`
+	Season      v4Season   `json:"season"`
+	ID          int        `json:"id"`
+	UTCDate     string     `json:"utcDate"`
+	Status      string     `json:"status"`
+	// Venue is in the single match only (null: no source), absent in lists.
+	Venue       json.RawMessage `json:"venue,omitempty"`
+	Matchday    *int            `json:"matchday"`
+	Stage       string          `json:"stage"`
+	Group       *string         `json:"group"`
+	LastUpdated string          `json:"lastUpdated"`
+	HomeTeam    v4TeamTiny      `json:"homeTeam"`
+	AwayTeam    v4TeamTiny      `json:"awayTeam"`
+	Score       v4Score         `json:"score"`
+	Odds        v4Odds          `json:"odds"`
+	Referees    []v4Referee     `json:"referees"`
+}
+
+// v4Status is a fixture's v4 status: v4 spells CANCELLED, and a finished
+// match whose result the league awarded is AWARDED.
+func v4Status(f *readmodel.Fixture) string {
+	switch {
+	case f.Status == model.Canceled:
+		return "CANCELLED"
+	case f.Status == model.Finished && f.Awarded != "":
+		return "AWARDED"
+	}
+	return string(f.Status)
+}
+
+func goalsPtr(s *model.Score) v4Goals {
+	if s == nil {
+		return v4Goals{}
+	}
+	h, a := s.Home, s.Away
+	return v4Goals{&h, &a}
+}
+
+func addScores(a, b model.Score) *model.Score {
+	return &model.Score{Home: a.Home + b.Home, Away: a.Away + b.Away}
+}
+
+// v4ScoreOf is v4's arithmetic on our result (spec 8.1–8.4): our full time
+// is the score after 90 minutes and our extra time the score after 120;
+// v4's fullTime is the final score with the shoot-out's goals added,
+// regularTime the score after 90 minutes (upstream documents it so; its
+// recordings have null there), extraTime the goals of extra time alone.
+// The winner is the match's, not the tie's: the awarded side, else the
+// shoot-out's, else fullTime's; null until the match is over.
+func v4ScoreOf(f *readmodel.Fixture) v4Score {
+	r := f.Result
+	s := v4Score{Duration: "REGULAR", FullTime: goalsPtr(r.FullTime), HalfTime: goalsPtr(r.HalfTime)}
+	final := r.FullTime
+	if r.ExtraTime != nil {
+		s.Duration = "EXTRA_TIME"
+		final = r.ExtraTime
+		if r.FullTime != nil {
+			s.ExtraTime = new(v4Goals)
+			*s.ExtraTime = goalsPtr(&model.Score{Home: r.ExtraTime.Home - r.FullTime.Home, Away: r.ExtraTime.Away - r.FullTime.Away})
+		}
+	}
+	if r.Penalties != nil {
+		s.Duration = "PENALTY_SHOOTOUT"
+		p := goalsPtr(r.Penalties)
+		s.Penalties = &p
+		if final != nil {
+			final = addScores(*final, *r.Penalties)
+		}
+	}
+	if s.Duration != "REGULAR" {
+		rt := goalsPtr(r.FullTime)
+		s.RegularTime = &rt
+		s.FullTime = goalsPtr(final)
+	}
+	if f.Status != model.Finished {
+		return s
+	}
+	var w model.Side
+	switch {
+	case f.Awarded != "":
+		w = f.Awarded
+	case r.Penalties != nil:
+		w = r.Penalties.Winner()
+	case final != nil:
+		w = final.Winner()
+	default:
+		return s
+	}
+	winner := string(w)
+	s.Winner = &winner
+	return s
+}
+
+// v4Stage is the stage of a fixture: the regular season of a league, the
+// group stage of a tournament, and for knock-out fixtures the round its
+// name says (openfootball's "Round of 16", "Quarter-finals", "Match for
+// third place", "Final", …); PLAYOFFS when the name says none of them.
+func v4Stage(f *readmodel.Fixture, t model.CompetitionType) string {
+	if f.Stage != model.Playoff {
+		switch t {
+		case model.TypeTournament:
+			return "GROUP_STAGE"
+		case model.TypeCup:
+			return v4Round(f.Round, "ROUND_1")
+		}
+		return "REGULAR_SEASON"
+	}
+	return v4Round(f.Round, "PLAYOFFS")
+}
+
+var v4Rounds = []struct{ word, stage string }{
+	{"third", "THIRD_PLACE"}, {"semi", "SEMI_FINALS"}, {"quarter", "QUARTER_FINALS"}, {"final", "FINAL"},
+	{"16", "LAST_16"}, {"32", "LAST_32"}, {"64", "LAST_64"}, {"preliminary", "PRELIMINARY_ROUND"},
+	{"qualif", "QUALIFICATION"}, {"round 1", "ROUND_1"}, {"round 2", "ROUND_2"}, {"round 3", "ROUND_3"}, {"round 4", "ROUND_4"},
+}
+
+func v4Round(name, otherwise string) string {
+	n := strings.ToLower(name)
+	for _, r := range v4Rounds {
+		if strings.Contains(n, r.word) {
+			return r.stage
+		}
+	}
+	return otherwise
+}
+
+// v4Group is a tournament group's v4 name: GROUP_A for our "A".
+func v4Group(g string) *string {
+	if g == "" {
+		return nil
+	}
+	s := "GROUP_" + strings.ToUpper(strings.TrimPrefix(g, "Group "))
+	return &s
+}
+
+// v4Context holds what the matches of one response share, looked up once:
+// teams, and each competition with its league and area.
+type v4Context struct {
+	snap  readmodel.Snapshot
+	teams map[int]v4TeamTiny
+	comps map[int]*v4CompInfo
+}
+
+type v4CompInfo struct {
+	comp   readmodel.Competition
+	league model.League
+	area   v4Area
+	tiny   v4CompTiny
+	season v4Season
+}
+
+func newV4Context(snap readmodel.Snapshot) *v4Context {
+	return &v4Context{snap: snap, teams: map[int]v4TeamTiny{}, comps: map[int]*v4CompInfo{}}
+}
+
+func (x *v4Context) comp(id int) *v4CompInfo {
+	if ci, ok := x.comps[id]; ok {
+		return ci
+	}
+	c, _ := x.snap.Competition(id)
+	l := v4LeagueOf(x.snap, c.League)
+	ci := &v4CompInfo{comp: c, league: l, area: v4AreaOf(l.Country), tiny: v4CompTinyOf(l, &c), season: v4SeasonOf(&c)}
+	x.comps[id] = ci
+	return ci
+}
+
+// v4LeagueOf is a league by code, or one named by its code if the stream
+// has none (a competition whose league was never declared).
+func v4LeagueOf(snap readmodel.Snapshot, code model.LeagueCode) model.League {
+	if l, ok := snap.League(code); ok {
+		return l
+	}
+	return model.League{Code: code, Name: string(code)}
+}
+
+func (x *v4Context) team(id int, placeholder string) v4TeamTiny {
+	if id == 0 {
+		return v4TeamTiny{Name: nonEmpty(placeholder)}
+	}
+	if t, ok := x.teams[id]; ok {
+		return t
+	}
+	t, ok := x.snap.Team(id)
+	tiny := v4TeamTinyOf(t)
+	if !ok {
+		tiny = v4TeamTiny{ID: &id, Name: nonEmpty(placeholder)}
+	}
+	x.teams[id] = tiny
+	return tiny
+}
+
+// match renders a fixture; single adds the venue. lastUpdated is the
+// competition's latest change: the stream keeps no time per fixture.
+func (x *v4Context) match(f *readmodel.Fixture, single bool) v4Match {
+	ci := x.comp(f.CompetitionID)
+	m := v4Match{Area: ci.area.tiny(), Competition: ci.tiny, Season: ci.season, ID: f.ID, UTCDate: ts(f.Kickoff),
+		Status: v4Status(f), Stage: v4Stage(f, ci.comp.Type), Group: v4Group(f.Group), LastUpdated: ts(ci.comp.LastUpdated),
+		HomeTeam: x.team(f.HomeTeamID, f.HomePlaceholder), AwayTeam: x.team(f.AwayTeamID, f.AwayPlaceholder),
+		Score: v4ScoreOf(f), Referees: []v4Referee{}}
+	if single {
+		m.Venue = json.RawMessage("null")
+	}
+	if f.Matchday > 0 {
+		md := f.Matchday
+		m.Matchday = &md
+	}
+	if f.Odds != nil {
+		h, d, a := f.Odds.HomeWin, f.Odds.Draw, f.Odds.AwayWin
+		m.Odds = v4Odds{&h, &d, &a}
+	}
+	if f.Referee != "" {
+		m.Referees = append(m.Referees, v4Referee{Name: f.Referee, Type: "REFEREE"})
+	}
+	return m
+}
+
+// v4ResultSet is the meta node of match lists: count, the codes of the
+// competitions listed (where the route has it), the first and last day,
+// the finished matches, and a team's record (team matches). An empty list
+// has the count alone, as upstream's.
+type v4ResultSet struct {
+	Count        int     `json:"count"`
+	Competitions *string `json:"competitions,omitempty"`
+	First        *string `json:"first,omitempty"`
+	Last         *string `json:"last,omitempty"`
+	Played       *int    `json:"played,omitempty"`
+	Wins         *int    `json:"wins,omitempty"`
+	Draws        *int    `json:"draws,omitempty"`
+	Losses       *int    `json:"losses,omitempty"`
+}
+
+// resultSetOf summarises fs; withCodes adds the competitions, team (not
+// 0) the team's wins, draws and losses.
+func (x *v4Context) resultSetOf(fs []readmodel.Fixture, withCodes bool, team int) v4ResultSet {
+	rs := v4ResultSet{Count: len(fs)}
+	if len(fs) == 0 {
+		return rs
+	}
+	rs.First, rs.Last = date(fs[0].Kickoff), date(fs[len(fs)-1].Kickoff)
+	played, wins, draws, losses := 0, 0, 0, 0
+	var codes []string
+	for i := range fs {
+		f := &fs[i]
+		if code := string(x.comp(f.CompetitionID).league.Code); !slices.Contains(codes, code) {
+			codes = append(codes, code)
+		}
+		side, ok := f.Outcome()
+		if !ok {
+			continue
+		}
+		played++
+		switch {
+		case side == model.Draw:
+			draws++
+		case (side == model.Home) == (f.HomeTeamID == team):
+			wins++
+		default:
+			losses++
+		}
+	}
+	rs.Played = &played
+	if withCodes {
+		s := strings.Join(codes, ",")
+		rs.Competitions = &s
+	}
+	if team != 0 {
+		rs.Wins, rs.Draws, rs.Losses = &wins, &draws, &losses
+	}
+	return rs
+}
+
+// page applies v4's offset and limit to a list.
+func page[T any](list []T, f *filters) []T {
+	if f.offset > 0 {
+		list = list[min(f.offset, len(list)):]
+	}
+	if f.limit > 0 && len(list) > f.limit {
+		list = list[:f.limit]
+	}
+	return list
+}
+
+// keep applies v4's date range and status filters.
+func keep(fs []readmodel.Fixture, f *filters) []readmodel.Fixture {
+	if !f.hasDates && len(f.statuses) == 0 {
+		return fs
+	}
+	out := fs[:0:0]
+	for i := range fs {
+		k := fs[i].Kickoff
+		if f.hasDates && (k.Before(f.from) || !k.Before(f.to)) {
+			continue
+		}
+		if len(f.statuses) > 0 && !statusIn(v4Status(&fs[i]), f.statuses) {
+			continue
+		}
+		out = append(out, fs[i])
+	}
+	return out
+}
+
+func statusIn(st string, list []string) bool {
+	for _, s := range list {
+		if s == st || (s == "LIVE" && (st == "IN_PLAY" || st == "PAUSED")) {
+			return true
+		}
+	}
+	return false
+}
+
+// v4Filters is the echo of the filters: only those given or filled in,
+// with upstream's types (season and matchday as strings, status as an
+// array, limit and offset as numbers).
+type v4Filters struct {
+	Season       *string  `json:"season,omitempty"`
+	Matchday     *string  `json:"matchday,omitempty"`
+	Status       []string `json:"status,omitempty"`
+	DateFrom     *string  `json:"dateFrom,omitempty"`
+	DateTo       *string  `json:"dateTo,omitempty"`
+	Competitions *string  `json:"competitions,omitempty"`
+	Areas        *string  `json:"areas,omitempty"`
+	Permission   *string  `json:"permission,omitempty"`
+	Limit        *int     `json:"limit,omitempty"`
+	Offset       *int     `json:"offset,omitempty"`
+}
+
+// echo fills what every list shares: matchday, status, dates, limit and
+// offset as given.
+func (e *v4Filters) echo(f *filters) {
+	if f.matchday > 0 {
+		s := itoa(f.matchday)
+		e.Matchday = &s
+	}
+	e.Status = f.statuses
+	if f.hasDates {
+		e.DateFrom, e.DateTo = date(f.from), date(f.to)
+	}
+	if f.limit > 0 {
+		n := f.limit
+		e.Limit = &n
+	}
+	if f.offset >= 0 {
+		n := f.offset
+		e.Offset = &n
+	}
+}
