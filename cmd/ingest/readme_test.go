@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
 )
 
 // readmeBlock returns the first sh block of README.md after heading,
@@ -44,12 +46,18 @@ func readmeBlock(t *testing.T, heading string) []string {
 // the same files (../shared/data) and the admin listener on a free port.
 func TestReadmeKeepingDataCurrent(t *testing.T) {
 	lines := readmeBlock(t, "## Keeping data current")
-	files := http.StripPrefix("/openfootball/football.json/master/",
-		http.FileServer(http.Dir(natstest.SharedData(t, "openfootball-football-json"))))
-	src := httptest.NewServer(files)
+	mux := http.NewServeMux()
+	mux.Handle("/openfootball/football.json/master/", http.StripPrefix("/openfootball/football.json/master/",
+		http.FileServer(http.Dir(natstest.SharedData(t, "openfootball-football-json")))))
+	// football-data.co.uk's file of the season, as the datasets' copy.
+	mux.HandleFunc("/mmz4281/2526/I1.csv", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFile(w, r, natstest.SharedData(t, "datasets-football-datasets", "datasets", "serie-a", "season-2526.csv"))
+	})
+	src := httptest.NewServer(mux)
 	defer src.Close()
 	c := newCLI(t)
-	local := strings.NewReplacer("https://raw.githubusercontent.com", src.URL, "127.0.0.1:9190", natstest.FreeAddr(t))
+	local := strings.NewReplacer("https://raw.githubusercontent.com", src.URL, "https://www.football-data.co.uk", src.URL,
+		"127.0.0.1:9190", natstest.FreeAddr(t))
 	for _, line := range lines {
 		args := strings.Fields(local.Replace(line))
 		if args[0] != "ingest" {
@@ -63,7 +71,12 @@ func TestReadmeKeepingDataCurrent(t *testing.T) {
 			c.follow(t, args[2:len(args)-1]...)
 		case args[1] == "feed" && args[2] == "show":
 			out := c.waitOutput(t, `last result:\s+changed`, args[1:]...)
-			for _, want := range []string{`matches:\s+380`, `changes published:\s+\d{3}`, `etag:|last modified:\s+\w{3}, `, `next poll:\s+20`} {
+			wants := []string{`matches:\s+380`, `changes published:\s+\d{3}`, `etag:|last modified:\s+\w{3}, `, `next poll:\s+20`}
+			if args[3] == "sa-football-data" {
+				// The file of a season in progress.
+				wants = []string{`matches:\s+\d{3}`, `last modified:\s+\w{3}, `, `changes published:\s+\d{3}`}
+			}
+			for _, want := range wants {
 				if !regexp.MustCompile(want).MatchString(out) {
 					t.Errorf("%s: no %s in\n%s", line, want, out)
 				}
@@ -71,6 +84,20 @@ func TestReadmeKeepingDataCurrent(t *testing.T) {
 			t.Logf("%s\n%s", line, out)
 		default:
 			c.ok(args[1:]...)
+		}
+	}
+	// Two leagues followed: 380 fixtures each, 40 teams.
+	s := natstest.MustOpen(t, c.srv)
+	byComp := map[int]int{}
+	for _, f := range natstest.All[model.Fixture](t, s, events.KindFixture) {
+		byComp[f.CompetitionID]++
+	}
+	if teams := natstest.All[model.Team](t, s, events.KindTeam); len(byComp) != 2 || len(teams) != 40 {
+		t.Errorf("after both feeds: fixtures by competition %v and %d teams; want two competitions of 380 and 40 teams", byComp, len(teams))
+	}
+	for comp, n := range byComp {
+		if n != 380 {
+			t.Errorf("competition %d has %d fixtures, want 380", comp, n)
 		}
 	}
 }

@@ -156,3 +156,20 @@ func TestHistoricIDsOfRealSeasons(t *testing.T) {
 		t.Errorf("%d teams, want %d clubs", len(w.teams), len(clubs))
 	}
 }
+
+// TestFeedPlacesHistoricSpellings: a feed that holds back names no team
+// has (Options.HoldUnknownTeams) places a club's other spellings through
+// the historic table ("Man United" is 66, which the stream has as
+// "Manchester United FC"), and holds back only what no table knows.
+func TestFeedPlacesHistoricSpellings(t *testing.T) {
+	s := natstest.MustOpen(t, natstest.MustStart(t))
+	natstest.Import(t, s, "openfootball", importer.Options{}, natstest.SharedData(t, "openfootball-football-json", "2025-26", "en.1.json"))
+	sum := natstest.Import(t, s, "football-data", importer.Options{HoldUnknownTeams: true},
+		natstest.SharedData(t, "datasets-football-datasets", "datasets", "premier-league", "season-2526.csv"))
+	if len(sum.HeldBack) != 0 || sum.Teams.Created != 0 {
+		t.Errorf("held back %v and created %d teams; want every club placed and none created", sum.HeldBack, sum.Teams.Created)
+	}
+	if n := len(natstest.All[model.Team](t, s, events.KindTeam)); n != 20 {
+		t.Errorf("%d teams after both sources, want 20", n)
+	}
+}

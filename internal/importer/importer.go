@@ -640,6 +640,21 @@ func (im *Importer) each(files []*file, step func(i int, fl *file) error) ([]*fi
 	return kept, nil
 }
 
+// historicTeam is the id of the team name spells when the historic table
+// gives the spelling a club whose team the stream has.
+func (im *Importer) historicTeam(name string) (int, bool) {
+	id, ok := model.HistoricTeamID(name)
+	if !ok {
+		return 0, false
+	}
+	for _, known := range im.names {
+		if known == id {
+			return id, true
+		}
+	}
+	return 0, false
+}
+
 // prepare registers the leagues of a file's seasons and checks what its
 // teams and competitions will be, before anything of it is written: the
 // names nobody has are drafts of teams, and each season is a draft of its
@@ -672,7 +687,14 @@ func (im *Importer) prepare(ctx context.Context, fl *file) error {
 				if err := (&model.Team{Name: name}).ValidateDraft(); err != nil {
 					return fmt.Errorf("team %q: %w", name, err)
 				}
-				if id, ok := im.names[model.NormalizeTeamName(name)]; ok {
+				id, ok := im.names[model.NormalizeTeamName(name)]
+				if !ok {
+					// A spelling of a club the historic table knows, whose
+					// team exists under another spelling ("Man United"
+					// of 66, Manchester United FC), is that team.
+					id, ok = im.historicTeam(name)
+				}
+				if ok {
 					standIn[name] = len(standIn) + 1
 					fl.teamIDs[name] = id
 					fl.knownTeams++
