@@ -687,20 +687,18 @@ func (im *Importer) prepare(ctx context.Context, fl *file) error {
 				if err := (&model.Team{Name: name}).ValidateDraft(); err != nil {
 					return fmt.Errorf("team %q: %w", name, err)
 				}
-				id, ok := im.names[model.NormalizeTeamName(name)]
-				if !ok {
-					// A spelling of a club the historic table knows, whose
-					// team exists under another spelling ("Man United"
-					// of 66, Manchester United FC), is that team.
-					id, ok = im.historicTeam(name)
-				}
-				if ok {
+				if id, ok := im.names[model.NormalizeTeamName(name)]; ok {
 					standIn[name] = len(standIn) + 1
 					fl.teamIDs[name] = id
 					fl.knownTeams++
 					continue
 				}
-				if fl.hold {
+				// A spelling of a club the historic table knows, whose
+				// team the stream has under another spelling ("Man
+				// United" of 66, Manchester United FC), is no unknown
+				// name: the writer joins it to that team, as a name of
+				// it, and creates none.
+				if _, placed := im.historicTeam(name); fl.hold && !placed {
 					unplaced[name] = true
 					continue
 				}
