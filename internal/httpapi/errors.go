@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/valyala/fasthttp"
+
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/gofiber/fiber/v2"
 )
@@ -55,7 +57,13 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	case errors.As(err, &ae):
 		status, msg = ae.status, ae.msg
 	case errors.As(err, &me) && me.Code != model.Internal:
-		status, msg = statusOfCode[me.Code], me.Error()
+		if st, ok := statusOfCode[me.Code]; ok {
+			status, msg = st, me.Error()
+		} else {
+			// A code without a status would go out as status 0, which
+			// fasthttp sends as 200.
+			s.log.Error("request failed: error code without a status", "code", string(me.Code), "path", c.Path(), "err", err)
+		}
 	case errors.As(err, &fe):
 		status = fe.Code
 		switch fe.Code {
@@ -69,20 +77,30 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	default:
 		s.log.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
 	}
+	writeError(c.Context(), status, msg)
+	return nil
+}
+
+// writeError writes an error response of status with msg, in the shape of
+// the request's API version: the one writer of error responses (the
+// errorHandler's, and the 405 of methods the router does not know).
+func writeError(ctx *fasthttp.RequestCtx, status int, msg string) {
+	h := &ctx.Response.Header
 	if status == http.StatusMethodNotAllowed {
-		c.Set(fiber.HeaderAllow, "GET, HEAD, OPTIONS")
+		h.Set(fiber.HeaderAllow, "GET, HEAD, OPTIONS")
 	}
-	v := apiVersionOf(requestPath(c.Request().Header.RequestURI()))
+	v := apiVersionOf(requestPath(ctx.Request.Header.RequestURI()))
 	if v != "" {
-		c.Set("X-API-Version", string(v))
+		h.Set("X-API-Version", string(v))
 	}
-	c.Set(fiber.HeaderContentType, contentTypeJSON)
-	c.Set(fiber.HeaderCacheControl, "no-store")
-	c.Status(status)
-	if c.Method() == fiber.MethodHead {
-		return nil
+	h.SetContentType(contentTypeJSON)
+	h.Set(fiber.HeaderCacheControl, "no-store")
+	ctx.SetStatusCode(status)
+	if ctx.IsHead() {
+		ctx.Response.ResetBody()
+		return
 	}
-	return c.Send(errorBody(v, status, msg))
+	ctx.SetBody(errorBody(v, status, msg))
 }
 
 // errorBody is the body of an error of the API version v.

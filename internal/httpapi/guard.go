@@ -52,15 +52,7 @@ func (s *Server) methods(next fasthttp.RequestHandler) fasthttp.RequestHandler {
 			next(ctx)
 			return
 		}
-		if v := apiVersionOf(requestPath(ctx.Request.Header.RequestURI())); v != "" {
-			ctx.Response.Header.Set("X-API-Version", string(v))
-		}
-		ctx.Response.Header.Set(fiber.HeaderAllow, "GET, HEAD, OPTIONS")
-		ctx.Response.Header.Set(fiber.HeaderCacheControl, "no-store")
-		ctx.SetContentType(contentTypeJSON)
-		ctx.SetStatusCode(http.StatusMethodNotAllowed)
-		ctx.SetBody(errorBody(apiVersionOf(requestPath(ctx.Request.Header.RequestURI())), http.StatusMethodNotAllowed,
-			"method "+truncateText(string(ctx.Method()), 20)+" is not allowed; use GET, HEAD or OPTIONS"))
+		writeError(ctx, http.StatusMethodNotAllowed, "method "+truncateText(string(ctx.Method()), 20)+" is not allowed; use GET, HEAD or OPTIONS")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/readmodel"
+	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -273,5 +275,22 @@ func TestMetricsByRoute(t *testing.T) {
 		if g, ok := got[k]; !ok || g != v {
 			t.Errorf("%s = %v (present %v), want %v", k, g, ok, v)
 		}
+	}
+}
+
+// TestUnmappedErrorCodeIs500: a domain error whose code has no status
+// (a code added without one) is a 500 in the error shape, logged, never
+// the status 0 that fasthttp sends as 200.
+func TestUnmappedErrorCodeIs500(t *testing.T) {
+	s, _ := newTestServer(t, true, Options{})
+	s.App().Get("/v1/unmapped", func(*fiber.Ctx) error { return &model.Error{Code: "teapot", Message: "short and stout"} })
+	resp, err := s.App().Test(httptest.NewRequest("GET", "/v1/unmapped", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 500 || !jsonError(string(body)) || strings.Contains(string(body), "stout") || resp.Header.Get("X-API-Version") != "v1" {
+		t.Errorf("unmapped code: %d %s (X-API-Version %q), want 500 with the internal error's message", resp.StatusCode, body, resp.Header.Get("X-API-Version"))
 	}
 }
