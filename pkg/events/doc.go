@@ -8,6 +8,33 @@
 // is the current state and a replay costs one message per entity, however
 // many edits were made.
 //
+// # Two ways of publishing once
+//
+// Publishing must survive a lost acknowledgement (a server restarting, a
+// leader moving) without storing a message twice. The service has two
+// streams with two needs, and one way for each:
+//
+//   - The event stream FOOTBALL (this package, Bulk and Publish): every
+//     message is a compare-and-set on its subject's last sequence
+//     (Nats-Expected-Last-Subject-Sequence), and carries its change's
+//     identity in the header Fd-Change (msgID: subject, expected revision,
+//     body). A resend after a lost ack fails its compare-and-set if the
+//     first copy landed; landed then reads the subject's first revision
+//     after the expected one from the leader and compares its Fd-Change:
+//     the same change is the first copy, another change a conflict. Not the
+//     server's duplicate window (Nats-Msg-Id): the compare-and-set already
+//     decides, for ever and not for two minutes, and an import of a million
+//     fixtures would fill the window's memory for nothing (the window stays
+//     configured only so that stream init changes no existing stream).
+//   - The webhook work queue FD_WEBHOOK_QUEUE (internal/webhook): every
+//     replica publishes the same derived events, so the same message comes
+//     from several publishers, with no subject revision to compare. There
+//     the server's duplicate window (Nats-Msg-Id = the event's key, one
+//     hour) keeps one copy, which is what a work queue needs.
+//
+// internal/webhook's key-value states and the feed leases
+// (internal/follow) use the buckets' own compare-and-set (UpdateJSON).
+//
 // # Compatibility
 //
 // A stream outlives the releases that write it, and while a deployment is

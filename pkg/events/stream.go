@@ -29,8 +29,8 @@ type StreamConfig struct {
 	Replicas int
 	// DuplicateWindow is how long the server remembers a message id
 	// (default 2 minutes). The writes of a Bulk carry none (see
-	// headerChange), so it costs nothing; it stays so that Open does not
-	// change the configuration of existing streams.
+	// headerChange), so it costs nothing; it stays so that Provision
+	// (`ingest stream init`) does not change existing streams.
 	DuplicateWindow time.Duration
 	// Memory keeps the stream in memory instead of files (benchmarks only).
 	Memory bool
