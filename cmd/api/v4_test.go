@@ -25,7 +25,8 @@ import (
 
 // v4World is the data the v4 tests read: real seasons of the recorded v4
 // competitions (Bundesliga 2022-23 as in the 2022 recordings, the World
-// Cup 2022, the Premier League 2025-26 for the 2026 recordings' route),
+// Cup 2022, the Premier League 2025-26 for the 2026 recordings' route, Ligue
+// 1 2021-22 and 2022-23 for the recorded head2head of Brest and Strasbourg),
 // with the clock on a Bundesliga match day.
 type v4World struct {
 	r           *replica
@@ -34,6 +35,7 @@ type v4World struct {
 	koeln       int    // team id of 1. FC Köln, the recordings' team 1
 	match       int    // a Bundesliga 2022 match
 	wcKnockout  int    // a World Cup 2022 knock-out match decided on penalties
+	brest       int    // Brest–Strasbourg of 4 September 2022, the recorded head2head's match
 	bl1, wc, pl int    // our competition ids of the three seasons
 }
 
@@ -50,7 +52,9 @@ func theV4World(t *testing.T) *v4World {
 		importFiles(t, s,
 			"openfootball-football-json/2022-23/de.1.json",
 			"openfootball-worldcup-json/2022/worldcup.json",
-			"openfootball-football-json/2025-26/en.1.json")
+			"openfootball-football-json/2025-26/en.1.json",
+			"openfootball-football-json/2021-22/fr.1.json",
+			"openfootball-football-json/2022-23/fr.1.json")
 		// A cup (no standings) and a league for donors only.
 		ed := natstest.Editor(t, s)
 		for _, c := range []model.Competition{
@@ -104,8 +108,22 @@ func theV4World(t *testing.T) *v4World {
 				w.wcKnockout = m.ID
 			}
 		}
-		if w.koeln == 0 || w.wcKnockout == 0 {
-			t.Fatalf("v4 world: Köln %d, a World Cup shoot-out %d", w.koeln, w.wcKnockout)
+		var day struct {
+			Matches []struct {
+				ID       int `json:"id"`
+				HomeTeam struct {
+					Name string `json:"name"`
+				} `json:"homeTeam"`
+			} `json:"matches"`
+		}
+		w.getJSON(t, "/v4/competitions/FL1/matches?season=2022&dateFrom=2022-09-04&dateTo=2022-09-05", &day)
+		for _, m := range day.Matches {
+			if strings.Contains(m.HomeTeam.Name, "Brest") {
+				w.brest = m.ID
+			}
+		}
+		if w.koeln == 0 || w.wcKnockout == 0 || w.brest == 0 {
+			t.Fatalf("v4 world: Köln %d, a World Cup shoot-out %d, Brest–Strasbourg %d", w.koeln, w.wcKnockout, w.brest)
 		}
 		v4Shared = w
 	})
@@ -373,6 +391,7 @@ func v4Samples(w *v4World) []struct{ file, path string } {
 		{"competitions-2002-teams.json", "/v4/competitions/2002/teams"},
 		{"matches.json", "/v4/matches"},
 		{"matches-417211.json", fmt.Sprintf("/v4/matches/%d", w.match)},
+		{"matches-417211-head2head.json", fmt.Sprintf("/v4/matches/%d/head2head", w.brest)},
 		{"teams-1.json", fmt.Sprintf("/v4/teams/%d", w.koeln)},
 		{"teams-1-matches.json", fmt.Sprintf("/v4/teams/%d/matches", w.koeln)},
 	}
@@ -549,6 +568,8 @@ func TestV4Errors(t *testing.T) {
 		{"/v4/competitions/DED", "", 403, "available to donating clients only"},
 		{"/v4/teams/99999999", "", 404, "team 99999999 does not exist"},
 		{"/v4/matches/99999999", "", 404, "match 99999999 does not exist"},
+		{"/v4/matches/99999999/head2head", "", 404, "match 99999999 does not exist"},
+		{"/v4/matches/1/head2head?limit=x", "", 400, "limit must be an integer from 1 to 500, got 'x'"},
 		{"/v4/areas/1", "", 404, "area 1 does not exist"},
 		{"/v4/matches?status=DONE", "", 400, "status must be a comma-separated list of SCHEDULED"},
 		{"/v4/matches?dateFrom=2023-03-01", "", 400, "dateFrom and dateTo go together"},
@@ -742,6 +763,19 @@ func TestV4Filters(t *testing.T) {
 	if fmt.Sprint(finished.Filters["status"]) != "[FINISHED TIMED]" || finished.ResultSet.Count != all.ResultSet.Played {
 		t.Errorf("status FINISHED,TIMED: %d of %d played, filters %v", finished.ResultSet.Count, all.ResultSet.Played, finished.Filters)
 	}
+	// head2head's limit counts the latest meetings, the match itself first.
+	var h2h struct {
+		list
+		Aggregates struct {
+			NumberOfMatches int `json:"numberOfMatches"`
+			TotalGoals      int `json:"totalGoals"`
+		} `json:"aggregates"`
+	}
+	w.getJSON(t, fmt.Sprintf("/v4/matches/%d/head2head?limit=2", w.brest), &h2h)
+	if len(h2h.Matches) != 2 || h2h.Matches[0].ID != w.brest || h2h.ResultSet.Count != 2 || h2h.Aggregates.NumberOfMatches != 2 ||
+		h2h.Aggregates.TotalGoals != 3 || h2h.ResultSet.First != "2022-05-07" || h2h.Filters["limit"] != 2.0 {
+		t.Errorf("head2head limit 2: %+v, %+v, matches %v", h2h.ResultSet, h2h.Aggregates, h2h.Matches)
+	}
 }
 
 // TestV4Golden: a few v4 answers byte for byte.
@@ -753,6 +787,7 @@ func TestV4Golden(t *testing.T) {
 		{"v4-match-wc2022-shootout", fmt.Sprintf("/v4/matches/%d", w.wcKnockout)},
 		{"v4-team-matches-koeln-limit3", fmt.Sprintf("/v4/teams/%d/matches?limit=3", w.koeln)},
 		{"v4-area-germany", "/v4/areas/2088"},
+		{"v4-head2head-brest-strasbourg", fmt.Sprintf("/v4/matches/%d/head2head", w.brest)},
 	} {
 		resp := w.get(c.path, nil)
 		if resp.status != 200 {

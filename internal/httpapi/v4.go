@@ -19,6 +19,7 @@ import (
 func (s *Server) v4Routes() {
 	g := s.app.Group("/v4", s.authenticate(v4))
 	g.Get("/matches/:id", s.v4Match)
+	g.Get("/matches/:id/head2head", s.v4HeadToHead)
 	g.Get("/competitions/:id/standings", s.v4Standings)
 	g.Get("/competitions/:id/matches", s.v4CompetitionMatches)
 	g.Get("/competitions", s.v4Competitions)
@@ -622,26 +623,101 @@ func (s *Server) v4Matches(c *fiber.Ctx) error {
 	})
 }
 
-func (s *Server) v4Match(c *fiber.Ctx) error {
-	who := requestOf(c)
+// v4MatchRequest reads a /v4/matches/{id} path: the match, its key and its
+// competition's, 404 when there is none, 403 when the caller may not see it.
+func v4MatchRequest(c *fiber.Ctx, who *request) (int, readmodel.FixtureKey, readmodel.CompetitionKey, error) {
 	id, err := pathID(c, "match")
 	if err != nil {
-		return err
+		return 0, readmodel.FixtureKey{}, readmodel.CompetitionKey{}, err
 	}
 	fk, ok := who.snap.FixtureKey(id)
 	if !ok {
-		return notFound("match %d does not exist", id)
+		return 0, fk, readmodel.CompetitionKey{}, notFound("match %d does not exist", id)
 	}
 	comp, ok := who.snap.CompetitionKey(fk.Competition)
 	if !ok {
-		return notFound("match %d does not exist", id)
+		return 0, fk, comp, notFound("match %d does not exist", id)
 	}
 	if !who.tier.Allows(comp.Tier) {
-		return restricted("match %d is available to %s clients only; send the X-Auth-Token of such a client", id, comp.Tier)
+		return 0, fk, comp, restricted("match %d is available to %s clients only; send the X-Auth-Token of such a client", id, comp.Tier)
+	}
+	return id, fk, comp, nil
+}
+
+func (s *Server) v4Match(c *fiber.Ctx) error {
+	who := requestOf(c)
+	id, _, comp, err := v4MatchRequest(c, who)
+	if err != nil {
+		return err
 	}
 	k := s.newKey(c, who, "v4-match", competitionsPath, full).int(id).u64(comp.Version).u64(who.snap.TeamsVersion()).u64(who.snap.LeaguesVersion())
 	return s.respond(c, k, func() (any, int) {
 		f, _ := who.snap.Fixture(id)
 		return newV4Context(who.snap).match(&f, true), maxAgeOf(who, comp)
+	})
+}
+
+// head2headLimit is the default number of meetings a head2head counts, as
+// v1's head2head: the read model lists at most that many in detail.
+const head2headLimit = 10
+
+type v4H2HTeam struct {
+	ID     *int    `json:"id"`
+	Name   *string `json:"name"`
+	Wins   int     `json:"wins"`
+	Draws  int     `json:"draws"`
+	Losses int     `json:"losses"`
+}
+
+type v4H2HAggregates struct {
+	NumberOfMatches int       `json:"numberOfMatches"`
+	TotalGoals      int       `json:"totalGoals"`
+	HomeTeam        v4H2HTeam `json:"homeTeam"`
+	AwayTeam        v4H2HTeam `json:"awayTeam"`
+}
+
+// v4HeadToHead is the read model's head2head of a match in v4's shape: the
+// aggregates cover limit meetings, the list the latest ten of them at most,
+// newest first (upstream's aggregates also cover more than it lists).
+func (s *Server) v4HeadToHead(c *fiber.Ctx) error {
+	who := requestOf(c)
+	id, fk, comp, err := v4MatchRequest(c, who)
+	if err != nil {
+		return err
+	}
+	f, err := parseFilters(c, fLimit, who.snap)
+	if err != nil {
+		return err
+	}
+	if f.limit == 0 {
+		f.limit = head2headLimit
+	}
+	// The meetings are in any competition the caller may see: its tier,
+	// and the calendar's version for their competitions, key the answer.
+	k := s.newKey(c, who, "v4-h2h", competitionsPath, full).int(id).int(f.limit).str(string(who.tier)).u64(comp.Version).u64(fk.PairVersion).
+		u64(who.snap.TeamsVersion()).u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
+	return s.respond(c, k, func() (any, int) {
+		x := newV4Context(who.snap)
+		fx, _ := who.snap.Fixture(id)
+		h, _ := who.snap.HeadToHead(id, f.limit, who.tier)
+		home, away := x.team(fx.HomeTeamID, fx.HomePlaceholder), x.team(fx.AwayTeamID, fx.AwayPlaceholder)
+		out := struct {
+			Filters    v4Filters       `json:"filters"`
+			ResultSet  v4ResultSet     `json:"resultSet"`
+			Aggregates v4H2HAggregates `json:"aggregates"`
+			Matches    []v4Match       `json:"matches"`
+		}{Filters: v4Filters{Limit: &f.limit, Permission: new(string)}, ResultSet: x.resultSetOf(h.Fixtures, true, 0),
+			Aggregates: v4H2HAggregates{NumberOfMatches: h.Count, TotalGoals: h.Goals,
+				HomeTeam: v4H2HTeam{ID: home.ID, Name: home.Name, Wins: h.HomeTeamWins, Draws: h.Draws, Losses: h.AwayTeamWins},
+				AwayTeam: v4H2HTeam{ID: away.ID, Name: away.Name, Wins: h.AwayTeamWins, Draws: h.Draws, Losses: h.HomeTeamWins}},
+			Matches: make([]v4Match, len(h.Fixtures))}
+		*out.Filters.Permission = v4Plan(who.tier)
+		// Newest first: the first day is the last meeting's; upstream's
+		// head2head counts no played matches.
+		out.ResultSet.First, out.ResultSet.Last, out.ResultSet.Played = out.ResultSet.Last, out.ResultSet.First, nil
+		for i := range h.Fixtures {
+			out.Matches[i] = x.match(&h.Fixtures[i], false)
+		}
+		return out, maxAgeOf(who, comp)
 	})
 }

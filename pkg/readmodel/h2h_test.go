@@ -60,7 +60,7 @@ func TestHeadToHead(t *testing.T) {
 	s := f.snap()
 
 	type want struct {
-		count, homeWins, awayWins, draws                           int
+		count, homeWins, awayWins, draws, goals                    int
 		start, end                                                 time.Time
 		lastHomeWinHome, lastWinHome, lastAwayWinAway, lastWinAway int
 		fixtures                                                   []int
@@ -72,12 +72,12 @@ func TestHeadToHead(t *testing.T) {
 		n       int
 		want    want
 	}{
-		{"every earlier meeting", 100, 10, want{6, 3, 2, 1, day(2014, 1, 11), day(2016, 8, 13), 3, 6, 5, 5, []int{6, 5, 4, 3, 2, 1}}},
-		{"the last two", 100, 2, want{2, 1, 1, 0, day(2016, 1, 9), day(2016, 8, 13), 0, 6, 5, 5, []int{6, 5}}},
-		{"a finished fixture counts itself", 4, 10, want{4, 1, 2, 1, day(2014, 1, 11), day(2015, 8, 15), 1, 1, 4, 4, []int{4, 3, 2, 1}}},
+		{"every earlier meeting", 100, 10, want{6, 3, 2, 1, 13, day(2014, 1, 11), day(2016, 8, 13), 3, 6, 5, 5, []int{6, 5, 4, 3, 2, 1}}},
+		{"the last two", 100, 2, want{2, 1, 1, 0, 5, day(2016, 1, 9), day(2016, 8, 13), 0, 6, 5, 5, []int{6, 5}}},
+		{"a finished fixture counts itself", 4, 10, want{4, 1, 2, 1, 8, day(2014, 1, 11), day(2015, 8, 15), 1, 1, 4, 4, []int{4, 3, 2, 1}}},
 		{"head2head=0", 100, 0, want{fixtures: []int{}}},
-		{"the first meeting counts only itself", 1, 10, want{1, 1, 0, 0, day(2014, 1, 11), day(2014, 1, 11), 1, 1, 0, 0, []int{1}}},
-		{"the only meeting of a pair", 7, 10, want{1, 1, 0, 0, day(2016, 9, 1), day(2016, 9, 1), 7, 7, 0, 0, []int{7}}},
+		{"the first meeting counts only itself", 1, 10, want{1, 1, 0, 0, 2, day(2014, 1, 11), day(2014, 1, 11), 1, 1, 0, 0, []int{1}}},
+		{"the only meeting of a pair", 7, 10, want{1, 1, 0, 0, 5, day(2016, 9, 1), day(2016, 9, 1), 7, 7, 0, 0, []int{7}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,7 +85,7 @@ func TestHeadToHead(t *testing.T) {
 			if !ok {
 				t.Fatal("fixture not found")
 			}
-			got := want{h.Count, h.HomeTeamWins, h.AwayTeamWins, h.Draws, h.TimeFrameStart, h.TimeFrameEnd,
+			got := want{h.Count, h.HomeTeamWins, h.AwayTeamWins, h.Draws, h.Goals, h.TimeFrameStart, h.TimeFrameEnd,
 				idOf(h.LastHomeWinHomeTeam), idOf(h.LastWinHomeTeam), idOf(h.LastAwayWinAwayTeam), idOf(h.LastWinAwayTeam), ids(h.Fixtures)}
 			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 				t.Errorf("\n got %+v\nwant %+v", got, tt.want)
