@@ -393,6 +393,8 @@ func v4Samples(w *v4World) []struct{ file, path string } {
 		{"matches-417211.json", fmt.Sprintf("/v4/matches/%d", w.match)},
 		{"matches-417211-head2head.json", fmt.Sprintf("/v4/matches/%d/head2head", w.brest)},
 		{"teams-1.json", fmt.Sprintf("/v4/teams/%d", w.koeln)},
+		{"teams-limit50-offset0.json", "/v4/teams?limit=50&offset=0"},
+		{"teams-limit50-offset50.json", "/v4/teams?limit=50&offset=50"},
 		{"teams-1-matches.json", fmt.Sprintf("/v4/teams/%d/matches", w.koeln)},
 	}
 }
@@ -579,6 +581,8 @@ func TestV4Errors(t *testing.T) {
 		{"/v4/competitions/BL1/matches?limit=0", "", 400, "limit must be an integer from 1 to 500, got '0'"},
 		{"/v4/competitions/BL1/matches?limit=501", "", 400, "limit must be an integer from 1 to 500"},
 		{"/v4/teams/1/matches?offset=x", "", 400, "offset must be an integer from 0 to 500, got 'x'"},
+		{"/v4/teams?limit=501", "", 400, "limit must be an integer from 1 to 500, got '501'"},
+		{"/v4/teams?offset=-1", "", 400, "offset must be an integer from 0 to 500, got '-1'"},
 		{"/v4/competitions/BL1/standings?season=22", "", 400, "season must be a four-digit year"},
 		{"/v4/competitions/BL1/standings?matchday=0", "", 400, "matchday must be an integer from 1 to 99"},
 		{"/v4/matches?competitions=P,L", "", 400, "competitions must be a comma-separated list"},
@@ -762,6 +766,39 @@ func TestV4Filters(t *testing.T) {
 	w.getJSON(t, "/v4/competitions/BL1/matches?status=FINISHED,TIMED", &finished)
 	if fmt.Sprint(finished.Filters["status"]) != "[FINISHED TIMED]" || finished.ResultSet.Count != all.ResultSet.Played {
 		t.Errorf("status FINISHED,TIMED: %d of %d played, filters %v", finished.ResultSet.Count, all.ResultSet.Played, finished.Filters)
+	}
+	// /v4/teams pages through every team by id; count is the page's size.
+	type teamPage struct {
+		Count   int            `json:"count"`
+		Filters map[string]any `json:"filters"`
+		Teams   []struct {
+			ID int `json:"id"`
+		} `json:"teams"`
+	}
+	ids := func(p teamPage) []int {
+		out := []int{}
+		for _, tm := range p.Teams {
+			out = append(out, tm.ID)
+		}
+		return out
+	}
+	var first, second, past teamPage
+	w.getJSON(t, "/v4/teams", &first)
+	w.getJSON(t, "/v4/teams?limit=3&offset=49", &second)
+	w.getJSON(t, "/v4/teams?offset=500&limit=500", &past)
+	if first.Count != 50 || len(first.Teams) != 50 || first.Filters["limit"] != 50.0 || first.Filters["offset"] != 0.0 || first.Filters["permission"] != "TIER_ONE" {
+		t.Fatalf("teams default page: count %d of %d, filters %v", first.Count, len(first.Teams), first.Filters)
+	}
+	if second.Count != 3 || len(second.Teams) != 3 {
+		t.Fatalf("teams limit 3 offset 49: count %d, %v", second.Count, ids(second))
+	}
+	// The pages overlap in one team and run in strictly ascending ids.
+	joined := append(ids(first), ids(second)[1:]...)
+	if ids(second)[0] != ids(first)[49] || !slices.IsSorted(joined) || len(slices.Compact(slices.Clone(joined))) != len(joined) {
+		t.Errorf("teams limit 3 offset 49: %v after %v", ids(second), ids(first))
+	}
+	if past.Count != 0 || past.Teams == nil {
+		t.Errorf("teams past the end: count %d, teams %v", past.Count, past.Teams)
 	}
 	// head2head's limit counts the latest meetings, the match itself first.
 	var h2h struct {

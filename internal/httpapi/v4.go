@@ -26,6 +26,7 @@ func (s *Server) v4Routes() {
 	g.Get("/competitions/:id", s.v4Competition)
 	g.Get("/competitions/:id/teams", s.v4CompetitionTeams)
 	g.Get("/matches", s.v4Matches)
+	g.Get("/teams", s.v4Teams)
 	g.Get("/teams/:id", s.v4Team)
 	g.Get("/teams/:id/matches", s.v4TeamMatches)
 	g.Get("/areas", s.v4AreaList)
@@ -719,5 +720,53 @@ func (s *Server) v4HeadToHead(c *fiber.Ctx) error {
 			out.Matches[i] = x.match(&h.Fixtures[i], false)
 		}
 		return out, maxAgeOf(who, comp)
+	})
+}
+
+// teamsLimit is the page size of /v4/teams when none is given: the one
+// upstream's clients pass (upstream documents none).
+const teamsLimit = 50
+
+// v4TeamItem is a team of the /v4/teams list: the full team without area,
+// competitions, coach, squad and staff.
+type v4TeamItem struct {
+	ID          int     `json:"id"`
+	Name        string  `json:"name"`
+	ShortName   *string `json:"shortName"`
+	TLA         *string `json:"tla"`
+	Crest       *string `json:"crest"`
+	Address     *string `json:"address"`
+	Website     *string `json:"website"`
+	Founded     *int    `json:"founded"`
+	ClubColors  *string `json:"clubColors"`
+	Venue       *string `json:"venue"`
+	LastUpdated *string `json:"lastUpdated"`
+}
+
+// v4Teams pages through every team by id. count is the page's size, as
+// upstream's: a client sees the end as a short or empty page.
+func (s *Server) v4Teams(c *fiber.Ctx) error {
+	who := requestOf(c)
+	f, err := parseFilters(c, fLimit, who.snap)
+	if err != nil {
+		return err
+	}
+	if f.limit == 0 {
+		f.limit = teamsLimit
+	}
+	f.offset = max(f.offset, 0)
+	k := s.newKey(c, who, "v4-teams", competitionsPath, full).int(f.limit).int(f.offset).str(string(who.tier)).u64(who.snap.TeamsVersion())
+	return s.respond(c, k, func() (any, int) {
+		teams := who.snap.Teams(f.offset, f.limit)
+		out := struct {
+			Count   int          `json:"count"`
+			Filters v4Filters    `json:"filters"`
+			Teams   []v4TeamItem `json:"teams"`
+		}{Count: len(teams), Filters: v4Filters{Limit: &f.limit, Offset: &f.offset, Permission: new(string)}, Teams: make([]v4TeamItem, len(teams))}
+		*out.Filters.Permission = v4Plan(who.tier)
+		for i, t := range teams {
+			out.Teams[i] = v4TeamItem{ID: t.ID, Name: t.Name, ShortName: t.ShortName, TLA: t.Code, Crest: t.CrestURL}
+		}
+		return out, maxAgeTeams
 	})
 }
