@@ -586,6 +586,15 @@ func TestV4Errors(t *testing.T) {
 		{"/v4/competitions/BL1/standings?season=22", "", 400, "season must be a four-digit year"},
 		{"/v4/competitions/BL1/standings?matchday=0", "", 400, "matchday must be an integer from 1 to 99"},
 		{"/v4/matches?competitions=P,L", "", 400, "competitions must be a comma-separated list"},
+		{"/v4/matches?ids=1,x", "", 400, "ids must be a comma-separated list of up to 100 ids such as 398,426, got '1,x'"},
+		{"/v4/competitions/BL1/matches?ids=0", "", 400, "ids must be a comma-separated list"},
+		{"/v4/matches?date=2023-02-30", "", 400, "date must be a date YYYY-MM-DD, YESTERDAY, TODAY or TOMORROW, got '2023-02-30'"},
+		{"/v4/competitions/WC/matches?date=monday", "", 400, "date must be a date YYYY-MM-DD"},
+		{"/v4/matches?date=2023-03-01&dateFrom=2023-03-01&dateTo=2023-03-02", "", 400, "date cannot be combined with dateFrom/dateTo"},
+		{"/v4/competitions/WC/matches?stage=LAST_8", "", 400, "stage must be one of FINAL, THIRD_PLACE"},
+		{"/v4/matches?stage=x", "", 400, "stage must be one of"},
+		{"/v4/competitions/WC/matches?group=GROUP_Z", "", 400, "group must be one of GROUP_A to GROUP_L, got 'GROUP_Z'"},
+		{"/v4/matches?group=A", "", 400, "group must be one of GROUP_A to GROUP_L, got 'A'"},
 		{"/v4/nothing", "", 404, "no resource at /v4/nothing"},
 	} {
 		t.Run(c.path, func(t *testing.T) {
@@ -733,12 +742,7 @@ func TestV4Filters(t *testing.T) {
 			Last   string `json:"last"`
 			Played int    `json:"played"`
 		} `json:"resultSet"`
-		Matches []struct {
-			ID       int    `json:"id"`
-			UTCDate  string `json:"utcDate"`
-			Status   string `json:"status"`
-			Matchday int    `json:"matchday"`
-		} `json:"matches"`
+		Matches []v4ListMatch `json:"matches"`
 	}
 	var all, day, page, md, finished, def list
 	w.getJSON(t, "/v4/competitions/BL1/matches?season=2022", &all)
@@ -766,6 +770,35 @@ func TestV4Filters(t *testing.T) {
 	w.getJSON(t, "/v4/competitions/BL1/matches?status=FINISHED,TIMED", &finished)
 	if fmt.Sprint(finished.Filters["status"]) != "[FINISHED TIMED]" || finished.ResultSet.Count != all.ResultSet.Played {
 		t.Errorf("status FINISHED,TIMED: %d of %d played, filters %v", finished.ResultSet.Count, all.ResultSet.Played, finished.Filters)
+	}
+	// ids: those matches, any day, oldest first; with competitions, those
+	// of them in the competitions.
+	var byID, byIDWC, oneDay, yesterday, groupStage, final, groupA list
+	w.getJSON(t, fmt.Sprintf("/v4/matches?ids=%d,%d,%d,99999999", w.wcKnockout, w.match, w.wcKnockout), &byID)
+	if fmt.Sprint(v4IDs(byID.Matches)) != fmt.Sprint([]int{w.match, w.wcKnockout}) || byID.Filters["ids"] != fmt.Sprintf("%d,%d,%d,99999999", w.wcKnockout, w.match, w.wcKnockout) ||
+		byID.Filters["dateFrom"] != nil {
+		t.Errorf("ids: matches %v, filters %v", v4IDs(byID.Matches), byID.Filters)
+	}
+	w.getJSON(t, fmt.Sprintf("/v4/matches?ids=%d,%d&competitions=WC", w.match, w.wcKnockout), &byIDWC)
+	if fmt.Sprint(v4IDs(byIDWC.Matches)) != fmt.Sprint([]int{w.wcKnockout}) {
+		t.Errorf("ids with competitions WC: %v", v4IDs(byIDWC.Matches))
+	}
+	// date is one day, the same as dateFrom that day to dateTo the next;
+	// YESTERDAY counts from the clock's 12 March.
+	w.getJSON(t, "/v4/matches?date=2023-03-11", &oneDay)
+	w.getJSON(t, "/v4/matches?date=yesterday", &yesterday)
+	if fmt.Sprint(v4IDs(oneDay.Matches)) != fmt.Sprint(v4IDs(day.Matches)) || oneDay.Filters["date"] != "2023-03-11" || oneDay.Filters["dateFrom"] != nil ||
+		fmt.Sprint(v4IDs(yesterday.Matches)) != fmt.Sprint(v4IDs(day.Matches)) || yesterday.Filters["date"] != "YESTERDAY" {
+		t.Errorf("date 11 March: %v (filters %v), yesterday %v, dateFrom/dateTo %v", v4IDs(oneDay.Matches), oneDay.Filters, v4IDs(yesterday.Matches), v4IDs(day.Matches))
+	}
+	// stage and group, on the World Cup 2022: 48 group matches, 6 in each
+	// group, one final.
+	w.getJSON(t, "/v4/competitions/WC/matches?stage=GROUP_STAGE", &groupStage)
+	w.getJSON(t, "/v4/competitions/WC/matches?stage=final", &final)
+	w.getJSON(t, "/v4/competitions/WC/matches?group=GROUP_A&stage=GROUP_STAGE", &groupA)
+	if groupStage.ResultSet.Count != 48 || final.ResultSet.Count != 1 || final.Filters["stage"] != "FINAL" || groupA.ResultSet.Count != 6 || groupA.Filters["group"] != "GROUP_A" {
+		t.Errorf("World Cup stages: %d group matches, %d finals (filters %v), %d in group A (filters %v)",
+			groupStage.ResultSet.Count, final.ResultSet.Count, final.Filters, groupA.ResultSet.Count, groupA.Filters)
 	}
 	// /v4/teams pages through every team by id; count is the page's size.
 	type teamPage struct {
@@ -813,6 +846,23 @@ func TestV4Filters(t *testing.T) {
 		h2h.Aggregates.TotalGoals != 3 || h2h.ResultSet.First != "2022-05-07" || h2h.Filters["limit"] != 2.0 {
 		t.Errorf("head2head limit 2: %+v, %+v, matches %v", h2h.ResultSet, h2h.Aggregates, h2h.Matches)
 	}
+}
+
+// v4ListMatch is what the filter tests read of a listed match.
+type v4ListMatch struct {
+	ID       int    `json:"id"`
+	UTCDate  string `json:"utcDate"`
+	Status   string `json:"status"`
+	Matchday int    `json:"matchday"`
+}
+
+// v4IDs is the ids of a list's matches, in its order.
+func v4IDs(ms []v4ListMatch) []int {
+	out := []int{}
+	for _, m := range ms {
+		out = append(out, m.ID)
+	}
+	return out
 }
 
 // TestV4Golden: a few v4 answers byte for byte.

@@ -137,7 +137,11 @@ func v4SeasonRequest(c *fiber.Ctx, who *request, accept allowed) (model.League, 
 
 // v4Key adds v4's filters to a cache key.
 func (k cacheKey) v4(f *filters) cacheKey {
-	k = k.int(f.season).int(f.matchday).int(f.limit).int(f.offset).str(strings.Join(f.statuses, ",")).str(strings.Join(f.codes, ","))
+	k = k.int(f.season).int(f.matchday).int(f.limit).int(f.offset).str(strings.Join(f.statuses, ",")).str(strings.Join(f.codes, ",")).
+		str(f.stage).str(f.group).str(f.date).int(len(f.ids))
+	for _, id := range f.ids {
+		k = k.int(int(id))
+	}
 	if f.hasDates {
 		k.b = f.from.AppendFormat(k.b, time.DateOnly)
 		k.b = append(k.b, '.', '.')
@@ -381,7 +385,7 @@ func fixtureRange(f *filters) (readmodel.FixtureFilter, bool) {
 
 func (s *Server) v4CompetitionMatches(c *fiber.Ctx) error {
 	who := requestOf(c)
-	_, key, f, err := v4SeasonRequest(c, who, fMatchday|fDates|fStatus|fLimit)
+	_, key, f, err := v4SeasonRequest(c, who, fMatchday|fDates|fStatus|fLimit|fIDs|fDate|fStage|fGroup)
 	if err != nil {
 		return err
 	}
@@ -394,7 +398,7 @@ func (s *Server) v4CompetitionMatches(c *fiber.Ctx) error {
 			ff.Matchday = f.matchday
 			fs, _ = who.snap.CompetitionFixtures(key.ID, ff)
 		}
-		fs = page(keep(fs, &f), &f)
+		fs = page(x.keep(fs, &f), &f)
 		out := struct {
 			Filters     v4Filters   `json:"filters"`
 			ResultSet   v4ResultSet `json:"resultSet"`
@@ -552,7 +556,7 @@ func (s *Server) v4TeamMatches(c *fiber.Ctx) error {
 		if ok {
 			fs, _ = who.snap.TeamFixtures(id, ff)
 		}
-		fs = page(keep(visible(who, fs), &f), &f)
+		fs = page(x.keep(visible(who, fs), &f), &f)
 		filt := v4Filters{Permission: new(string)}
 		*filt.Permission = v4Plan(who.tier)
 		if f.season != 0 {
@@ -582,16 +586,20 @@ func (s *Server) v4TeamMatches(c *fiber.Ctx) error {
 
 func (s *Server) v4Matches(c *fiber.Ctx) error {
 	who := requestOf(c)
-	f, err := parseFilters(c, fDates|fStatus|fLimit|fCompetitions, who.snap)
+	f, err := parseFilters(c, fDates|fStatus|fLimit|fCompetitions|fIDs|fDate|fStage|fGroup, who.snap)
 	if err != nil {
 		return err
 	}
-	if !f.hasDates {
+	days := int(f.to.Sub(f.from).Hours() / 24)
+	switch {
+	case f.ids != nil:
+		// Matches asked for by id: any day, unless a range is given too;
+		// the ids bound the work.
+	case !f.hasDates:
 		// Upstream's default: today (UTC), echoed as the range up to tomorrow.
 		day := today(who.snap)
 		f.from, f.to, f.hasDates = day, day.AddDate(0, 0, 1), true
-	}
-	if days := int(f.to.Sub(f.from).Hours() / 24); days > maxCalendarDays {
+	case days > maxCalendarDays:
 		return badRequest("dateFrom to dateTo spans %d days; /v4/matches serves at most %d days at a time", days, maxCalendarDays)
 	}
 	k := s.newKey(c, who, "v4-matches", competitionsPath, full).v4(&f).str(string(who.tier)).u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
@@ -600,11 +608,16 @@ func (s *Server) v4Matches(c *fiber.Ctx) error {
 		var fs []readmodel.Fixture
 		if ff, ok := fixtureRange(&f); ok {
 			ff.Leagues = v4Leagues(who.snap, &f)
-			if len(f.codes) == 0 || len(ff.Leagues) > 0 {
+			switch {
+			case len(f.codes) > 0 && len(ff.Leagues) == 0:
+				// Competitions asked for, none of them ours: no matches.
+			case f.ids != nil:
+				fs = x.fixturesByID(f.ids, ff.Leagues)
+			default:
 				fs = who.snap.Fixtures(ff)
 			}
 		}
-		fs = page(keep(visible(who, fs), &f), &f)
+		fs = page(x.keep(visible(who, fs), &f), &f)
 		filt := v4Filters{Permission: new(string)}
 		*filt.Permission = v4Plan(who.tier)
 		if f.codes != nil {
@@ -769,4 +782,22 @@ func (s *Server) v4Teams(c *fiber.Ctx) error {
 		}
 		return out, maxAgeTeams
 	})
+}
+
+// fixturesByID is the fixtures of ids that exist, in one of leagues when
+// any are given, oldest first as every v4 match list.
+func (x *v4Context) fixturesByID(ids []int32, leagues []model.LeagueCode) []readmodel.Fixture {
+	var fs []readmodel.Fixture
+	for _, id := range ids {
+		fx, ok := x.snap.Fixture(int(id))
+		if !ok {
+			continue
+		}
+		if len(leagues) > 0 && !slices.Contains(leagues, x.comp(fx.CompetitionID).league.Code) {
+			continue
+		}
+		fs = append(fs, fx)
+	}
+	slices.SortStableFunc(fs, func(a, b readmodel.Fixture) int { return cmp.Or(a.Kickoff.Compare(b.Kickoff), cmp.Compare(a.ID, b.ID)) })
+	return slices.CompactFunc(fs, func(a, b readmodel.Fixture) bool { return a.ID == b.ID })
 }
