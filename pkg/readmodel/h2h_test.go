@@ -133,4 +133,24 @@ func TestHeadToHeadListsTenOfMore(t *testing.T) {
 	if h.HomeTeamWins != 12 || idOf(h.LastHomeWinHomeTeam) != 12 {
 		t.Errorf("got %d home wins, last %d", h.HomeTeamWins, idOf(h.LastHomeWinHomeTeam))
 	}
+	// The goals are those of every meeting counted, not only those listed.
+	if h.Goals != 12 {
+		t.Errorf("got %d goals, want 12", h.Goals)
+	}
+}
+
+// TestHeadToHeadGoals: a meeting's goals include extra time, not the
+// shoot-out.
+func TestHeadToHeadGoals(t *testing.T) {
+	f := newFeed(t, date(2017, 9, 1))
+	f.put(teams()...)
+	f.put(league(10, 2016, gd))
+	cup := meeting(1, 10, alpha, bravo, "1-1", date(2017, 1, 1))
+	cup.Result.ExtraTime = &model.Score{Home: 2, Away: 2}
+	cup.Result.Penalties = &model.Score{Home: 5, Away: 4}
+	f.put(cup, meeting(2, 10, bravo, alpha, "0-1", date(2017, 2, 1)))
+	f.m.MarkReady()
+	if h, _ := f.snap().HeadToHead(2, 10, model.TierDonating); h.Count != 2 || h.Goals != 5 {
+		t.Errorf("got %d meetings, %d goals; want 2 and 4+1", h.Count, h.Goals)
+	}
 }
