@@ -206,6 +206,7 @@ var goldenRequests = map[string]struct{ path, representation string }{
 	"team-minified":                         {"/v1/teams/1", "minified"},
 	"v4-area-germany":                       {"/v4/areas/2088", "full"},
 	"v4-competition-bl1":                    {"/v4/competitions/BL1", "full"},
+	"v4-head2head-brest-strasbourg":         {"/v4/matches/1/head2head", "full"},
 	"v4-match-wc2022-shootout":              {"/v4/matches/1", "full"},
 	"v4-standings-bl1-md10":                 {"/v4/competitions/2002/standings", "full"},
 	"v4-team-matches-koeln-limit3":          {"/v4/teams/1/matches", "full"},

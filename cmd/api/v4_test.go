@@ -25,7 +25,8 @@ import (
 
 // v4World is the data the v4 tests read: real seasons of the recorded v4
 // competitions (Bundesliga 2022-23 as in the 2022 recordings, the World
-// Cup 2022, the Premier League 2025-26 for the 2026 recordings' route),
+// Cup 2022, the Premier League 2025-26 for the 2026 recordings' route, Ligue
+// 1 2021-22 and 2022-23 for the recorded head2head of Brest and Strasbourg),
 // with the clock on a Bundesliga match day.
 type v4World struct {
 	r           *replica
@@ -34,6 +35,7 @@ type v4World struct {
 	koeln       int    // team id of 1. FC Köln, the recordings' team 1
 	match       int    // a Bundesliga 2022 match
 	wcKnockout  int    // a World Cup 2022 knock-out match decided on penalties
+	brest       int    // Brest–Strasbourg of 4 September 2022, the recorded head2head's match
 	bl1, wc, pl int    // our competition ids of the three seasons
 }
 
@@ -50,7 +52,9 @@ func theV4World(t *testing.T) *v4World {
 		importFiles(t, s,
 			"openfootball-football-json/2022-23/de.1.json",
 			"openfootball-worldcup-json/2022/worldcup.json",
-			"openfootball-football-json/2025-26/en.1.json")
+			"openfootball-football-json/2025-26/en.1.json",
+			"openfootball-football-json/2021-22/fr.1.json",
+			"openfootball-football-json/2022-23/fr.1.json")
 		// A cup (no standings) and a league for donors only.
 		ed := natstest.Editor(t, s)
 		for _, c := range []model.Competition{
@@ -104,8 +108,22 @@ func theV4World(t *testing.T) *v4World {
 				w.wcKnockout = m.ID
 			}
 		}
-		if w.koeln == 0 || w.wcKnockout == 0 {
-			t.Fatalf("v4 world: Köln %d, a World Cup shoot-out %d", w.koeln, w.wcKnockout)
+		var day struct {
+			Matches []struct {
+				ID       int `json:"id"`
+				HomeTeam struct {
+					Name string `json:"name"`
+				} `json:"homeTeam"`
+			} `json:"matches"`
+		}
+		w.getJSON(t, "/v4/competitions/FL1/matches?season=2022&dateFrom=2022-09-04&dateTo=2022-09-05", &day)
+		for _, m := range day.Matches {
+			if strings.Contains(m.HomeTeam.Name, "Brest") {
+				w.brest = m.ID
+			}
+		}
+		if w.koeln == 0 || w.wcKnockout == 0 || w.brest == 0 {
+			t.Fatalf("v4 world: Köln %d, a World Cup shoot-out %d, Brest–Strasbourg %d", w.koeln, w.wcKnockout, w.brest)
 		}
 		v4Shared = w
 	})
@@ -373,7 +391,10 @@ func v4Samples(w *v4World) []struct{ file, path string } {
 		{"competitions-2002-teams.json", "/v4/competitions/2002/teams"},
 		{"matches.json", "/v4/matches"},
 		{"matches-417211.json", fmt.Sprintf("/v4/matches/%d", w.match)},
+		{"matches-417211-head2head.json", fmt.Sprintf("/v4/matches/%d/head2head", w.brest)},
 		{"teams-1.json", fmt.Sprintf("/v4/teams/%d", w.koeln)},
+		{"teams-limit50-offset0.json", "/v4/teams?limit=50&offset=0"},
+		{"teams-limit50-offset50.json", "/v4/teams?limit=50&offset=50"},
 		{"teams-1-matches.json", fmt.Sprintf("/v4/teams/%d/matches", w.koeln)},
 	}
 }
@@ -549,6 +570,8 @@ func TestV4Errors(t *testing.T) {
 		{"/v4/competitions/DED", "", 403, "available to donating clients only"},
 		{"/v4/teams/99999999", "", 404, "team 99999999 does not exist"},
 		{"/v4/matches/99999999", "", 404, "match 99999999 does not exist"},
+		{"/v4/matches/99999999/head2head", "", 404, "match 99999999 does not exist"},
+		{"/v4/matches/1/head2head?limit=x", "", 400, "limit must be an integer from 1 to 500, got 'x'"},
 		{"/v4/areas/1", "", 404, "area 1 does not exist"},
 		{"/v4/matches?status=DONE", "", 400, "status must be a comma-separated list of SCHEDULED"},
 		{"/v4/matches?dateFrom=2023-03-01", "", 400, "dateFrom and dateTo go together"},
@@ -558,9 +581,20 @@ func TestV4Errors(t *testing.T) {
 		{"/v4/competitions/BL1/matches?limit=0", "", 400, "limit must be an integer from 1 to 500, got '0'"},
 		{"/v4/competitions/BL1/matches?limit=501", "", 400, "limit must be an integer from 1 to 500"},
 		{"/v4/teams/1/matches?offset=x", "", 400, "offset must be an integer from 0 to 500, got 'x'"},
+		{"/v4/teams?limit=501", "", 400, "limit must be an integer from 1 to 500, got '501'"},
+		{"/v4/teams?offset=-1", "", 400, "offset must be an integer from 0 to 500, got '-1'"},
 		{"/v4/competitions/BL1/standings?season=22", "", 400, "season must be a four-digit year"},
 		{"/v4/competitions/BL1/standings?matchday=0", "", 400, "matchday must be an integer from 1 to 99"},
 		{"/v4/matches?competitions=P,L", "", 400, "competitions must be a comma-separated list"},
+		{"/v4/matches?ids=1,x", "", 400, "ids must be a comma-separated list of up to 100 ids such as 398,426, got '1,x'"},
+		{"/v4/competitions/BL1/matches?ids=0", "", 400, "ids must be a comma-separated list"},
+		{"/v4/matches?date=2023-02-30", "", 400, "date must be a date YYYY-MM-DD, YESTERDAY, TODAY or TOMORROW, got '2023-02-30'"},
+		{"/v4/competitions/WC/matches?date=monday", "", 400, "date must be a date YYYY-MM-DD"},
+		{"/v4/matches?date=2023-03-01&dateFrom=2023-03-01&dateTo=2023-03-02", "", 400, "date cannot be combined with dateFrom/dateTo"},
+		{"/v4/competitions/WC/matches?stage=LAST_8", "", 400, "stage must be one of FINAL, THIRD_PLACE"},
+		{"/v4/matches?stage=x", "", 400, "stage must be one of"},
+		{"/v4/competitions/WC/matches?group=GROUP_Z", "", 400, "group must be one of GROUP_A to GROUP_L, got 'GROUP_Z'"},
+		{"/v4/matches?group=A", "", 400, "group must be one of GROUP_A to GROUP_L, got 'A'"},
 		{"/v4/nothing", "", 404, "no resource at /v4/nothing"},
 	} {
 		t.Run(c.path, func(t *testing.T) {
@@ -708,12 +742,7 @@ func TestV4Filters(t *testing.T) {
 			Last   string `json:"last"`
 			Played int    `json:"played"`
 		} `json:"resultSet"`
-		Matches []struct {
-			ID       int    `json:"id"`
-			UTCDate  string `json:"utcDate"`
-			Status   string `json:"status"`
-			Matchday int    `json:"matchday"`
-		} `json:"matches"`
+		Matches []v4ListMatch `json:"matches"`
 	}
 	var all, day, page, md, finished, def list
 	w.getJSON(t, "/v4/competitions/BL1/matches?season=2022", &all)
@@ -742,6 +771,98 @@ func TestV4Filters(t *testing.T) {
 	if fmt.Sprint(finished.Filters["status"]) != "[FINISHED TIMED]" || finished.ResultSet.Count != all.ResultSet.Played {
 		t.Errorf("status FINISHED,TIMED: %d of %d played, filters %v", finished.ResultSet.Count, all.ResultSet.Played, finished.Filters)
 	}
+	// ids: those matches, any day, oldest first; with competitions, those
+	// of them in the competitions.
+	var byID, byIDWC, oneDay, yesterday, groupStage, final, groupA list
+	w.getJSON(t, fmt.Sprintf("/v4/matches?ids=%d,%d,%d,99999999", w.wcKnockout, w.match, w.wcKnockout), &byID)
+	if fmt.Sprint(v4IDs(byID.Matches)) != fmt.Sprint([]int{w.match, w.wcKnockout}) || byID.Filters["ids"] != fmt.Sprintf("%d,%d,%d,99999999", w.wcKnockout, w.match, w.wcKnockout) ||
+		byID.Filters["dateFrom"] != nil {
+		t.Errorf("ids: matches %v, filters %v", v4IDs(byID.Matches), byID.Filters)
+	}
+	w.getJSON(t, fmt.Sprintf("/v4/matches?ids=%d,%d&competitions=WC", w.match, w.wcKnockout), &byIDWC)
+	if fmt.Sprint(v4IDs(byIDWC.Matches)) != fmt.Sprint([]int{w.wcKnockout}) {
+		t.Errorf("ids with competitions WC: %v", v4IDs(byIDWC.Matches))
+	}
+	// date is one day, the same as dateFrom that day to dateTo the next;
+	// YESTERDAY counts from the clock's 12 March.
+	w.getJSON(t, "/v4/matches?date=2023-03-11", &oneDay)
+	w.getJSON(t, "/v4/matches?date=yesterday", &yesterday)
+	if fmt.Sprint(v4IDs(oneDay.Matches)) != fmt.Sprint(v4IDs(day.Matches)) || oneDay.Filters["date"] != "2023-03-11" || oneDay.Filters["dateFrom"] != nil ||
+		fmt.Sprint(v4IDs(yesterday.Matches)) != fmt.Sprint(v4IDs(day.Matches)) || yesterday.Filters["date"] != "YESTERDAY" {
+		t.Errorf("date 11 March: %v (filters %v), yesterday %v, dateFrom/dateTo %v", v4IDs(oneDay.Matches), oneDay.Filters, v4IDs(yesterday.Matches), v4IDs(day.Matches))
+	}
+	// stage and group, on the World Cup 2022: 48 group matches, 6 in each
+	// group, one final.
+	w.getJSON(t, "/v4/competitions/WC/matches?stage=GROUP_STAGE", &groupStage)
+	w.getJSON(t, "/v4/competitions/WC/matches?stage=final", &final)
+	w.getJSON(t, "/v4/competitions/WC/matches?group=GROUP_A&stage=GROUP_STAGE", &groupA)
+	if groupStage.ResultSet.Count != 48 || final.ResultSet.Count != 1 || final.Filters["stage"] != "FINAL" || groupA.ResultSet.Count != 6 || groupA.Filters["group"] != "GROUP_A" {
+		t.Errorf("World Cup stages: %d group matches, %d finals (filters %v), %d in group A (filters %v)",
+			groupStage.ResultSet.Count, final.ResultSet.Count, final.Filters, groupA.ResultSet.Count, groupA.Filters)
+	}
+	// /v4/teams pages through every team by id; count is the page's size.
+	type teamPage struct {
+		Count   int            `json:"count"`
+		Filters map[string]any `json:"filters"`
+		Teams   []struct {
+			ID int `json:"id"`
+		} `json:"teams"`
+	}
+	ids := func(p teamPage) []int {
+		out := []int{}
+		for _, tm := range p.Teams {
+			out = append(out, tm.ID)
+		}
+		return out
+	}
+	var first, second, past teamPage
+	w.getJSON(t, "/v4/teams", &first)
+	w.getJSON(t, "/v4/teams?limit=3&offset=49", &second)
+	w.getJSON(t, "/v4/teams?offset=500&limit=500", &past)
+	if first.Count != 50 || len(first.Teams) != 50 || first.Filters["limit"] != 50.0 || first.Filters["offset"] != 0.0 || first.Filters["permission"] != "TIER_ONE" {
+		t.Fatalf("teams default page: count %d of %d, filters %v", first.Count, len(first.Teams), first.Filters)
+	}
+	if second.Count != 3 || len(second.Teams) != 3 {
+		t.Fatalf("teams limit 3 offset 49: count %d, %v", second.Count, ids(second))
+	}
+	// The pages overlap in one team and run in strictly ascending ids.
+	joined := append(ids(first), ids(second)[1:]...)
+	if ids(second)[0] != ids(first)[49] || !slices.IsSorted(joined) || len(slices.Compact(slices.Clone(joined))) != len(joined) {
+		t.Errorf("teams limit 3 offset 49: %v after %v", ids(second), ids(first))
+	}
+	if past.Count != 0 || past.Teams == nil {
+		t.Errorf("teams past the end: count %d, teams %v", past.Count, past.Teams)
+	}
+	// head2head's limit counts the latest meetings, the match itself first.
+	var h2h struct {
+		list
+		Aggregates struct {
+			NumberOfMatches int `json:"numberOfMatches"`
+			TotalGoals      int `json:"totalGoals"`
+		} `json:"aggregates"`
+	}
+	w.getJSON(t, fmt.Sprintf("/v4/matches/%d/head2head?limit=2", w.brest), &h2h)
+	if len(h2h.Matches) != 2 || h2h.Matches[0].ID != w.brest || h2h.ResultSet.Count != 2 || h2h.Aggregates.NumberOfMatches != 2 ||
+		h2h.Aggregates.TotalGoals != 3 || h2h.ResultSet.First != "2022-05-07" || h2h.Filters["limit"] != 2.0 {
+		t.Errorf("head2head limit 2: %+v, %+v, matches %v", h2h.ResultSet, h2h.Aggregates, h2h.Matches)
+	}
+}
+
+// v4ListMatch is what the filter tests read of a listed match.
+type v4ListMatch struct {
+	ID       int    `json:"id"`
+	UTCDate  string `json:"utcDate"`
+	Status   string `json:"status"`
+	Matchday int    `json:"matchday"`
+}
+
+// v4IDs is the ids of a list's matches, in its order.
+func v4IDs(ms []v4ListMatch) []int {
+	out := []int{}
+	for _, m := range ms {
+		out = append(out, m.ID)
+	}
+	return out
 }
 
 // TestV4Golden: a few v4 answers byte for byte.
@@ -753,6 +874,7 @@ func TestV4Golden(t *testing.T) {
 		{"v4-match-wc2022-shootout", fmt.Sprintf("/v4/matches/%d", w.wcKnockout)},
 		{"v4-team-matches-koeln-limit3", fmt.Sprintf("/v4/teams/%d/matches?limit=3", w.koeln)},
 		{"v4-area-germany", "/v4/areas/2088"},
+		{"v4-head2head-brest-strasbourg", fmt.Sprintf("/v4/matches/%d/head2head", w.brest)},
 	} {
 		resp := w.get(c.path, nil)
 		if resp.status != 200 {

@@ -32,12 +32,16 @@ type filters struct {
 	// v4's filters. dateFrom/dateTo are the days [from, to): v4's end is
 	// exclusive. statuses are v4's names as given; limit is 0 and offset
 	// -1 when not given; codes are the competitions filter's codes or ids,
-	// upper case.
+	// upper case. date is the date filter as given, its day in from and to;
+	// ids the match ids, stage and group the names as v4 spells them.
 	from, to      time.Time
 	hasDates      bool
+	date          string
 	statuses      []string
 	limit, offset int
 	codes         []string
+	ids           []int32
+	stage, group  string
 }
 
 var (
@@ -74,7 +78,7 @@ func number(v []byte, most int) (int, bool) {
 }
 
 // allowed lists, per endpoint, the filters it reads; others are ignored.
-type allowed uint16
+type allowed uint32
 
 const (
 	fSeason allowed = 1 << iota
@@ -91,12 +95,25 @@ const (
 	fStatus
 	fLimit
 	fCompetitions
+	fIDs
+	fDate
+	fStage
+	fGroup
 )
 
 // v4Statuses are the match statuses of v4, and LIVE, which asks for the
 // two statuses of a match being played.
 var v4Statuses = []string{"SCHEDULED", "TIMED", "IN_PLAY", "PAUSED", "EXTRA_TIME", "PENALTY_SHOOTOUT",
 	"FINISHED", "SUSPENDED", "POSTPONED", "CANCELLED", "AWARDED", "LIVE"}
+
+// v4Stages are the stages of v4's matches (spec section 7, and the
+// PLAYOFF_ROUND upstream sends without listing it).
+var v4Stages = []string{"FINAL", "THIRD_PLACE", "SEMI_FINALS", "QUARTER_FINALS", "LAST_16", "LAST_32", "LAST_64",
+	"ROUND_4", "ROUND_3", "ROUND_2", "ROUND_1", "GROUP_STAGE", "PRELIMINARY_ROUND", "QUALIFICATION",
+	"QUALIFICATION_ROUND_1", "QUALIFICATION_ROUND_2", "QUALIFICATION_ROUND_3", "PLAYOFF_ROUND", "PLAYOFF_ROUND_1",
+	"PLAYOFF_ROUND_2", "PLAYOFFS", "REGULAR_SEASON", "CLAUSURA", "APERTURA", "CHAMPIONSHIP", "RELEGATION", "RELEGATION_ROUND"}
+
+var groupRE = regexp.MustCompile(`^GROUP_[A-L]$`)
 
 // maxPage bounds v4's limit and offset, as upstream's lookup table does.
 const maxPage = 500
@@ -174,6 +191,34 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 	if accept&fDates != 0 {
 		if err := f.parseDates(q); err != nil {
 			return f, err
+		}
+	}
+	if accept&fDate != 0 {
+		if err := f.parseDate(q, snap); err != nil {
+			return f, err
+		}
+	}
+	if accept&fIDs != 0 {
+		if v, ok := q("ids"); ok {
+			list, err := parseIDs("ids", v)
+			if err != nil {
+				return f, err
+			}
+			f.ids = list
+		}
+	}
+	if accept&fStage != 0 {
+		if v, ok := q("stage"); ok {
+			if f.stage = strings.ToUpper(v); !slices.Contains(v4Stages, f.stage) {
+				return f, badRequest("stage must be one of %s, got '%s'", strings.Join(v4Stages, ", "), truncateText(v, 40))
+			}
+		}
+	}
+	if accept&fGroup != 0 {
+		if v, ok := q("group"); ok {
+			if f.group = strings.ToUpper(v); !groupRE.MatchString(f.group) {
+				return f, badRequest("group must be one of GROUP_A to GROUP_L, got '%s'", truncateText(v, 40))
+			}
 		}
 	}
 	if accept&fStatus != 0 {
@@ -292,6 +337,34 @@ func (f *filters) parseTimeFrame(q func(string) (string, bool), snap readmodel.S
 		}
 		f.hasRange = true
 	}
+	return nil
+}
+
+// dayNames are the days the date filter names, from today.
+var dayNames = map[string]int{"YESTERDAY": -1, "TODAY": 0, "TOMORROW": 1}
+
+// parseDate reads v4's date, one day: a date, or YESTERDAY, TODAY or
+// TOMORROW from the UTC date of snap's clock. It is the range [day, day+1)
+// and so cannot go with dateFrom and dateTo.
+func (f *filters) parseDate(q func(string) (string, bool), snap readmodel.Snapshot) error {
+	v, ok := q("date")
+	if !ok {
+		return nil
+	}
+	if f.hasDates {
+		return badRequest("date cannot be combined with dateFrom/dateTo; use one or the other")
+	}
+	var day time.Time
+	switch shift, named := dayNames[strings.ToUpper(v)]; {
+	case named:
+		day = today(snap).AddDate(0, 0, shift)
+	default:
+		var err error
+		if day, err = time.Parse(time.DateOnly, v); err != nil {
+			return badRequest("date must be a date YYYY-MM-DD, YESTERDAY, TODAY or TOMORROW, got '%s'", truncateText(v, 40))
+		}
+	}
+	f.date, f.from, f.to, f.hasDates = strings.ToUpper(v), day, day.AddDate(0, 0, 1), true
 	return nil
 }
 

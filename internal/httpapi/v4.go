@@ -19,12 +19,14 @@ import (
 func (s *Server) v4Routes() {
 	g := s.app.Group("/v4", s.authenticate(v4))
 	g.Get("/matches/:id", s.v4Match)
+	g.Get("/matches/:id/head2head", s.v4HeadToHead)
 	g.Get("/competitions/:id/standings", s.v4Standings)
 	g.Get("/competitions/:id/matches", s.v4CompetitionMatches)
 	g.Get("/competitions", s.v4Competitions)
 	g.Get("/competitions/:id", s.v4Competition)
 	g.Get("/competitions/:id/teams", s.v4CompetitionTeams)
 	g.Get("/matches", s.v4Matches)
+	g.Get("/teams", s.v4Teams)
 	g.Get("/teams/:id", s.v4Team)
 	g.Get("/teams/:id/matches", s.v4TeamMatches)
 	g.Get("/areas", s.v4AreaList)
@@ -135,7 +137,11 @@ func v4SeasonRequest(c *fiber.Ctx, who *request, accept allowed) (model.League, 
 
 // v4Key adds v4's filters to a cache key.
 func (k cacheKey) v4(f *filters) cacheKey {
-	k = k.int(f.season).int(f.matchday).int(f.limit).int(f.offset).str(strings.Join(f.statuses, ",")).str(strings.Join(f.codes, ","))
+	k = k.int(f.season).int(f.matchday).int(f.limit).int(f.offset).str(strings.Join(f.statuses, ",")).str(strings.Join(f.codes, ",")).
+		str(f.stage).str(f.group).str(f.date).int(len(f.ids))
+	for _, id := range f.ids {
+		k = k.int(int(id))
+	}
 	if f.hasDates {
 		k.b = f.from.AppendFormat(k.b, time.DateOnly)
 		k.b = append(k.b, '.', '.')
@@ -379,7 +385,7 @@ func fixtureRange(f *filters) (readmodel.FixtureFilter, bool) {
 
 func (s *Server) v4CompetitionMatches(c *fiber.Ctx) error {
 	who := requestOf(c)
-	_, key, f, err := v4SeasonRequest(c, who, fMatchday|fDates|fStatus|fLimit)
+	_, key, f, err := v4SeasonRequest(c, who, fMatchday|fDates|fStatus|fLimit|fIDs|fDate|fStage|fGroup)
 	if err != nil {
 		return err
 	}
@@ -392,7 +398,7 @@ func (s *Server) v4CompetitionMatches(c *fiber.Ctx) error {
 			ff.Matchday = f.matchday
 			fs, _ = who.snap.CompetitionFixtures(key.ID, ff)
 		}
-		fs = page(keep(fs, &f), &f)
+		fs = page(x.keep(fs, &f), &f)
 		out := struct {
 			Filters     v4Filters   `json:"filters"`
 			ResultSet   v4ResultSet `json:"resultSet"`
@@ -550,7 +556,7 @@ func (s *Server) v4TeamMatches(c *fiber.Ctx) error {
 		if ok {
 			fs, _ = who.snap.TeamFixtures(id, ff)
 		}
-		fs = page(keep(visible(who, fs), &f), &f)
+		fs = page(x.keep(visible(who, fs), &f), &f)
 		filt := v4Filters{Permission: new(string)}
 		*filt.Permission = v4Plan(who.tier)
 		if f.season != 0 {
@@ -580,16 +586,20 @@ func (s *Server) v4TeamMatches(c *fiber.Ctx) error {
 
 func (s *Server) v4Matches(c *fiber.Ctx) error {
 	who := requestOf(c)
-	f, err := parseFilters(c, fDates|fStatus|fLimit|fCompetitions, who.snap)
+	f, err := parseFilters(c, fDates|fStatus|fLimit|fCompetitions|fIDs|fDate|fStage|fGroup, who.snap)
 	if err != nil {
 		return err
 	}
-	if !f.hasDates {
+	days := int(f.to.Sub(f.from).Hours() / 24)
+	switch {
+	case f.ids != nil:
+		// Matches asked for by id: any day, unless a range is given too;
+		// the ids bound the work.
+	case !f.hasDates:
 		// Upstream's default: today (UTC), echoed as the range up to tomorrow.
 		day := today(who.snap)
 		f.from, f.to, f.hasDates = day, day.AddDate(0, 0, 1), true
-	}
-	if days := int(f.to.Sub(f.from).Hours() / 24); days > maxCalendarDays {
+	case days > maxCalendarDays:
 		return badRequest("dateFrom to dateTo spans %d days; /v4/matches serves at most %d days at a time", days, maxCalendarDays)
 	}
 	k := s.newKey(c, who, "v4-matches", competitionsPath, full).v4(&f).str(string(who.tier)).u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
@@ -598,11 +608,16 @@ func (s *Server) v4Matches(c *fiber.Ctx) error {
 		var fs []readmodel.Fixture
 		if ff, ok := fixtureRange(&f); ok {
 			ff.Leagues = v4Leagues(who.snap, &f)
-			if len(f.codes) == 0 || len(ff.Leagues) > 0 {
+			switch {
+			case len(f.codes) > 0 && len(ff.Leagues) == 0:
+				// Competitions asked for, none of them ours: no matches.
+			case f.ids != nil:
+				fs = x.fixturesByID(f.ids, ff.Leagues)
+			default:
 				fs = who.snap.Fixtures(ff)
 			}
 		}
-		fs = page(keep(visible(who, fs), &f), &f)
+		fs = page(x.keep(visible(who, fs), &f), &f)
 		filt := v4Filters{Permission: new(string)}
 		*filt.Permission = v4Plan(who.tier)
 		if f.codes != nil {
@@ -622,26 +637,167 @@ func (s *Server) v4Matches(c *fiber.Ctx) error {
 	})
 }
 
-func (s *Server) v4Match(c *fiber.Ctx) error {
-	who := requestOf(c)
+// v4MatchRequest reads a /v4/matches/{id} path: the match, its key and its
+// competition's, 404 when there is none, 403 when the caller may not see it.
+func v4MatchRequest(c *fiber.Ctx, who *request) (int, readmodel.FixtureKey, readmodel.CompetitionKey, error) {
 	id, err := pathID(c, "match")
 	if err != nil {
-		return err
+		return 0, readmodel.FixtureKey{}, readmodel.CompetitionKey{}, err
 	}
 	fk, ok := who.snap.FixtureKey(id)
 	if !ok {
-		return notFound("match %d does not exist", id)
+		return 0, fk, readmodel.CompetitionKey{}, notFound("match %d does not exist", id)
 	}
 	comp, ok := who.snap.CompetitionKey(fk.Competition)
 	if !ok {
-		return notFound("match %d does not exist", id)
+		return 0, fk, comp, notFound("match %d does not exist", id)
 	}
 	if !who.tier.Allows(comp.Tier) {
-		return restricted("match %d is available to %s clients only; send the X-Auth-Token of such a client", id, comp.Tier)
+		return 0, fk, comp, restricted("match %d is available to %s clients only; send the X-Auth-Token of such a client", id, comp.Tier)
+	}
+	return id, fk, comp, nil
+}
+
+func (s *Server) v4Match(c *fiber.Ctx) error {
+	who := requestOf(c)
+	id, _, comp, err := v4MatchRequest(c, who)
+	if err != nil {
+		return err
 	}
 	k := s.newKey(c, who, "v4-match", competitionsPath, full).int(id).u64(comp.Version).u64(who.snap.TeamsVersion()).u64(who.snap.LeaguesVersion())
 	return s.respond(c, k, func() (any, int) {
 		f, _ := who.snap.Fixture(id)
 		return newV4Context(who.snap).match(&f, true), maxAgeOf(who, comp)
 	})
+}
+
+// head2headLimit is the default number of meetings a head2head counts, as
+// v1's head2head: the read model lists at most that many in detail.
+const head2headLimit = 10
+
+type v4H2HTeam struct {
+	ID     *int    `json:"id"`
+	Name   *string `json:"name"`
+	Wins   int     `json:"wins"`
+	Draws  int     `json:"draws"`
+	Losses int     `json:"losses"`
+}
+
+type v4H2HAggregates struct {
+	NumberOfMatches int       `json:"numberOfMatches"`
+	TotalGoals      int       `json:"totalGoals"`
+	HomeTeam        v4H2HTeam `json:"homeTeam"`
+	AwayTeam        v4H2HTeam `json:"awayTeam"`
+}
+
+// v4HeadToHead is the read model's head2head of a match in v4's shape: the
+// aggregates cover limit meetings, the list the latest ten of them at most,
+// newest first (upstream's aggregates also cover more than it lists).
+func (s *Server) v4HeadToHead(c *fiber.Ctx) error {
+	who := requestOf(c)
+	id, fk, comp, err := v4MatchRequest(c, who)
+	if err != nil {
+		return err
+	}
+	f, err := parseFilters(c, fLimit, who.snap)
+	if err != nil {
+		return err
+	}
+	if f.limit == 0 {
+		f.limit = head2headLimit
+	}
+	// The meetings are in any competition the caller may see: its tier,
+	// and the calendar's version for their competitions, key the answer.
+	k := s.newKey(c, who, "v4-h2h", competitionsPath, full).int(id).int(f.limit).str(string(who.tier)).u64(comp.Version).u64(fk.PairVersion).
+		u64(who.snap.TeamsVersion()).u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
+	return s.respond(c, k, func() (any, int) {
+		x := newV4Context(who.snap)
+		fx, _ := who.snap.Fixture(id)
+		h, _ := who.snap.HeadToHead(id, f.limit, who.tier)
+		home, away := x.team(fx.HomeTeamID, fx.HomePlaceholder), x.team(fx.AwayTeamID, fx.AwayPlaceholder)
+		out := struct {
+			Filters    v4Filters       `json:"filters"`
+			ResultSet  v4ResultSet     `json:"resultSet"`
+			Aggregates v4H2HAggregates `json:"aggregates"`
+			Matches    []v4Match       `json:"matches"`
+		}{Filters: v4Filters{Limit: &f.limit, Permission: new(string)}, ResultSet: x.resultSetOf(h.Fixtures, true, 0),
+			Aggregates: v4H2HAggregates{NumberOfMatches: h.Count, TotalGoals: h.Goals,
+				HomeTeam: v4H2HTeam{ID: home.ID, Name: home.Name, Wins: h.HomeTeamWins, Draws: h.Draws, Losses: h.AwayTeamWins},
+				AwayTeam: v4H2HTeam{ID: away.ID, Name: away.Name, Wins: h.AwayTeamWins, Draws: h.Draws, Losses: h.HomeTeamWins}},
+			Matches: make([]v4Match, len(h.Fixtures))}
+		*out.Filters.Permission = v4Plan(who.tier)
+		// Newest first: the first day is the last meeting's; upstream's
+		// head2head counts no played matches.
+		out.ResultSet.First, out.ResultSet.Last, out.ResultSet.Played = out.ResultSet.Last, out.ResultSet.First, nil
+		for i := range h.Fixtures {
+			out.Matches[i] = x.match(&h.Fixtures[i], false)
+		}
+		return out, maxAgeOf(who, comp)
+	})
+}
+
+// teamsLimit is the page size of /v4/teams when none is given: the one
+// upstream's clients pass (upstream documents none).
+const teamsLimit = 50
+
+// v4TeamItem is a team of the /v4/teams list: the full team without area,
+// competitions, coach, squad and staff.
+type v4TeamItem struct {
+	ID          int     `json:"id"`
+	Name        string  `json:"name"`
+	ShortName   *string `json:"shortName"`
+	TLA         *string `json:"tla"`
+	Crest       *string `json:"crest"`
+	Address     *string `json:"address"`
+	Website     *string `json:"website"`
+	Founded     *int    `json:"founded"`
+	ClubColors  *string `json:"clubColors"`
+	Venue       *string `json:"venue"`
+	LastUpdated *string `json:"lastUpdated"`
+}
+
+// v4Teams pages through every team by id. count is the page's size, as
+// upstream's: a client sees the end as a short or empty page.
+func (s *Server) v4Teams(c *fiber.Ctx) error {
+	who := requestOf(c)
+	f, err := parseFilters(c, fLimit, who.snap)
+	if err != nil {
+		return err
+	}
+	if f.limit == 0 {
+		f.limit = teamsLimit
+	}
+	f.offset = max(f.offset, 0)
+	k := s.newKey(c, who, "v4-teams", competitionsPath, full).int(f.limit).int(f.offset).str(string(who.tier)).u64(who.snap.TeamsVersion())
+	return s.respond(c, k, func() (any, int) {
+		teams := who.snap.Teams(f.offset, f.limit)
+		out := struct {
+			Count   int          `json:"count"`
+			Filters v4Filters    `json:"filters"`
+			Teams   []v4TeamItem `json:"teams"`
+		}{Count: len(teams), Filters: v4Filters{Limit: &f.limit, Offset: &f.offset, Permission: new(string)}, Teams: make([]v4TeamItem, len(teams))}
+		*out.Filters.Permission = v4Plan(who.tier)
+		for i, t := range teams {
+			out.Teams[i] = v4TeamItem{ID: t.ID, Name: t.Name, ShortName: t.ShortName, TLA: t.Code, Crest: t.CrestURL}
+		}
+		return out, maxAgeTeams
+	})
+}
+
+// fixturesByID is the fixtures of ids that exist, in one of leagues when
+// any are given, oldest first as every v4 match list.
+func (x *v4Context) fixturesByID(ids []int32, leagues []model.LeagueCode) []readmodel.Fixture {
+	var fs []readmodel.Fixture
+	for _, id := range ids {
+		fx, ok := x.snap.Fixture(int(id))
+		if !ok {
+			continue
+		}
+		if len(leagues) > 0 && !slices.Contains(leagues, x.comp(fx.CompetitionID).league.Code) {
+			continue
+		}
+		fs = append(fs, fx)
+	}
+	slices.SortStableFunc(fs, func(a, b readmodel.Fixture) int { return cmp.Or(a.Kickoff.Compare(b.Kickoff), cmp.Compare(a.ID, b.ID)) })
+	return slices.CompactFunc(fs, func(a, b readmodel.Fixture) bool { return a.ID == b.ID })
 }

@@ -516,21 +516,31 @@ func page[T any](list []T, f *filters) []T {
 	return list
 }
 
-// keep applies v4's date range and status filters.
-func keep(fs []readmodel.Fixture, f *filters) []readmodel.Fixture {
-	if !f.hasDates && len(f.statuses) == 0 {
+// keep applies v4's date range, status, ids, stage and group filters.
+func (x *v4Context) keep(fs []readmodel.Fixture, f *filters) []readmodel.Fixture {
+	if !f.hasDates && len(f.statuses) == 0 && f.ids == nil && f.stage == "" && f.group == "" {
 		return fs
 	}
 	out := fs[:0:0]
 	for i := range fs {
-		k := fs[i].Kickoff
+		fx := &fs[i]
+		k := fx.Kickoff
 		if f.hasDates && (k.Before(f.from) || !k.Before(f.to)) {
 			continue
 		}
-		if len(f.statuses) > 0 && !statusIn(v4Status(&fs[i]), f.statuses) {
+		if len(f.statuses) > 0 && !statusIn(v4Status(fx), f.statuses) {
 			continue
 		}
-		out = append(out, fs[i])
+		if f.ids != nil && !slices.Contains(f.ids, int32(fx.ID)) {
+			continue
+		}
+		if f.stage != "" && v4Stage(fx, x.comp(fx.CompetitionID).comp.Type) != f.stage {
+			continue
+		}
+		if g := v4Group(fx.Group); f.group != "" && (g == nil || *g != f.group) {
+			continue
+		}
+		out = append(out, *fx)
 	}
 	return out
 }
@@ -551,6 +561,10 @@ type v4Filters struct {
 	Season       *string  `json:"season,omitempty"`
 	Matchday     *string  `json:"matchday,omitempty"`
 	Status       []string `json:"status,omitempty"`
+	Stage        string   `json:"stage,omitempty"`
+	Group        string   `json:"group,omitempty"`
+	IDs          string   `json:"ids,omitempty"`
+	Date         string   `json:"date,omitempty"`
 	DateFrom     *string  `json:"dateFrom,omitempty"`
 	DateTo       *string  `json:"dateTo,omitempty"`
 	Competitions *string  `json:"competitions,omitempty"`
@@ -560,15 +574,24 @@ type v4Filters struct {
 	Offset       *int     `json:"offset,omitempty"`
 }
 
-// echo fills what every list shares: matchday, status, dates, limit and
-// offset as given.
+// echo fills what every list shares: matchday, status, stage, group, ids,
+// the day or the dates, limit and offset as given.
 func (e *v4Filters) echo(f *filters) {
 	if f.matchday > 0 {
 		s := itoa(f.matchday)
 		e.Matchday = &s
 	}
-	e.Status = f.statuses
-	if f.hasDates {
+	e.Status, e.Stage, e.Group = f.statuses, f.stage, f.group
+	for i, id := range f.ids {
+		if i > 0 {
+			e.IDs += ","
+		}
+		e.IDs += itoa(int(id))
+	}
+	switch {
+	case f.date != "":
+		e.Date = f.date
+	case f.hasDates:
 		e.DateFrom, e.DateTo = date(f.from), date(f.to)
 	}
 	if f.limit > 0 {

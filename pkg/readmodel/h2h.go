@@ -20,6 +20,9 @@ type HeadToHead struct {
 	// HomeTeamWins and AwayTeamWins count the wins of this fixture's home
 	// and away team, wherever the meeting was played.
 	HomeTeamWins, AwayTeamWins, Draws int
+	// Goals is the goals of the meetings counted, extra time included and
+	// shoot-outs not: v4's aggregate totalGoals.
+	Goals int
 	// The latest home win of this fixture's home team, its latest win
 	// anywhere, and likewise for the away team, among the meetings counted.
 	LastHomeWinHomeTeam, LastWinHomeTeam, LastAwayWinAwayTeam, LastWinAwayTeam *Fixture
@@ -111,6 +114,7 @@ func (s Snapshot) HeadToHead(fixtureID, n int, tier model.Tier) (HeadToHead, boo
 	}
 	for i := len(meetings) - 1; i >= 0; i-- {
 		m := meetings[i]
+		h.Goals += m.goalsInPlay()
 		var winner int32
 		switch side, _ := m.outcome(); side {
 		case model.Home:
@@ -147,4 +151,17 @@ func (s Snapshot) HeadToHead(fixtureID, n int, tier model.Tier) (HeadToHead, boo
 
 func dayStart(f *fixture) time.Time {
 	return time.Unix(int64(f.day())*secondsPerDay, 0).UTC()
+}
+
+// goalsInPlay is the goals of a meeting after extra time when it had one,
+// else after full time; 0 when an awarded result has no score.
+func (f *fixture) goalsInPlay() int {
+	s := f.fullTime
+	if f.extraTime.known() {
+		s = f.extraTime
+	}
+	if !s.known() {
+		return 0
+	}
+	return int(s[0]) + int(s[1])
 }

@@ -60,7 +60,7 @@ func TestHeadToHead(t *testing.T) {
 	s := f.snap()
 
 	type want struct {
-		count, homeWins, awayWins, draws                           int
+		count, homeWins, awayWins, draws, goals                    int
 		start, end                                                 time.Time
 		lastHomeWinHome, lastWinHome, lastAwayWinAway, lastWinAway int
 		fixtures                                                   []int
@@ -72,12 +72,12 @@ func TestHeadToHead(t *testing.T) {
 		n       int
 		want    want
 	}{
-		{"every earlier meeting", 100, 10, want{6, 3, 2, 1, day(2014, 1, 11), day(2016, 8, 13), 3, 6, 5, 5, []int{6, 5, 4, 3, 2, 1}}},
-		{"the last two", 100, 2, want{2, 1, 1, 0, day(2016, 1, 9), day(2016, 8, 13), 0, 6, 5, 5, []int{6, 5}}},
-		{"a finished fixture counts itself", 4, 10, want{4, 1, 2, 1, day(2014, 1, 11), day(2015, 8, 15), 1, 1, 4, 4, []int{4, 3, 2, 1}}},
+		{"every earlier meeting", 100, 10, want{6, 3, 2, 1, 13, day(2014, 1, 11), day(2016, 8, 13), 3, 6, 5, 5, []int{6, 5, 4, 3, 2, 1}}},
+		{"the last two", 100, 2, want{2, 1, 1, 0, 5, day(2016, 1, 9), day(2016, 8, 13), 0, 6, 5, 5, []int{6, 5}}},
+		{"a finished fixture counts itself", 4, 10, want{4, 1, 2, 1, 8, day(2014, 1, 11), day(2015, 8, 15), 1, 1, 4, 4, []int{4, 3, 2, 1}}},
 		{"head2head=0", 100, 0, want{fixtures: []int{}}},
-		{"the first meeting counts only itself", 1, 10, want{1, 1, 0, 0, day(2014, 1, 11), day(2014, 1, 11), 1, 1, 0, 0, []int{1}}},
-		{"the only meeting of a pair", 7, 10, want{1, 1, 0, 0, day(2016, 9, 1), day(2016, 9, 1), 7, 7, 0, 0, []int{7}}},
+		{"the first meeting counts only itself", 1, 10, want{1, 1, 0, 0, 2, day(2014, 1, 11), day(2014, 1, 11), 1, 1, 0, 0, []int{1}}},
+		{"the only meeting of a pair", 7, 10, want{1, 1, 0, 0, 5, day(2016, 9, 1), day(2016, 9, 1), 7, 7, 0, 0, []int{7}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,7 +85,7 @@ func TestHeadToHead(t *testing.T) {
 			if !ok {
 				t.Fatal("fixture not found")
 			}
-			got := want{h.Count, h.HomeTeamWins, h.AwayTeamWins, h.Draws, h.TimeFrameStart, h.TimeFrameEnd,
+			got := want{h.Count, h.HomeTeamWins, h.AwayTeamWins, h.Draws, h.Goals, h.TimeFrameStart, h.TimeFrameEnd,
 				idOf(h.LastHomeWinHomeTeam), idOf(h.LastWinHomeTeam), idOf(h.LastAwayWinAwayTeam), idOf(h.LastWinAwayTeam), ids(h.Fixtures)}
 			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 				t.Errorf("\n got %+v\nwant %+v", got, tt.want)
@@ -132,5 +132,25 @@ func TestHeadToHeadListsTenOfMore(t *testing.T) {
 	}
 	if h.HomeTeamWins != 12 || idOf(h.LastHomeWinHomeTeam) != 12 {
 		t.Errorf("got %d home wins, last %d", h.HomeTeamWins, idOf(h.LastHomeWinHomeTeam))
+	}
+	// The goals are those of every meeting counted, not only those listed.
+	if h.Goals != 12 {
+		t.Errorf("got %d goals, want 12", h.Goals)
+	}
+}
+
+// TestHeadToHeadGoals: a meeting's goals include extra time, not the
+// shoot-out.
+func TestHeadToHeadGoals(t *testing.T) {
+	f := newFeed(t, date(2017, 9, 1))
+	f.put(teams()...)
+	f.put(league(10, 2016, gd))
+	cup := meeting(1, 10, alpha, bravo, "1-1", date(2017, 1, 1))
+	cup.Result.ExtraTime = &model.Score{Home: 2, Away: 2}
+	cup.Result.Penalties = &model.Score{Home: 5, Away: 4}
+	f.put(cup, meeting(2, 10, bravo, alpha, "0-1", date(2017, 2, 1)))
+	f.m.MarkReady()
+	if h, _ := f.snap().HeadToHead(2, 10, model.TierDonating); h.Count != 2 || h.Goals != 5 {
+		t.Errorf("got %d meetings, %d goals; want 2 and 4+1", h.Count, h.Goals)
 	}
 }

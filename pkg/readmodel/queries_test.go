@@ -184,6 +184,20 @@ func TestTeamQueries(t *testing.T) {
 			t.Errorf("search %q: got %v, want %s", q, got, want)
 		}
 	}
+	// Pages of every team, each once although the index holds its name
+	// and its short name.
+	for _, tt := range []struct {
+		offset, limit int
+		want          string
+	}{{0, 50, "[1 2 3 4 5]"}, {0, 2, "[1 2]"}, {2, 2, "[3 4]"}, {4, 2, "[5]"}, {5, 2, "[]"}, {500, 1, "[]"}} {
+		got := []int{}
+		for _, tm := range s.Teams(tt.offset, tt.limit) {
+			got = append(got, tm.ID)
+		}
+		if fmt.Sprint(got) != tt.want {
+			t.Errorf("teams offset %d limit %d: got %v, want %s", tt.offset, tt.limit, got, tt.want)
+		}
+	}
 	if _, ok := s.Team(99); ok {
 		t.Error("unknown team found")
 	}

@@ -105,6 +105,28 @@ func (s Snapshot) SearchTeams(q string, tier model.Tier) []Team {
 	return list
 }
 
+// Teams returns a page of every team, ascending by id: limit teams from
+// the offset-th (counting from 0). It walks the search index's list of
+// team ids, which already holds every team in order.
+func (s Snapshot) Teams(offset, limit int) []Team {
+	ids := s.w.search.team
+	var list []Team
+	for i, seen := 0, 0; i < len(ids) && len(list) < limit; i++ {
+		// A team whose short name differs from its name is listed twice,
+		// side by side.
+		if i > 0 && ids[i] == ids[i-1] {
+			continue
+		}
+		if seen++; seen <= offset {
+			continue
+		}
+		if t, ok := s.team(int(ids[i])); ok {
+			list = append(list, s.teamView(t, model.TierAnonymous))
+		}
+	}
+	return list
+}
+
 // TeamsVersion changes whenever any team changes: the version of any
 // answer that shows other teams' names.
 func (s Snapshot) TeamsVersion() uint64 { return s.w.teamsVersion }
