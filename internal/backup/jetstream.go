@@ -176,6 +176,31 @@ func snapshot(ctx context.Context, nc *nats.Conn, stream string, w io.Writer) (s
 // each chunk is a request the server acknowledges once it has taken it
 // (an empty answer) or refuses (an API error), and an empty message ends
 // the snapshot, answered with the stream as restored.
+// sendChunk sends one chunk of a restore and waits for its ack. On a
+// cluster the server may answer the restore request a moment before it
+// listens on the subject the chunks go to: a chunk nobody received ("no
+// responders") is sent again, for up to noRespondersWait; nothing was
+// stored of it, so the resend cannot double it.
+func sendChunk(ctx context.Context, nc *nats.Conn, subject string, chunk []byte) (*nats.Msg, error) {
+	giveUp := time.Now().Add(noRespondersWait)
+	for {
+		cctx, cancel := context.WithTimeout(ctx, chunkWait)
+		ack, err := nc.RequestWithContext(cctx, subject, chunk)
+		cancel()
+		if !errors.Is(err, nats.ErrNoResponders) || time.Now().After(giveUp) {
+			return ack, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// noRespondersWait bounds sendChunk's resends.
+const noRespondersWait = 5 * time.Second
+
 func restore(ctx context.Context, nc *nats.Conn, stream string, config json.RawMessage, state State, r io.Reader) (createResponse, error) {
 	var resp restoreResponse
 	req := struct {
@@ -195,9 +220,7 @@ func restore(ctx context.Context, nc *nats.Conn, stream string, config json.RawM
 			var refused struct {
 				Error *apiError `json:"error"`
 			}
-			cctx, cancel := context.WithTimeout(ctx, chunkWait)
-			ack, rerr := nc.RequestWithContext(cctx, resp.DeliverSubject, buf[:n])
-			cancel()
+			ack, rerr := sendChunk(ctx, nc, resp.DeliverSubject, buf[:n])
 			if rerr != nil {
 				return createResponse{}, fmt.Errorf("restore of %s: send a chunk: %w", stream, rerr)
 			}
