@@ -54,14 +54,16 @@ cleanup() { kill -TERM "$api" 2>/dev/null || true; wait "$api" 2>/dev/null || tr
 trap 'cleanup; exit 0' INT TERM
 trap 'rm -f "$dir/run.pid"' EXIT
 
-# ok PATH [TOKEN]: whether the API answers GET PATH with 200, asked without
-# curl (bash speaks HTTP well enough).
-ok() {
-  { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null || return 1
+# get PATH [TOKEN]: the API's whole answer to GET PATH, asked without curl
+# (bash speaks HTTP well enough); nothing when it does not answer.
+get() {
+  { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null || return 0
   printf 'GET %s HTTP/1.0\r\nHost: %s\r\n%s\r\n' "$1" "$host" "${2:+X-Auth-Token: $2$'\r\n'}" >&3
-  local status; status=$(head -n1 <&3 || true); exec 3>&-
-  [[ $status == *" 200 "* ]]
+  cat <&3 || true
+  exec 3>&-
 }
+# ok PATH [TOKEN]: whether the API answers GET PATH with 200.
+ok() { local r; r=$(get "$@"); [[ ${r%%$'\n'*} == *" 200 "* ]]; }
 # until_ok PATH [TOKEN]: wait up to 30 s for ok.
 until_ok() {
   for _ in $(seq 1 300); do
@@ -86,12 +88,7 @@ fi
 # Wait until the replica serves everything written so far (the import and
 # the token): /readyz says the stream sequence it serves.
 last=$(ingest stream info | awk '$1 == "FOOTBALL" {print $4}')
-served() {
-  { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null || { echo 0; return; }
-  printf 'GET /readyz HTTP/1.0\r\nHost: %s\r\n\r\n' "$host" >&3
-  local body; body=$(cat <&3); exec 3>&-
-  [[ $body =~ \"sequence\":([0-9]+) ]] && echo "${BASH_REMATCH[1]}" || echo 0
-}
+served() { [[ $(get /readyz) =~ \"sequence\":([0-9]+) ]] && echo "${BASH_REMATCH[1]}" || echo 0; }
 for _ in $(seq 1 300); do
   [ "$(served)" -ge "$last" ] && break
   sleep 0.1

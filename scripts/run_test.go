@@ -162,14 +162,7 @@ func TestMakeRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("(?s)The first edit.*?```sh\n(.*?)```").FindSubmatch(readme)
-	if m == nil {
-		t.Fatal("README has no first edit")
-	}
-	first := exec.Command("bash", "-euo", "pipefail", "-c", strings.ReplaceAll(string(m[1]), "localhost:8080", listen))
-	first.Dir = ".."
-	first.Env = append(os.Environ(), "FD_NATS_URL=nats://"+natsAddr)
-	out, err := first.CombinedOutput()
+	out, err := readmeBlock(t, readme, "The first edit", listen, natsAddr).CombinedOutput()
 	edited := regexp.MustCompile(`fixture 6/(\d+) updated`).FindSubmatch(out)
 	if err != nil || edited == nil {
 		t.Fatalf("the README's first edit: %v\n%s", err, out)
@@ -189,13 +182,9 @@ func TestMakeRun(t *testing.T) {
 	// The README's second replica beside make run, as written there (only
 	// the addresses moved to free ones): it starts, and answers as the
 	// first does.
-	m = regexp.MustCompile("(?s)### Running replicas.*?```sh\n(.*?)```").FindSubmatch(readme)
-	if m == nil {
-		t.Fatal("README has no second replica under Running replicas")
-	}
 	second, secondAdmin := natstest.FreeAddr(t), natstest.FreeAddr(t)
 	block := strings.NewReplacer("nats://127.0.0.1:4222", "nats://"+natsAddr, "--listen :8081", "--listen "+second,
-		"127.0.0.1:9091", secondAdmin).Replace(string(m[1]))
+		"127.0.0.1:9091", secondAdmin).Replace(readmeText(t, readme, "### Running replicas", "sh"))
 	replica := exec.Command("bash", "-euo", "pipefail", "-c", "exec "+strings.TrimSpace(block))
 	replica.Dir = ".."
 	var replicaLog strings.Builder
@@ -234,8 +223,8 @@ func TestMakeRun(t *testing.T) {
 	webhookWalkthrough(t, readme, natsAddr, string(edited[1]))
 
 	// The README's first requests and its Superliga, as written there.
-	first = readmeBlock(t, readme, "In another terminal:", listen, natsAddr)
-	if out, err := first.CombinedOutput(); err != nil || strings.Count(string(out), `"error"`) != 1 || !strings.Contains(string(out), "Arsenal FC") {
+	requests := readmeBlock(t, readme, "In another terminal:", listen, natsAddr)
+	if out, err := requests.CombinedOutput(); err != nil || strings.Count(string(out), `"error"`) != 1 || !strings.Contains(string(out), "Arsenal FC") {
 		t.Errorf("the README's first requests (one error, a hint, expected): %v\n%.2000s", err, out)
 	}
 	superliga := readmeBlock(t, readme, "Denmark's Superliga", listen, natsAddr)
@@ -291,21 +280,14 @@ func TestMakeRun(t *testing.T) {
 func webhookWalkthrough(t *testing.T, readme []byte, natsAddr, fixture string) {
 	t.Helper()
 	recvAddr := natstest.FreeAddr(t)
-	sh := regexp.MustCompile("(?s)### Webhooks.*?```sh\n(.*?)```").FindSubmatch(readme)
-	prog := regexp.MustCompile("(?s)A receiver in Go.*?```go\n(.*?)```").FindSubmatch(readme)
-	if sh == nil || prog == nil {
-		t.Fatal("README has no webhook commands or receiver under Webhooks")
-	}
-	cmds := exec.Command("bash", "-euo", "pipefail", "-c", strings.ReplaceAll(string(sh[1]), "127.0.0.1:8999", recvAddr))
-	cmds.Dir = ".."
-	cmds.Env = append(os.Environ(), "FD_NATS_URL=nats://"+natsAddr)
-	out, err := cmds.CombinedOutput()
+	sh := strings.ReplaceAll(readmeText(t, readme, "### Webhooks", "sh"), "127.0.0.1:8999", recvAddr)
+	out, err := shell(sh, natsAddr).CombinedOutput()
 	secret := regexp.MustCompile(`(?m)^secret: (whsec_\S+)$`).FindSubmatch(out)
 	if err != nil || secret == nil || !strings.Contains(string(out), "warning: 127.0.0.1 is not a public address") {
 		t.Fatalf("the README's webhook commands: %v\n%s", err, out)
 	}
 	src := filepath.Join(t.TempDir(), "receiver.go")
-	if err := os.WriteFile(src, []byte(strings.ReplaceAll(string(prog[1]), "127.0.0.1:8999", recvAddr)), 0o644); err != nil {
+	if err := os.WriteFile(src, []byte(strings.ReplaceAll(readmeText(t, readme, "A receiver in Go", "go"), "127.0.0.1:8999", recvAddr)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(t.TempDir(), "receiver")
@@ -343,15 +325,28 @@ func webhookWalkthrough(t *testing.T, readme []byte, natsAddr, fixture string) {
 	}
 }
 
+// readmeText is the first block fenced as lang in the README after the
+// text after.
+func readmeText(t *testing.T, readme []byte, after, lang string) string {
+	t.Helper()
+	m := regexp.MustCompile("(?s)" + regexp.QuoteMeta(after) + ".*?```" + lang + "\n(.*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatalf("README has no %s block after %q", lang, after)
+	}
+	return string(m[1])
+}
+
 // readmeBlock is the first sh block of the README after the text after,
 // as a command to run from the repository with make run's addresses.
 func readmeBlock(t *testing.T, readme []byte, after, listen, natsAddr string) *exec.Cmd {
 	t.Helper()
-	m := regexp.MustCompile("(?s)" + regexp.QuoteMeta(after) + ".*?```sh\n(.*?)```").FindSubmatch(readme)
-	if m == nil {
-		t.Fatalf("README has no sh block after %q", after)
-	}
-	c := exec.Command("bash", "-euo", "pipefail", "-c", strings.ReplaceAll(string(m[1]), "localhost:8080", listen))
+	return shell(strings.ReplaceAll(readmeText(t, readme, after, "sh"), "localhost:8080", listen), natsAddr)
+}
+
+// shell runs script with bash from the repository, its ingest commands
+// pointed at the NATS of make run.
+func shell(script, natsAddr string) *exec.Cmd {
+	c := exec.Command("bash", "-euo", "pipefail", "-c", script)
 	c.Dir = ".."
 	c.Env = append(os.Environ(), "FD_NATS_URL=nats://"+natsAddr)
 	return c
