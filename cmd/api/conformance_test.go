@@ -144,7 +144,7 @@ func (r *replica) waitApplied(s *events.Store) {
 		r.t.Fatal(err)
 	}
 	deadline := time.Now().Add(30 * time.Second)
-	var served uint64
+	var served, applied uint64
 	for time.Now().Before(deadline) {
 		resp, err := http.Get(r.admin + "/metrics")
 		if err != nil {
@@ -153,15 +153,17 @@ func (r *replica) waitApplied(s *events.Store) {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		for _, line := range strings.Split(string(body), "\n") {
+			fmt.Sscanf(line, "fd_stream_last_applied_sequence %d", &applied)
 			if _, err := fmt.Sscanf(line, "fd_stream_served_sequence %d", &served); err == nil && served >= last {
 				return
 			}
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	// Where it stopped and what it logged (warnings and errors: a lost
-	// consumer and each attempt to replace it) say why.
-	r.t.Fatalf("replica %s did not apply up to %d in 30s: it serves %d\n%s", r.base, last, served, r.logs.String())
+	// Where it stopped (not delivered, or applied and not published) and
+	// what it logged (warnings and errors: a lost consumer and each
+	// attempt to replace it) say why.
+	r.t.Fatalf("replica %s did not apply up to %d in 30s: it applied %d and serves %d\n%s", r.base, last, applied, served, r.logs.String())
 }
 
 func TestEndpoints(t *testing.T) {

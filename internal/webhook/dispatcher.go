@@ -497,6 +497,7 @@ func (d *Dispatcher) publishEvents(ctx context.Context, evs []push.Event) []push
 			failed = append(failed, *ev)
 		}
 	}
+	var firstErr error
 	for i, f := range futures {
 		if f == nil {
 			continue
@@ -504,11 +505,16 @@ func (d *Dispatcher) publishEvents(ctx context.Context, evs []push.Event) []push
 		select {
 		case <-f.Ok():
 		case err := <-f.Err():
-			d.cfg.Log.Warn("webhook event publish; retrying", "key", evs[i].Key(), "err", err.Error())
+			firstErr = cmp.Or(firstErr, err)
 			failed = append(failed, evs[i])
 		case <-ctx.Done():
 			return nil
 		}
+	}
+	if firstErr != nil {
+		// One line a batch: while NATS is away every event of it fails
+		// the same way (a line per event was thousands in a second).
+		d.cfg.Log.Warn("webhook event publish; retrying", "events", len(failed), "first", failed[0].Key(), "err", firstErr.Error())
 	}
 	return failed
 }

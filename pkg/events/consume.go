@@ -149,6 +149,11 @@ func (s *Store) consume(ctx context.Context, c *consumption) error {
 		FilterSubjects:    []string{c.filter},
 		DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
 		InactiveThreshold: consumerIdle,
+		// One attempt: a consumer the client cannot replace at once is
+		// replaced by Consume's loop, which logs it (onRetry) and backs
+		// off from 100 ms, where the client's own loop is silent and
+		// backs off from a second to ten, a try taking up to ten more.
+		MaxResetAttempts: 1,
 	}
 	if c.last > 0 {
 		// Everything after the last event delivered: the subjects whose
@@ -175,7 +180,7 @@ func (s *Store) consume(ctx context.Context, c *consumption) error {
 	if consErr != nil {
 		return fmt.Errorf("consume %s: %w", c.filter, consErr)
 	}
-	it, err := cons.Messages(jetstream.PullMaxMessages(1024))
+	it, err := cons.Messages(jetstream.PullMaxMessages(1024), jetstream.PullHeartbeat(consumerHeartbeat))
 	if err != nil {
 		return fmt.Errorf("consume %s: %w", c.filter, err)
 	}
@@ -336,6 +341,12 @@ func (s *Store) History(ctx context.Context, subject string) ([]Revision, error)
 // short, so that a reader that died leaves nothing behind for long (the
 // server caps consumers per stream).
 const consumerIdle = 30 * time.Second
+
+// consumerHeartbeat is how often an idle consumer's server says it is
+// there; two missed, the client replaces the consumer. A consumer lives on
+// one node: with the client's default of 5 s, a replica whose consumer's
+// node restarted went 10 s without applying anything.
+const consumerHeartbeat = time.Second
 
 // deleteConsumer removes a consumer we are done with at once, rather than
 // leaving it to expire: an importer scanning per competition would
