@@ -21,6 +21,10 @@ import (
 
 // encodeFixture appends the envelope of f to b; ok is false when it gave up.
 func encodeFixture(b []byte, f *model.Fixture) ([]byte, bool) {
+	if len(f.Goals) > 0 {
+		// Rare (tournament files) and nested: encoding/json's.
+		return b, false
+	}
 	ok := true
 	str := func(key, v string, omitEmpty bool) {
 		if omitEmpty && v == "" {
@@ -99,6 +103,7 @@ func encodeFixture(b []byte, f *model.Fixture) ([]byte, bool) {
 		b = append(b, '}')
 	}
 	str("referee", f.Referee, true)
+	str("venue", f.Venue, true)
 	str("source", f.Source, true)
 	b = append(b, '}', '}')
 	return b, ok

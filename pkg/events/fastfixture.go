@@ -218,7 +218,7 @@ func (s *scanner) fixture(f *model.Fixture) error {
 			f.HomeTeamID, err = s.int()
 		case "awayTeamId":
 			f.AwayTeamID, err = s.int()
-		case "group", "stage", "round", "homePlaceholder", "awayPlaceholder", "status", "awarded", "referee", "source":
+		case "group", "stage", "round", "homePlaceholder", "awayPlaceholder", "status", "awarded", "referee", "venue", "source":
 			if v, err = s.str(); err == nil {
 				setString(f, string(key), v)
 			}
@@ -368,6 +368,8 @@ func setString(f *model.Fixture, key string, raw []byte) {
 		f.Awarded = model.Side(v)
 	case "referee":
 		f.Referee = v
+	case "venue":
+		f.Venue = v
 	case "source":
 		f.Source = v
 	}

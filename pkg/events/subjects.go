@@ -30,6 +30,8 @@ const (
 	KindWebhook      Kind = "webhook"
 	// KindFeed holds a source `ingest follow` keeps current.
 	KindFeed Kind = "feed"
+	// KindPerson holds a scorer or player by id (football.person.<id>).
+	KindPerson Kind = "person"
 	// Natural keys, claimed by writers: a league's season → its
 	// competition (football.competitionkey.<league>.<year>), and the
 	// sources of a competition's imported fixtures or adjustments → their
@@ -49,7 +51,7 @@ const Prefix = "football"
 
 // Kinds lists the kinds an editor can show.
 var Kinds = []Kind{KindLeague, KindCompetition, KindTeam, KindTeamName, KindSquad, KindFixture, KindAdjustment, KindTieBreak, KindTieBreakData,
-	KindClient, KindWebhook, KindFeed, KindCompetitionKey, KindSourceKeys}
+	KindClient, KindWebhook, KindFeed, KindPerson, KindCompetitionKey, KindSourceKeys}
 
 // ParseKind parses a kind name.
 func ParseKind(s string) (Kind, error) {
@@ -115,6 +117,8 @@ func SubjectOf(v any) (string, error) {
 		return Subject(KindWebhook, e.Name), nil
 	case *model.Feed:
 		return Subject(KindFeed, e.Name), nil
+	case *model.Person:
+		return Subject(KindPerson, itoa(e.ID)), nil
 	case *model.CompetitionKey:
 		return Subject(KindCompetitionKey, string(e.League), itoa(e.Year)), nil
 	case *model.SourceKeys:

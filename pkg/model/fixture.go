@@ -101,6 +101,12 @@ type Fixture struct {
 	// Referee is the referee's name as a source gives it. The v1 API has
 	// no field for it: it is kept, not shown.
 	Referee string `json:"referee,omitempty"`
+	// Venue is the ground as a source names it ("Lusail Iconic Stadium,
+	// Lusail"); v4 shows it on a single match.
+	Venue string `json:"venue,omitempty"`
+	// Goals are the goals in the order of play, where a source has them;
+	// together they make the final score (checkGoals).
+	Goals []Goal `json:"goals,omitempty"`
 	// Source identifies the fixture in the file it was imported from, so a
 	// re-import finds it again.
 	Source string `json:"source,omitempty"`
@@ -167,7 +173,7 @@ func (f *Fixture) ValidateDraft() error {
 		return Invalidf("awayTeam", fmt.Sprint(f.AwayTeamID), "must differ from the home team")
 	}
 	if err := firstError(CheckText("group", f.Group, MaxLabel), CheckText("round", f.Round, MaxLabel), CheckText("referee", f.Referee, MaxName),
-		CheckText("source", f.Source, MaxSource)); err != nil {
+		CheckText("venue", f.Venue, MaxName), CheckText("source", f.Source, MaxSource)); err != nil {
 		return err
 	}
 	if _, err := ParseStatus(string(f.Status)); err != nil {
@@ -180,6 +186,9 @@ func (f *Fixture) ValidateDraft() error {
 		return Invalidf("result", "", "a FINISHED fixture needs a full-time score or an awarded winner")
 	}
 	if err := f.checkResult(); err != nil {
+		return err
+	}
+	if err := f.checkGoals(); err != nil {
 		return err
 	}
 	if f.Awarded != "" {
