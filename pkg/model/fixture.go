@@ -134,8 +134,24 @@ func (f *Fixture) Validate() error {
 }
 
 // ValidateDraft checks everything but the id, which a new fixture gets once
-// the rest is valid.
+// the rest is valid: where it sits in its competition, its teams, its
+// labels, then its state (status, scores, goals, award, odds).
 func (f *Fixture) ValidateDraft() error {
+	if err := f.checkPlace(); err != nil {
+		return err
+	}
+	if err := f.checkTeams(); err != nil {
+		return err
+	}
+	if err := firstError(CheckText("group", f.Group, MaxLabel), CheckText("round", f.Round, MaxLabel), CheckText("referee", f.Referee, MaxName),
+		CheckText("venue", f.Venue, MaxName), CheckText("source", f.Source, MaxSource)); err != nil {
+		return err
+	}
+	return f.checkState()
+}
+
+// checkPlace checks the competition, matchday, stage, leg and kick-off.
+func (f *Fixture) checkPlace() error {
 	if err := CheckID("competition", f.CompetitionID); err != nil {
 		return err
 	}
@@ -153,6 +169,11 @@ func (f *Fixture) ValidateDraft() error {
 	if f.Kickoff.IsZero() {
 		return Invalidf("kickoff", "", "is required")
 	}
+	return nil
+}
+
+// checkTeams checks the two teams: ids or placeholders, not the same team.
+func (f *Fixture) checkTeams() error {
 	for _, side := range []struct {
 		field, placeholderField string
 		id                      int
@@ -172,10 +193,12 @@ func (f *Fixture) ValidateDraft() error {
 	if f.HomeTeamID != 0 && f.HomeTeamID == f.AwayTeamID {
 		return Invalidf("awayTeam", fmt.Sprint(f.AwayTeamID), "must differ from the home team")
 	}
-	if err := firstError(CheckText("group", f.Group, MaxLabel), CheckText("round", f.Round, MaxLabel), CheckText("referee", f.Referee, MaxName),
-		CheckText("venue", f.Venue, MaxName), CheckText("source", f.Source, MaxSource)); err != nil {
-		return err
-	}
+	return nil
+}
+
+// checkState checks the status and what it allows: a result, goals, an
+// awarded winner; and the odds.
+func (f *Fixture) checkState() error {
 	if _, err := ParseStatus(string(f.Status)); err != nil {
 		return err
 	}
@@ -237,15 +260,9 @@ func (f *Fixture) checkResult() error {
 	if ht := r.HalfTime; ht != nil && (ht.Home > ft.Home || ht.Away > ft.Away) {
 		return Invalidf("half-time", ht.String(), "cannot exceed the full-time score %s for either side", ft)
 	}
-	level := ft
-	if et := r.ExtraTime; et != nil {
-		if et.Home < ft.Home || et.Away < ft.Away {
-			return Invalidf("extra-time", et.String(), "is the score after extra time and cannot be below the full-time score %s", ft)
-		}
-		if ft.Home != ft.Away && f.Leg != 2 {
-			return Invalidf("extra-time", et.String(), "extra time follows a level full time, not %s (a second leg says so with leg 2)", ft)
-		}
-		level = *et
+	level, err := f.checkExtraTime(ft)
+	if err != nil {
+		return err
 	}
 	if p := r.Penalties; p != nil {
 		if p.Home == p.Away {
@@ -256,6 +273,22 @@ func (f *Fixture) checkResult() error {
 		}
 	}
 	return nil
+}
+
+// checkExtraTime checks the score after extra time against the full-time
+// score ft, and returns the score a shoot-out would follow.
+func (f *Fixture) checkExtraTime(ft Score) (Score, error) {
+	et := f.Result.ExtraTime
+	if et == nil {
+		return ft, nil
+	}
+	if et.Home < ft.Home || et.Away < ft.Away {
+		return ft, Invalidf("extra-time", et.String(), "is the score after extra time and cannot be below the full-time score %s", ft)
+	}
+	if ft.Home != ft.Away && f.Leg != 2 {
+		return ft, Invalidf("extra-time", et.String(), "extra time follows a level full time, not %s (a second leg says so with leg 2)", ft)
+	}
+	return *et, nil
 }
 
 // String is the score as editors write it, 2-1.
@@ -291,9 +324,19 @@ func checkInCompetition(c *Competition, f *Fixture, prev *Fixture) error {
 			return err
 		}
 	}
-	// Play-off fixtures may bring in teams from outside (a relegation
-	// play-off against a lower league's club); regular ones may not.
-	if len(c.Teams) > 0 && f.Stage == Regular {
+	if f.Stage == Regular {
+		return checkRegular(c, f)
+	}
+	return nil
+}
+
+// checkRegular checks a fixture that counts in the table against its
+// competition's shape: its teams, matchdays, groups, and whether it may go
+// beyond regular time. Play-off fixtures may bring in teams from outside
+// (a relegation play-off against a lower league's club), go past the last
+// matchday and to extra time.
+func checkRegular(c *Competition, f *Fixture) error {
+	if len(c.Teams) > 0 {
 		for _, side := range []struct {
 			field string
 			id    int
@@ -303,16 +346,16 @@ func checkInCompetition(c *Competition, f *Fixture, prev *Fixture) error {
 			}
 		}
 	}
-	if f.Stage == Regular && c.NumberOfMatchdays > 0 && f.Matchday > c.NumberOfMatchdays {
+	if c.NumberOfMatchdays > 0 && f.Matchday > c.NumberOfMatchdays {
 		return Invalidf("matchday", fmt.Sprint(f.Matchday), "competition %d has %d matchdays (play-off rounds may go beyond with stage PLAYOFF)", c.ID, c.NumberOfMatchdays)
 	}
-	if c.Type == TypeTournament && f.Stage == Regular && f.Group == "" {
+	if c.Type == TypeTournament && f.Group == "" {
 		return Invalidf("group", "", "a group-stage fixture of a tournament needs a group")
 	}
-	if c.Type == TypeCup && f.Stage == Regular {
+	if c.Type == TypeCup {
 		return Invalidf("stage", string(f.Stage), "every fixture of a cup is a knock-out (PLAYOFF) fixture")
 	}
-	if r := f.Result; (r.ExtraTime != nil || r.Penalties != nil) && f.Stage == Regular && !c.RegularExtraTime {
+	if r := f.Result; (r.ExtraTime != nil || r.Penalties != nil) && !c.RegularExtraTime {
 		field, v := "extra-time", r.ExtraTime
 		if v == nil {
 			field, v = "penalties", r.Penalties
