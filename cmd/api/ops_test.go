@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -215,5 +216,24 @@ func TestWaitsForARight(t *testing.T) {
 		if !json.Valid([]byte(line)) {
 			t.Errorf("a log line is not JSON: %s", line)
 		}
+	}
+}
+
+// TestReplaysShareGOGC: replicas replaying side by side in one process
+// (as in these tests) raise GOGC once and put back what it was when the
+// last replay ends; each saving and restoring its own left the process
+// at the replay's 400 when the second saved the first's.
+func TestReplaysShareGOGC(t *testing.T) {
+	gogc := func() int { v := debug.SetGCPercent(0); debug.SetGCPercent(v); return v }
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	replayStarted()
+	replayStarted()
+	replayEnded()
+	if got := gogc(); got != replayGCPercent {
+		t.Errorf("one of two replays ended: GOGC %d, want %d", got, replayGCPercent)
+	}
+	replayEnded()
+	if got := gogc(); got != 100 {
+		t.Errorf("both replays ended: GOGC %d, want 100", got)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -31,6 +32,38 @@ import (
 
 // replayGCPercent is GOGC during the replay.
 const replayGCPercent = 400
+
+// replays counts the replays running in the process. GOGC is the
+// process's, and replicas started side by side in one process (the tests
+// do) would otherwise each save and restore it: the second saves the
+// first's 400 and restores that. The first replay to start raises it, the
+// last to end puts back what it was.
+var replays struct {
+	sync.Mutex
+	n     int
+	saved int
+}
+
+func replayStarted() {
+	replays.Lock()
+	defer replays.Unlock()
+	if replays.n == 0 {
+		replays.saved = debug.SetGCPercent(replayGCPercent)
+	}
+	replays.n++
+}
+
+// replayEnded puts GOGC back once no replay runs, and hands the replays'
+// garbage back to the system at once.
+func replayEnded() {
+	replays.Lock()
+	defer replays.Unlock()
+	replays.n--
+	if replays.n == 0 {
+		debug.SetGCPercent(replays.saved)
+		debug.FreeOSMemory()
+	}
+}
 
 // dial is how the replica reaches NATS.
 func (c *config) dial(log *slog.Logger) events.Dial {
@@ -298,13 +331,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// work (a third of the replay in the profile of docs/performance.md):
 	// collect less often until ready, then return to the usual pace and
 	// hand the replay's garbage back to the system at once.
-	gcPercent := debug.SetGCPercent(replayGCPercent)
+	replayStarted()
 	go func() {
 		start := time.Now()
 		go func() {
 			err := model.WaitReady(runCtx)
-			debug.SetGCPercent(gcPercent)
-			debug.FreeOSMemory()
+			replayEnded()
 			if err == nil {
 				log.Info("replay complete", "duration", time.Since(start).String(), "seq", model.Stats().LastSeq)
 			}

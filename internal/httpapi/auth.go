@@ -120,27 +120,27 @@ var (
 // and their rotations; the client itself is still looked up in the
 // request's snapshot, so a revoked or rotated token stops working at once.
 // A map under a lock rather than a sync.Map: looked up with the header's
-// bytes, it builds no string per request.
-var tokenHashes = struct {
-	sync.RWMutex
-	m map[string]string // token → hash
-}{m: map[string]string{}}
+// bytes, it builds no string per request. Each server has its own.
+type tokenHashes struct {
+	mu sync.RWMutex
+	m  map[string]string // token → hash
+}
 
-// hashToken returns the token's hash and whether it was remembered.
-func hashToken(token []byte) (string, bool) {
-	tokenHashes.RLock()
-	h, ok := tokenHashes.m[string(token)]
-	tokenHashes.RUnlock()
+// hash returns the token's hash and whether it was remembered.
+func (th *tokenHashes) hash(token []byte) (string, bool) {
+	th.mu.RLock()
+	h, ok := th.m[string(token)]
+	th.mu.RUnlock()
 	if ok {
 		return h, true
 	}
 	return model.HashToken(string(token)), false
 }
 
-func rememberToken(token []byte, hash string) {
-	tokenHashes.Lock()
-	tokenHashes.m[string(token)] = hash
-	tokenHashes.Unlock()
+func (th *tokenHashes) remember(token []byte, hash string) {
+	th.mu.Lock()
+	th.m[string(token)] = hash
+	th.mu.Unlock()
 }
 
 // authenticate recognises the caller from X-Auth-Token (or, on the event
@@ -182,14 +182,14 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 		var cl model.Client
 		known := false
 		if len(raw) > 0 && model.ValidToken(string(raw)) {
-			hash, remembered := hashToken(raw)
+			hash, remembered := s.hashes.hash(raw)
 			if cl, known = snap.Client(hash); !known {
 				// A client this replica has not applied yet (added a moment
 				// ago, the replica behind an import): ask the stream.
 				cl, known = s.tokens.resolve(hash)
 			}
 			if known && !remembered {
-				rememberToken(raw, hash)
+				s.hashes.remember(raw, hash)
 			}
 		}
 		var v verdict

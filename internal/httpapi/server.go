@@ -138,6 +138,7 @@ type Server struct {
 	metrics *metrics
 	streams streamSlots
 	tokens  *tokenLookups
+	hashes  tokenHashes
 	// streamEnd is set once the replica reaches NATS (ShareStream).
 	streamEnd atomic.Pointer[StreamEnd]
 	log       *slog.Logger
@@ -159,7 +160,8 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, model: opts.Model, cache: cache, limits: newLimiter(nil, opts.Log),
-		log: opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}, freed: make(chan struct{})}}
+		log: opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}, freed: make(chan struct{})},
+		hashes: tokenHashes{m: map[string]string{}}}
 	s.metrics = newMetrics(opts.Registry, opts.Model, s.limits, func() bool { status, _ := s.readiness(); return status == fiber.StatusOK })
 	s.tokens = newTokenLookups(opts.Model, opts.Log, opts.Registry, opts.TokenLookupTimeout)
 	s.app = fiber.New(fiber.Config{
