@@ -204,6 +204,68 @@ func provisionEmbedded(ctx context.Context, cfg *config, log *slog.Logger) error
 	return nil
 }
 
+// startEmbedded starts the single-machine mode's NATS server and sets up
+// what the replica keeps there, as `ingest stream init` does on a cluster.
+func startEmbedded(ctx context.Context, cfg *config, log *slog.Logger) (stop func(), err error) {
+	u, _ := url.Parse(cfg.natsURL)
+	port, err := strconv.Atoi(u.Port())
+	if err != nil {
+		return nil, fmt.Errorf("--nats %q: single-machine mode needs a port", events.Redacted(cfg.natsURL))
+	}
+	ns, err := natsembed.Start(natsembed.Options{Dir: cfg.embeddedNATS, Host: u.Hostname(), Port: port})
+	if err != nil {
+		return nil, err
+	}
+	log.Info("embedded nats started", "url", ns.URL(), "dir", cfg.embeddedNATS)
+	if err := provisionEmbedded(ctx, cfg, log); err != nil {
+		ns.Stop()
+		return nil, err
+	}
+	return ns.Stop, nil
+}
+
+// serveAdmin serves /metrics, /healthz and /readyz on --admin-listen (nil
+// when it is empty); a failure of the listener goes to httpErr.
+func serveAdmin(cfg *config, srv *httpapi.Server, log *slog.Logger, httpErr chan<- error) (*http.Server, error) {
+	if cfg.adminListen == "" {
+		return nil, nil
+	}
+	aln, err := net.Listen("tcp", cfg.adminListen)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("--admin-listen %s: address already in use (by another replica on this host?): give each replica its own, such as --admin-listen 127.0.0.1:9091, or --admin-listen '' for none", cfg.adminListen)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--admin-listen %s: %w", cfg.adminListen, err)
+	}
+	admin := &http.Server{Handler: srv.AdminHandler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := admin.Serve(aln); !errors.Is(err, http.ErrServerClosed) {
+			httpErr <- fmt.Errorf("admin listener: %w", err)
+		}
+	}()
+	log.Info("admin listening", "addr", aln.Addr().String())
+	return admin, nil
+}
+
+// drain stops being ready, gives load balancers time to notice, then
+// finishes the requests in flight within a deadline.
+func drain(cfg *config, log *slog.Logger, srv *httpapi.Server, hub *push.Hub, admin *http.Server) {
+	log.Info("shutting down", "drain", cfg.drain.String())
+	srv.Drain()
+	time.Sleep(cfg.drain)
+	// Event streams never finish on their own: end them, so that their
+	// clients reconnect (with Last-Event-ID) to another replica.
+	hub.Close()
+	if err := srv.App().ShutdownWithTimeout(10 * time.Second); err != nil {
+		log.Warn("shutdown", "err", err)
+	}
+	if admin != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = admin.Shutdown(sctx)
+		cancel()
+	}
+}
+
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg, err := parseConfig(args, getenv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
@@ -219,22 +281,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.level}))
 
 	if cfg.embeddedNATS != "" {
-		u, _ := url.Parse(cfg.natsURL)
-		port, err := strconv.Atoi(u.Port())
-		if err != nil {
-			return fmt.Errorf("--nats %q: single-machine mode needs a port", events.Redacted(cfg.natsURL))
-		}
-		ns, err := natsembed.Start(natsembed.Options{Dir: cfg.embeddedNATS, Host: u.Hostname(), Port: port})
+		stop, err := startEmbedded(ctx, cfg, log)
 		if err != nil {
 			return err
 		}
-		defer ns.Stop()
-		log.Info("embedded nats started", "url", ns.URL(), "dir", cfg.embeddedNATS)
-		// The replica runs this server: it sets up what it keeps there, as
-		// `ingest stream init` does on a cluster.
-		if err := provisionEmbedded(ctx, cfg, log); err != nil {
-			return err
-		}
+		defer stop()
 	}
 	clock := cfg.clock()
 	hub, err := push.NewHub(push.HubConfig{History: cfg.history})
@@ -276,22 +327,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	httpErr := make(chan error, 2)
 	go func() { httpErr <- srv.Serve(ln) }()
 	log.Info("listening", "addr", ln.Addr().String())
-	var admin *http.Server
-	if cfg.adminListen != "" {
-		aln, err := net.Listen("tcp", cfg.adminListen)
-		if errors.Is(err, syscall.EADDRINUSE) {
-			return fmt.Errorf("--admin-listen %s: address already in use (by another replica on this host?): give each replica its own, such as --admin-listen 127.0.0.1:9091, or --admin-listen '' for none", cfg.adminListen)
-		}
-		if err != nil {
-			return fmt.Errorf("--admin-listen %s: %w", cfg.adminListen, err)
-		}
-		admin = &http.Server{Handler: srv.AdminHandler(), ReadHeaderTimeout: 10 * time.Second}
-		go func() {
-			if err := admin.Serve(aln); !errors.Is(err, http.ErrServerClosed) {
-				httpErr <- fmt.Errorf("admin listener: %w", err)
-			}
-		}()
-		log.Info("admin listening", "addr", aln.Addr().String())
+	admin, err := serveAdmin(cfg, srv, log, httpErr)
+	if err != nil {
+		return err
 	}
 
 	store, budgets, err := attach(ctx, log, cfg, srv)
@@ -351,22 +389,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case err := <-httpErr:
 		return fmt.Errorf("http server stopped: %w", err)
 	}
-	// Stop being ready, give load balancers time to notice, then finish
-	// the requests in flight within a deadline.
-	log.Info("shutting down", "drain", cfg.drain.String())
-	srv.Drain()
-	time.Sleep(cfg.drain)
-	// Event streams never finish on their own: end them, so that their
-	// clients reconnect (with Last-Event-ID) to another replica.
-	hub.Close()
-	if err := srv.App().ShutdownWithTimeout(10 * time.Second); err != nil {
-		log.Warn("shutdown", "err", err)
-	}
-	if admin != nil {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_ = admin.Shutdown(sctx)
-		cancel()
-	}
+	drain(cfg, log, srv, hub, admin)
 	// Deliveries in hand are handed back to the other replicas.
 	stopHooks()
 	<-hooksDone

@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/footdata/footballd/pkg/events"
@@ -102,37 +103,31 @@ func (c *Config) setDefaults() {
 	}
 }
 
-// Validate checks the configuration.
+// Validate checks the configuration: the first rule broken, in the order
+// below, is the error.
 func (c *Config) Validate() error {
-	switch {
-	case c.Leagues < 1 || c.Leagues > maxLeagues():
-		return fmt.Errorf("leagues %d: must be from 1 to %d", c.Leagues, maxLeagues())
-	case c.Seasons > 0 && c.Fixtures > 0:
-		return fmt.Errorf("seasons %d and fixtures %d: give one or the other", c.Seasons, c.Fixtures)
-	case c.Seasons < 0:
-		return fmt.Errorf("seasons %d: must be at least 1", c.Seasons)
-	case c.Fixtures < 0:
-		return fmt.Errorf("fixtures %d: must be positive", c.Fixtures)
-	case c.FirstYear < 1900 || c.FirstYear > maxYear:
-		return fmt.Errorf("first year %d: must be from 1900 to %d", c.FirstYear, maxYear)
-	case c.Seasons > 0 && c.FirstYear+c.Seasons-1 > maxYear:
-		return fmt.Errorf("seasons %d from %d: the last would start after %d", c.Seasons, c.FirstYear, maxYear)
-	case c.MinTeams < minTeamsFloor || c.MinTeams > maxTeamsCeiling:
-		return fmt.Errorf("min teams %d: must be from %d to %d", c.MinTeams, minTeamsFloor, maxTeamsCeiling)
-	case c.MaxTeams < c.MinTeams || c.MaxTeams > maxTeamsCeiling:
-		return fmt.Errorf("max teams %d: must be from min teams (%d) to %d", c.MaxTeams, c.MinTeams, maxTeamsCeiling)
-	case c.MinTeams == c.MaxTeams && c.MinTeams%2 == 1:
-		return fmt.Errorf("teams %d: league sizes must be even", c.MinTeams)
-	case c.TournamentEvery < -1 || c.TournamentEvery == 0:
-		return fmt.Errorf("tournament every %d: must be a number of seasons, or -1 for none", c.TournamentEvery)
-	case c.SquadSize < minSquad || c.SquadSize > maxSquad:
-		return fmt.Errorf("squad size %d: must be from %d to %d", c.SquadSize, minSquad, maxSquad)
-	case c.LiveMatches < 0:
-		return fmt.Errorf("live matches %d: must not be negative", c.LiveMatches)
-	case c.LiveUpdates < 1 || c.LiveUpdates > maxLiveUpdates:
-		return fmt.Errorf("live updates %d: must be from 1 to %d", c.LiveUpdates, maxLiveUpdates)
-	case c.ExtraEdits < 0 || c.ExtraEdits > maxExtraEdits:
-		return fmt.Errorf("extra edits %d: must be from 0 to %d", c.ExtraEdits, maxExtraEdits)
+	for _, r := range []struct {
+		broken bool
+		msg    string
+	}{
+		{c.Leagues < 1 || c.Leagues > maxLeagues(), fmt.Sprintf("leagues %d: must be from 1 to %d", c.Leagues, maxLeagues())},
+		{c.Seasons > 0 && c.Fixtures > 0, fmt.Sprintf("seasons %d and fixtures %d: give one or the other", c.Seasons, c.Fixtures)},
+		{c.Seasons < 0, fmt.Sprintf("seasons %d: must be at least 1", c.Seasons)},
+		{c.Fixtures < 0, fmt.Sprintf("fixtures %d: must be positive", c.Fixtures)},
+		{c.FirstYear < 1900 || c.FirstYear > maxYear, fmt.Sprintf("first year %d: must be from 1900 to %d", c.FirstYear, maxYear)},
+		{c.Seasons > 0 && c.FirstYear+c.Seasons-1 > maxYear, fmt.Sprintf("seasons %d from %d: the last would start after %d", c.Seasons, c.FirstYear, maxYear)},
+		{c.MinTeams < minTeamsFloor || c.MinTeams > maxTeamsCeiling, fmt.Sprintf("min teams %d: must be from %d to %d", c.MinTeams, minTeamsFloor, maxTeamsCeiling)},
+		{c.MaxTeams < c.MinTeams || c.MaxTeams > maxTeamsCeiling, fmt.Sprintf("max teams %d: must be from min teams (%d) to %d", c.MaxTeams, c.MinTeams, maxTeamsCeiling)},
+		{c.MinTeams == c.MaxTeams && c.MinTeams%2 == 1, fmt.Sprintf("teams %d: league sizes must be even", c.MinTeams)},
+		{c.TournamentEvery < -1 || c.TournamentEvery == 0, fmt.Sprintf("tournament every %d: must be a number of seasons, or -1 for none", c.TournamentEvery)},
+		{c.SquadSize < minSquad || c.SquadSize > maxSquad, fmt.Sprintf("squad size %d: must be from %d to %d", c.SquadSize, minSquad, maxSquad)},
+		{c.LiveMatches < 0, fmt.Sprintf("live matches %d: must not be negative", c.LiveMatches)},
+		{c.LiveUpdates < 1 || c.LiveUpdates > maxLiveUpdates, fmt.Sprintf("live updates %d: must be from 1 to %d", c.LiveUpdates, maxLiveUpdates)},
+		{c.ExtraEdits < 0 || c.ExtraEdits > maxExtraEdits, fmt.Sprintf("extra edits %d: must be from 0 to %d", c.ExtraEdits, maxExtraEdits)},
+	} {
+		if r.broken {
+			return errors.New(r.msg)
+		}
 	}
 	return nil
 }
