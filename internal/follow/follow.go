@@ -231,7 +231,24 @@ func (f *Follower) round(ctx, pollCtx context.Context, wg *sync.WaitGroup, sem c
 			active[fd.Name] = fd
 		}
 	}
+	f.forget(ctx, active)
+	for _, fd := range feeds {
+		if _, ok := active[fd.Name]; !ok || ctx.Err() != nil {
+			continue
+		}
+		if err := f.keepLease(ctx, fd); err != nil && ctx.Err() == nil {
+			f.cfg.Log.Warn("feed lease", "feed", fd.Name, "err", err.Error())
+		}
+	}
+	f.pollDue(ctx, pollCtx, wg, sem)
+}
+
+// forget drops what the follower knows of feeds no longer active, and
+// gives back the leases it holds on them (or on a feed removed and added
+// again under the same name) unless a poll of it is running.
+func (f *Follower) forget(ctx context.Context, active map[string]model.Feed) {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	for name := range f.seen {
 		if _, ok := active[name]; !ok {
 			delete(f.seen, name)
@@ -246,15 +263,11 @@ func (f *Follower) round(ctx, pollCtx context.Context, wg *sync.WaitGroup, sem c
 			delete(f.held, name)
 		}
 	}
-	f.mu.Unlock()
-	for _, fd := range feeds {
-		if _, ok := active[fd.Name]; !ok || ctx.Err() != nil {
-			continue
-		}
-		if err := f.keepLease(ctx, fd); err != nil && ctx.Err() == nil {
-			f.cfg.Log.Warn("feed lease", "feed", fd.Name, "err", err.Error())
-		}
-	}
+}
+
+// pollDue starts a poll of each held feed that is due and not being
+// polled, at most cap(sem) at a time.
+func (f *Follower) pollDue(ctx, pollCtx context.Context, wg *sync.WaitGroup, sem chan struct{}) {
 	now := time.Now()
 	f.mu.Lock()
 	defer f.mu.Unlock()
