@@ -115,15 +115,7 @@ func validHost[T string | []byte](h T) bool {
 		return false
 	}
 	if h[0] == '[' {
-		end := 1
-		for end < len(h) && h[end] != ']' {
-			end++
-		}
-		if end == len(h) || !validPort(h[end+1:]) {
-			return false
-		}
-		_, err := netip.ParseAddr(string(h[1:end]))
-		return err == nil
+		return validBracketed(h)
 	}
 	host := h
 	for i := len(h) - 1; i >= 0; i-- {
@@ -135,8 +127,27 @@ func validHost[T string | []byte](h T) bool {
 			break
 		}
 	}
-	// Labels of letters, digits, '-' and '_', 1 to 63 long; an IPv4
-	// address is such a name too.
+	return validName(host)
+}
+
+// validBracketed reports whether h is an IPv6 address in brackets, with an
+// optional port.
+func validBracketed[T string | []byte](h T) bool {
+	end := 1
+	for end < len(h) && h[end] != ']' {
+		end++
+	}
+	if end == len(h) || !validPort(h[end+1:]) {
+		return false
+	}
+	_, err := netip.ParseAddr(string(h[1:end]))
+	return err == nil
+}
+
+// validName reports whether host is labels of letters, digits, '-' and
+// '_', 1 to 63 long, separated by dots; an IPv4 address is such a name
+// too.
+func validName[T string | []byte](host T) bool {
 	label := 0
 	for i := 0; i < len(host); i++ {
 		switch c := host[i]; {
