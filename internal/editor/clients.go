@@ -73,18 +73,8 @@ func (e *Editor) pointToken(ctx context.Context, hash, client string) error {
 }
 
 func (e *Editor) editClient(ctx context.Context, name string, change func(*model.Client) error) (Change, error) {
-	subject := events.Subject(events.KindClient, name)
-	return e.run(ctx, func(ctx context.Context) (plan, error) {
-		cur, rev, err := mustLoad[model.Client](ctx, e.Store, subject, "client", name)
-		if err != nil {
-			return plan{}, err
-		}
-		next := *cur
-		if err := change(&next); err != nil {
-			return plan{}, err
-		}
-		return e.newPlan(ctx, rev, &next)
-	}, false)
+	ch, _, err := update[model.Client]{subject: events.Subject(events.KindClient, name), field: "client", key: name, change: change}.run(ctx, e)
+	return ch, err
 }
 
 // Clients lists every client, revoked ones included, by name.

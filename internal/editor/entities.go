@@ -119,27 +119,22 @@ func (e *Editor) loadCompetition(ctx context.Context, id int) (*model.Competitio
 }
 
 func (e *Editor) updateCompetition(ctx context.Context, id int, change func(*model.Competition) error, merge bool) (Change, *model.Competition, error) {
-	var next model.Competition
-	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
-		cur, rev, err := mustLoad[model.Competition](ctx, e.Store, competitionSubject(id), "competition", id)
-		if err != nil {
-			return plan{}, err
-		}
-		next = *cur
-		next.Teams = append([]model.CompetitionTeam(nil), cur.Teams...)
-		if err := change(&next); err != nil {
-			return plan{}, err
-		}
-		next.ID = id
-		if next.Key() != cur.Key() {
-			// A new league or season moves the competition's claim.
-			if _, err := e.claimKey(ctx, &next, false, false); err != nil {
-				return plan{}, err
+	return update[model.Competition]{subject: competitionSubject(id), field: "competition", key: id, change: change, merge: merge,
+		clone: func(cur *model.Competition) model.Competition {
+			next := *cur
+			next.Teams = append([]model.CompetitionTeam(nil), cur.Teams...)
+			return next
+		},
+		then: func(ctx context.Context, cur, next *model.Competition) ([]any, error) {
+			next.ID = id
+			if next.Key() != cur.Key() {
+				// A new league or season moves the competition's claim.
+				if _, err := e.claimKey(ctx, next, false, false); err != nil {
+					return nil, err
+				}
 			}
-		}
-		return e.newPlan(ctx, rev, &next)
-	}, merge)
-	return ch, &next, err
+			return nil, nil
+		}}.run(ctx, e)
 }
 
 func (e *Editor) createCompetition(ctx context.Context, c *model.Competition) (Change, error) {
@@ -415,37 +410,31 @@ func (e *Editor) PutTeam(ctx context.Context, id int, change func(*model.Team) e
 		ch, err := e.createTeam(ctx, &t)
 		return ch, &t, err
 	}
-	var next model.Team
-	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
-		cur, rev, err := mustLoad[model.Team](ctx, e.Store, teamSubject(id), "team", id)
-		if err != nil {
-			return plan{}, err
-		}
-		next = *cur
-		if err := change(&next); err != nil {
-			return plan{}, err
-		}
-		next.ID = id
-		p, err := e.newPlan(ctx, rev, &next)
-		if err != nil || model.NormalizeTeamName(next.Name) == model.NormalizeTeamName(cur.Name) {
-			return p, err
-		}
-		// A valid new name that another team's spelling holds is
-		// refused before the team is written with it.
-		claim, crev, err := load[model.TeamName](ctx, e.Store, events.TeamNameSubject(next.Name))
-		if err != nil {
-			return plan{}, err
-		}
-		if crev != nil && claim.TeamID != id {
-			return plan{}, e.nameTaken(ctx, next.Name, claim)
-		}
-		return p, nil
-	}, false)
+	ch, next, err := update[model.Team]{subject: teamSubject(id), field: "team", key: id, change: change,
+		then: func(ctx context.Context, cur, next *model.Team) ([]any, error) {
+			next.ID = id
+			if model.NormalizeTeamName(next.Name) == model.NormalizeTeamName(cur.Name) {
+				return nil, nil
+			}
+			// A valid new name that another team's spelling holds is
+			// refused before the team is written with it.
+			if err := e.check(ctx, next); err != nil {
+				return nil, err
+			}
+			claim, crev, err := load[model.TeamName](ctx, e.Store, events.TeamNameSubject(next.Name))
+			if err != nil {
+				return nil, err
+			}
+			if crev != nil && claim.TeamID != id {
+				return nil, e.nameTaken(ctx, next.Name, claim)
+			}
+			return nil, nil
+		}}.run(ctx, e)
 	if err == nil && model.NormalizeTeamName(next.Name) != model.NormalizeTeamName(cur.Name) {
 		// A new name is a spelling importers must find the team by.
 		_, err = e.PutTeamName(ctx, next.Name, id)
 	}
-	return ch, &next, err
+	return ch, next, err
 }
 
 // createTeam creates t once it is valid and its name names no team yet.
@@ -827,24 +816,14 @@ func (e *Editor) PutAdjustment(ctx context.Context, id int, change func(*model.A
 		ch, err := e.run(ctx, func(ctx context.Context) (plan, error) { return e.newPlan(ctx, nil, &a) }, false)
 		return ch, &a, err
 	}
-	var next model.Adjustment
-	subject := events.Subject(events.KindAdjustment, "*", strconv.Itoa(id))
-	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
-		cur, rev, err := mustLoad[model.Adjustment](ctx, e.Store, subject, "adjustment", id)
-		if err != nil {
-			return plan{}, err
-		}
-		next = *cur
-		if err := change(&next); err != nil {
-			return plan{}, err
-		}
-		next.ID = id
-		if next.CompetitionID != cur.CompetitionID {
-			return plan{}, model.Invalidf("competition", strconv.Itoa(next.CompetitionID), "an adjustment stays in its competition (%d); withdraw it and add a new one", cur.CompetitionID)
-		}
-		return e.newPlan(ctx, rev, &next)
-	}, false)
-	return ch, &next, err
+	return update[model.Adjustment]{subject: events.Subject(events.KindAdjustment, "*", strconv.Itoa(id)), field: "adjustment", key: id, change: change,
+		then: func(_ context.Context, cur, next *model.Adjustment) ([]any, error) {
+			next.ID = id
+			if next.CompetitionID != cur.CompetitionID {
+				return nil, model.Invalidf("competition", strconv.Itoa(next.CompetitionID), "an adjustment stays in its competition (%d); withdraw it and add a new one", cur.CompetitionID)
+			}
+			return nil, nil
+		}}.run(ctx, e)
 }
 
 // ImportAdjustment writes an imported adjustment under the id its source

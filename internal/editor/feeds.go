@@ -43,19 +43,15 @@ func (e *Editor) RemoveFeed(ctx context.Context, name string) (Change, error) {
 }
 
 func (e *Editor) editFeed(ctx context.Context, name string, change func(*model.Feed)) (Change, error) {
-	subject := events.Subject(events.KindFeed, name)
-	return e.run(ctx, func(ctx context.Context) (plan, error) {
-		cur, rev, err := mustLoad[model.Feed](ctx, e.Store, subject, "feed", name)
-		if err != nil {
-			return plan{}, err
-		}
-		if cur.Removed {
-			return plan{}, &model.Error{Code: model.NotFound, Field: "feed", Value: name, Message: "no such feed (it was removed)"}
-		}
-		next := *cur
-		change(&next)
-		return e.newPlan(ctx, rev, &next)
-	}, false)
+	ch, _, err := update[model.Feed]{subject: events.Subject(events.KindFeed, name), field: "feed", key: name,
+		change: func(f *model.Feed) error { change(f); return nil },
+		then: func(_ context.Context, cur, _ *model.Feed) ([]any, error) {
+			if cur.Removed {
+				return nil, &model.Error{Code: model.NotFound, Field: "feed", Value: name, Message: "no such feed (it was removed)"}
+			}
+			return nil, nil
+		}}.run(ctx, e)
+	return ch, err
 }
 
 // Feeds lists every feed, removed ones included, by name.

@@ -65,19 +65,15 @@ func (e *Editor) checkWebhookRefs(ctx context.Context, w *model.Webhook) error {
 
 // RemoveWebhook stops a webhook for good: nothing more is delivered to it.
 func (e *Editor) RemoveWebhook(ctx context.Context, name string) (Change, error) {
-	subject := events.Subject(events.KindWebhook, name)
-	return e.run(ctx, func(ctx context.Context) (plan, error) {
-		cur, rev, err := mustLoad[model.Webhook](ctx, e.Store, subject, "webhook", name)
-		if err != nil {
-			return plan{}, err
-		}
-		if cur.Removed {
-			return plan{}, &model.Error{Code: model.NotFound, Field: "webhook", Value: name, Message: "no such webhook (it was removed)"}
-		}
-		next := *cur
-		next.Removed = true
-		return e.newPlan(ctx, rev, &next)
-	}, false)
+	ch, _, err := update[model.Webhook]{subject: events.Subject(events.KindWebhook, name), field: "webhook", key: name,
+		change: func(w *model.Webhook) error { w.Removed = true; return nil },
+		then: func(_ context.Context, cur, _ *model.Webhook) ([]any, error) {
+			if cur.Removed {
+				return nil, &model.Error{Code: model.NotFound, Field: "webhook", Value: name, Message: "no such webhook (it was removed)"}
+			}
+			return nil, nil
+		}}.run(ctx, e)
+	return ch, err
 }
 
 // Webhooks lists every webhook, removed ones included, by name.
