@@ -10,6 +10,10 @@ REDOCLY_VERSION := 2.77.0
 REDOCLY         := .tools/redocly-$(REDOCLY_VERSION)/node_modules/.bin/redocly
 REDOC_VERSION   := 2.5.4
 REDOC_DIR       := internal/httpapi/docs
+# The v4 client libraries cmd/api's TestV4ClientLibraries runs, at the
+# versions its package-lock.json pins.
+V4_CLIENTS_SRC := cmd/api/testdata/v4clients
+V4_CLIENTS     := .tools/v4clients/node_modules/.package-lock.json
 
 # The tools deploy-check runs, built from their Go modules into $(GOBIN).
 # nats-server is the version go.mod requires, so the configuration is
@@ -25,7 +29,7 @@ KUSTOMIZE_VERSION   := v5.8.1
 # this module ships as a test fixture: no schema download from GitHub.
 KUBE_OPENAPI_VERSION := v0.0.0-20260721132016-d427ff9ee9ad
 
-.PHONY: all build test test-cluster vet staticcheck lint-openapi redoc deploy-tools deploy-check bench bench-quick bench-packages run clean
+.PHONY: all build test test-cluster vet staticcheck lint-openapi redoc v4-clients deploy-tools deploy-check bench bench-quick bench-packages run clean
 
 all: build
 
@@ -51,6 +55,15 @@ lint-openapi: $(REDOCLY)
 	@REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true $(REDOCLY) lint --extends recommended-strict --format stylish \
 		internal/httpapi/openapi.json >.tools/redocly.log 2>&1 || { grep -v "[║╔╚]" .tools/redocly.log; exit 1; }
 	@echo "openapi.json: redocly lint clean"
+
+## v4-clients: install the npm v4 client libraries the tests run against
+## the API (football-data-api-client, football-data-node) in .tools/v4clients.
+$(V4_CLIENTS): $(V4_CLIENTS_SRC)/package.json $(V4_CLIENTS_SRC)/package-lock.json
+	mkdir -p .tools/v4clients
+	cp $^ .tools/v4clients/
+	npm ci --prefix .tools/v4clients --no-audit --no-fund --loglevel=error
+
+v4-clients: $(V4_CLIENTS)
 
 ## redoc: fetch the Redoc bundle the /docs page embeds (committed, so a build
 ## needs no npm), with its licence and the notices of what it bundles.
@@ -95,8 +108,8 @@ deploy-check: deploy-tools
 	deploy/check.sh
 
 ## test: vet, staticcheck, the OpenAPI lint, the deployment files and every
-## test under the race detector.
-test: vet staticcheck lint-openapi deploy-check
+## test under the race detector (with the v4 client libraries installed).
+test: vet staticcheck lint-openapi deploy-check $(V4_CLIENTS)
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	@skipped=$$(mktemp) && trap 'rm -f "$$skipped"' EXIT && \
 	FD_SKIPPED=$$skipped $(GO) test -race -count=1 -timeout 9m ./...; status=$$?; \
