@@ -156,27 +156,27 @@ func startNATSCluster(t *testing.T) *natsCluster {
 		}
 		c.servers = append(c.servers, s)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for !c.formed() {
-		if time.Now().After(deadline) {
-			t.Fatal("the cluster did not form in 30s (routes over TLS, JetStream leader)")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	natstest.CheckFor(t, 30*time.Second, 50*time.Millisecond, c.formed)
 	return c
 }
 
-// formed reports whether every node has its two routes and JetStream has
-// a meta leader every node follows.
-func (c *natsCluster) formed() bool {
+// formed says what is missing until every node has its two routes and
+// JetStream has a meta leader every node follows.
+func (c *natsCluster) formed() error {
 	leader := false
 	for _, s := range c.servers {
-		if s.NumRoutes() < len(c.servers)-1 || !s.JetStreamIsCurrent() {
-			return false
+		if n := s.NumRoutes(); n < len(c.servers)-1 {
+			return fmt.Errorf("the cluster did not form: %s has %d routes over TLS, want %d", s.Name(), n, len(c.servers)-1)
+		}
+		if !s.JetStreamIsCurrent() {
+			return fmt.Errorf("the cluster did not form: %s does not follow a JetStream meta leader", s.Name())
 		}
 		leader = leader || s.JetStreamIsLeader()
 	}
-	return leader
+	if !leader {
+		return errors.New("the cluster did not form: no JetStream meta leader")
+	}
+	return nil
 }
 
 // oneWebhook is a read model that holds one webhook and its client.
@@ -551,18 +551,18 @@ func followAsIngest(t *testing.T, ctx context.Context, c *natsCluster, editor *e
 	fctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); _ = f.Run(fctx) }()
-	deadline := time.Now().Add(90 * time.Second)
 	var st follow.Status
-	for st.Result != follow.ResultNotModified {
+	natstest.CheckFor(t, 90*time.Second, 50*time.Millisecond, func() error {
 		if st, _, err = state.Status(ctx, "pl", fd.Created); err != nil {
 			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
+		if st.Result != follow.ResultNotModified {
 			mu.Lock()
-			t.Fatalf("no conditional poll within 90s: status %+v\nlog:\n%s", st, log.String())
+			defer mu.Unlock()
+			return fmt.Errorf("no conditional poll: status %+v\nlog:\n%s", st, log.String())
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return nil
+	})
 	if st.Matches != 380 || st.Changes < 380 || st.Holder != "f1" {
 		t.Errorf("status %+v, want the 380 matches published by f1", st)
 	}

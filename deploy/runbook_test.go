@@ -182,22 +182,6 @@ func (rb *runbook) get(c *http.Client, url string) (int, []byte, error) {
 	return resp.StatusCode, b, err
 }
 
-// eventually polls f every 50 ms until it returns nil or the deadline.
-func eventually(t *testing.T, within time.Duration, what string, f func() error) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		err := f()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v: %v", what, within, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // servers are every replica directly and the proxy.
 func (rb *runbook) servers() []string {
 	return append(strings.Fields(rb.getenv("FD_REPLICAS")), rb.getenv("FD_URL"))
@@ -209,10 +193,10 @@ func (rb *runbook) fixtureIs(t *testing.T, id, status string, home int) {
 	t.Helper()
 	c := rb.client(t)
 	for _, server := range rb.servers() {
-		eventually(t, 10*time.Second, server+" serves the edit of fixture "+id, func() error {
+		natstest.CheckFor(t, 10*time.Second, 50*time.Millisecond, func() error {
 			code, body, err := rb.get(c, server+"/v1/fixtures/"+id)
 			if err != nil {
-				return err
+				return fmt.Errorf("%s has not served the edit of fixture %s: %w", server, id, err)
 			}
 			var f struct {
 				Fixture struct {
@@ -223,13 +207,13 @@ func (rb *runbook) fixtureIs(t *testing.T, id, status string, home int) {
 				} `json:"fixture"`
 			}
 			if code != http.StatusOK {
-				return fmt.Errorf("%d %s", code, body)
+				return fmt.Errorf("%s has not served the edit of fixture %s: %d %s", server, id, code, body)
 			}
 			if err := json.Unmarshal(body, &f); err != nil {
-				return err
+				return fmt.Errorf("%s has not served the edit of fixture %s: %w", server, id, err)
 			}
 			if f.Fixture.Status != status || f.Fixture.Result.Home == nil || *f.Fixture.Result.Home != home {
-				return fmt.Errorf("got %s", body)
+				return fmt.Errorf("%s has not served the edit of fixture %s: got %s", server, id, body)
 			}
 			return nil
 		})
@@ -557,19 +541,19 @@ func checkWebhook(t *testing.T, rb *runbook, out string) {
 	}
 	rb.fixtureIs(t, id, "IN_PLAY", 2)
 	var delivered float64
-	eventually(t, 30*time.Second, "the webhook's delivery", func() error {
+	natstest.CheckFor(t, 30*time.Second, 50*time.Millisecond, func() error {
 		delivered = 0
 		for n := range strings.Fields(rb.getenv("FD_REPLICAS")) {
 			v, err := metric(fmt.Sprintf("http://127.0.0.1:%d/metrics", rb.base+51+n), `fd_webhook_deliveries_total{result="delivered"}`)
 			if err != nil {
-				return err
+				return fmt.Errorf("the webhook's delivery: %w", err)
 			}
 			delivered += v
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if delivered < 1 || len(r.seen) < 1 {
-			return fmt.Errorf("%v delivered by the replicas, %d received", delivered, len(r.seen))
+			return fmt.Errorf("the webhook's delivery: %v delivered by the replicas, %d received", delivered, len(r.seen))
 		}
 		return nil
 	})

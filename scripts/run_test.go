@@ -75,20 +75,21 @@ func (d *demo) output() string {
 // waitFor waits until the output matches re or the run ends.
 func (d *demo) waitFor(t *testing.T, re string) []string {
 	t.Helper()
-	deadline := time.After(3 * time.Minute)
-	for {
-		if m := regexp.MustCompile(re).FindStringSubmatch(d.output()); m != nil {
-			return m
+	var m []string
+	natstest.CheckFor(t, 3*time.Minute, 50*time.Millisecond, func() error {
+		out := d.output()
+		if m = regexp.MustCompile(re).FindStringSubmatch(out); m != nil {
+			return nil
 		}
 		select {
 		case err := <-d.done:
 			d.done <- err
 			t.Fatalf("make run ended (%v) before %q:\n%s", err, re, d.output())
-		case <-deadline:
-			t.Fatalf("no %q after 3 minutes:\n%s", re, d.output())
-		case <-time.After(50 * time.Millisecond):
+		default:
 		}
-	}
+		return fmt.Errorf("no %q:\n%s", re, out)
+	})
+	return m
 }
 
 func getJSON(t *testing.T, url, token string, into any) {
@@ -172,12 +173,13 @@ func TestMakeRun(t *testing.T) {
 			Status string `json:"status"`
 		} `json:"fixture"`
 	}
-	for deadline := time.Now().Add(10 * time.Second); live.Fixture.Status != "IN_PLAY"; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("fixture %s is not served live: %+v", edited[1], live)
-		}
+	natstest.CheckFor(t, 10*time.Second, 10*time.Millisecond, func() error {
 		getJSON(t, base+"/fixtures/"+string(edited[1]), token, &live)
-	}
+		if live.Fixture.Status != "IN_PLAY" {
+			return fmt.Errorf("fixture %s is not served live: %+v", edited[1], live)
+		}
+		return nil
+	})
 
 	// The README's second replica beside make run, as written there (only
 	// the addresses moved to free ones): it starts, and answers as the
@@ -193,17 +195,17 @@ func TestMakeRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = replica.Process.Kill(); _ = replica.Wait() }()
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
-		if resp, err := http.Get("http://" + second + "/readyz"); err == nil {
+	natstest.CheckFor(t, time.Minute, 50*time.Millisecond, func() error {
+		resp, err := http.Get("http://" + second + "/readyz")
+		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
-				break
+				return nil
 			}
+			err = fmt.Errorf("/readyz: %s", resp.Status)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the README's second replica is not ready after a minute:\n%s", replicaLog.String())
-		}
-	}
+		return fmt.Errorf("the README's second replica is not ready: %v\n%s", err, replicaLog.String())
+	})
 	for _, path := range []string{"/competitions/", "/competitions/6/leagueTable", "/fixtures/" + string(edited[1]), "/teams/57"} {
 		var one, two any
 		getJSON(t, base+path, token, &one)
@@ -312,17 +314,21 @@ func webhookWalkthrough(t *testing.T, readme []byte, natsAddr, fixture string) {
 		}
 		return string(out)
 	}
-	for deadline := time.Now().Add(time.Minute); !strings.Contains(ingest("webhook", "show", "acme-live"), "verified since"); time.Sleep(200 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the receiver was not verified in a minute:\n%s\n%s", ingest("webhook", "show", "acme-live"), got.String())
+	natstest.CheckFor(t, time.Minute, 200*time.Millisecond, func() error {
+		if show := ingest("webhook", "show", "acme-live"); !strings.Contains(show, "verified since") {
+			return fmt.Errorf("the receiver is not verified:\n%s\n%s", show, got.String())
 		}
-	}
+		return nil
+	})
 	ingest("result", fixture, "--score", "2-0", "--status", "IN_PLAY")
-	for deadline := time.Now().Add(time.Minute); !regexp.MustCompile(`(?m)^\d+\.Fixture\.Update\.` + fixture + ` \{.*"goalsHomeTeam":\[1,2\]`).MatchString(got.String()); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the receiver printed no signed Fixture.Update of fixture %s in a minute:\n%s\n%s", fixture, got.String(), ingest("webhook", "show", "acme-live"))
+	update := regexp.MustCompile(`(?m)^\d+\.Fixture\.Update\.` + fixture + ` \{.*"goalsHomeTeam":\[1,2\]`)
+	// Every 200 ms, not 50: each try runs ingest for the failure's message.
+	natstest.CheckFor(t, time.Minute, 200*time.Millisecond, func() error {
+		if out := got.String(); !update.MatchString(out) {
+			return fmt.Errorf("the receiver printed no signed Fixture.Update of fixture %s:\n%s\n%s", fixture, out, ingest("webhook", "show", "acme-live"))
 		}
-	}
+		return nil
+	})
 }
 
 // readmeText is the first block fenced as lang in the README after the

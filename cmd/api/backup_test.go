@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -83,19 +84,15 @@ func connectAdmin(t *testing.T, url string) *nats.Conn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	natstest.CheckFor(t, 60*time.Second, 50*time.Millisecond, func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_, err := js.AccountInfo(ctx)
-		cancel()
-		if err == nil {
-			return nc
+		defer cancel()
+		if _, err := js.AccountInfo(ctx); err != nil {
+			return fmt.Errorf("JetStream does not answer at %s: %w", url, err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("JetStream does not answer at %s: %v", url, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return nil
+	})
+	return nc
 }
 
 // connectStore connects an editor's store.
@@ -249,15 +246,14 @@ func waitReplicas(t *testing.T, nc *nats.Conn, replicas int) {
 		t.Fatal(err)
 	}
 	for _, name := range backedUp {
-		deadline := time.Now().Add(30 * time.Second)
-		for {
+		natstest.CheckFor(t, 30*time.Second, 50*time.Millisecond, func() error {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
 			st, err := js.Stream(ctx, name)
 			var info *jetstream.StreamInfo
 			if err == nil {
 				info, err = st.Info(ctx)
 			}
-			cancel()
 			current := 0
 			if err == nil && info.Cluster != nil {
 				for _, p := range info.Cluster.Replicas {
@@ -266,14 +262,11 @@ func waitReplicas(t *testing.T, nc *nats.Conn, replicas int) {
 					}
 				}
 			}
-			if err == nil && info.Config.Replicas == replicas && current == replicas-1 {
-				break
+			if err != nil || info.Config.Replicas != replicas || current != replicas-1 {
+				return fmt.Errorf("stream %s after the restore: %v, %+v; want %d replicas, current", name, err, info, replicas)
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("stream %s after the restore: %v, %+v; want %d replicas, current", name, err, info, replicas)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+			return nil
+		})
 	}
 }
 
@@ -281,23 +274,20 @@ func waitReplicas(t *testing.T, nc *nats.Conn, replicas int) {
 // in the states bucket on nc, and returns its state.
 func waitWebhook(t *testing.T, nc *nats.Conn, created time.Time, status webhook.Status) webhook.State {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	var st webhook.State
+	natstest.CheckFor(t, 30*time.Second, 20*time.Millisecond, func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
 		states, err := webhook.ReadStates(ctx, nc)
-		var st webhook.State
 		if err == nil {
 			st, _, err = states.Get(ctx, "live", created)
 		}
-		cancel()
-		if err == nil && st.Status == status {
-			return st
+		if err != nil || st.Status != status {
+			return fmt.Errorf("webhook state %+v (%v), want %s", st, err, status)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("webhook state %+v (%v), want %s", st, err, status)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
+	return st
 }
 
 func first(s string) string {

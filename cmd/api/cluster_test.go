@@ -74,20 +74,18 @@ func startNATSCluster(t *testing.T) *natsCluster {
 // elect its leaders.
 func (c *natsCluster) connect(i int) *events.Store {
 	c.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	var s *events.Store
+	natstest.CheckFor(c.t, 60*time.Second, 250*time.Millisecond, func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		s, err := provisioned(ctx, c.URL(i))
-		cancel()
-		if err == nil {
-			c.t.Cleanup(s.Close)
-			return s
+		defer cancel()
+		var err error
+		if s, err = provisioned(ctx, c.URL(i)); err != nil {
+			return fmt.Errorf("cluster: %w", err)
 		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("cluster: %v", err)
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+		return nil
+	})
+	c.t.Cleanup(s.Close)
+	return s
 }
 
 // provisioned runs provision at R3 as `ingest stream init --replicas 3`
@@ -112,21 +110,35 @@ func (c *natsCluster) waitStream(s *events.Store, what string, ok func(*jetstrea
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
+	natstest.CheckFor(c.t, 60*time.Second, 100*time.Millisecond, func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
 		st, err := js.Stream(ctx, "FOOTBALL")
 		var info *jetstream.StreamInfo
 		if err == nil {
 			info, err = st.Info(ctx)
 		}
-		cancel()
-		if err == nil && info.Cluster != nil && ok(info.Cluster) {
-			return
+		switch {
+		case err != nil:
+			return fmt.Errorf("%s: %w", what, err)
+		case info.Cluster == nil:
+			return fmt.Errorf("%s: no cluster information", what)
+		case !ok(info.Cluster):
+			return fmt.Errorf("%s: %s", what, describeCluster(info.Cluster))
 		}
-		time.Sleep(100 * time.Millisecond)
+		return nil
+	})
+}
+
+// describeCluster is the stream's leader and each replica's state, for a
+// failure's message.
+func describeCluster(ci *jetstream.ClusterInfo) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "leader %q", ci.Leader)
+	for _, p := range ci.Replicas {
+		fmt.Fprintf(&b, "; %s current %v, lag %d, offline %v", p.Name, p.Current, p.Lag, p.Offline)
 	}
-	c.t.Fatal(what)
+	return b.String()
 }
 
 // waitCurrent waits until the stream has a leader and two followers that
@@ -151,17 +163,19 @@ func (c *natsCluster) leader(s *events.Store) int {
 }
 
 // balancer sends requests to the replicas it finds ready, as a load
-// balancer checking /readyz does.
+// balancer checking /readyz does, and counts the requests it has sent
+// each that are not answered yet.
 type balancer struct {
 	mu       sync.Mutex
 	replicas []*replica
 	ready    []bool
+	inFlight map[*replica]int
 	stop     chan struct{}
 	done     chan struct{}
 }
 
 func newBalancer(rs []*replica) *balancer {
-	b := &balancer{replicas: rs, ready: make([]bool, len(rs)), stop: make(chan struct{}), done: make(chan struct{})}
+	b := &balancer{replicas: rs, ready: make([]bool, len(rs)), inFlight: map[*replica]int{}, stop: make(chan struct{}), done: make(chan struct{})}
 	go b.poll()
 	return b
 }
@@ -195,7 +209,8 @@ func (b *balancer) poll() {
 	}
 }
 
-// pick returns a ready replica, nil if none is.
+// pick returns a ready replica, nil if none is; the caller sends it a
+// request and calls answered once the request is done.
 func (b *balancer) pick() *replica {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -208,7 +223,26 @@ func (b *balancer) pick() *replica {
 	if len(ready) == 0 {
 		return nil
 	}
-	return ready[rand.IntN(len(ready))]
+	r := ready[rand.IntN(len(ready))]
+	b.inFlight[r]++
+	return r
+}
+
+func (b *balancer) answered(r *replica) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.inFlight[r]--
+}
+
+// drained is nil once every request sent to r is answered, and says how
+// many are not otherwise.
+func (b *balancer) drained(r *replica) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n := b.inFlight[r]; n > 0 {
+		return fmt.Errorf("%d requests sent to %s not answered", n, r.base)
+	}
+	return nil
 }
 
 // take removes replica i from rotation, as its failing /readyz would.
@@ -303,6 +337,8 @@ func TestCluster(t *testing.T) {
 				}
 				r := lb.pick()
 				if r == nil {
+					// None in rotation: the load's pace until one is
+					// back, in a goroutine CheckFor cannot serve.
 					time.Sleep(10 * time.Millisecond)
 					continue
 				}
@@ -314,6 +350,7 @@ func TestCluster(t *testing.T) {
 				} else {
 					load.add(p, 0, err)
 				}
+				lb.answered(r)
 			}
 		})
 	}
@@ -338,7 +375,7 @@ func TestCluster(t *testing.T) {
 					break
 				}
 				t.Logf("import %s: %v; again", f, err)
-				time.Sleep(500 * time.Millisecond)
+				time.Sleep(500 * time.Millisecond) // an editor's pause before trying again
 			}
 		}
 	})
@@ -376,13 +413,15 @@ func TestCluster(t *testing.T) {
 					break
 				}
 				editRetries.Add(1)
-				time.Sleep(200 * time.Millisecond)
+				time.Sleep(200 * time.Millisecond) // an editor's pause before trying again
 			}
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(20 * time.Millisecond) // the rate of live edits
 		}
 	})
 
 	// The faults.
+	// The sleeps are the load's length before each round and the
+	// outages' lengths: not waits.
 	for round := range plan.rounds {
 		time.Sleep(time.Second)
 		leader := nc.leader(s)
@@ -394,7 +433,9 @@ func TestCluster(t *testing.T) {
 		victim := round % len(replicas)
 		t.Logf("round %d: killing replica %d and starting another", round+1, victim+1)
 		old := lb.take(victim)
-		time.Sleep(100 * time.Millisecond) // the balancer has seen it go
+		// Out of rotation, it is stopped once it has answered what the
+		// balancer sent it before, as a load balancer's drain does.
+		natstest.CheckFor(t, 30*time.Second, 10*time.Millisecond, func() error { return lb.drained(old) })
 		old.stop()
 		replicas[victim] = startReplica(t, "unused:0", false, flags(victim)...)
 		lb.put(victim, replicas[victim])

@@ -143,27 +143,25 @@ func (r *replica) waitApplied(s *events.Store) {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	var served, applied uint64
-	for time.Now().Before(deadline) {
+	natstest.CheckFor(r.t, 30*time.Second, 10*time.Millisecond, func() error {
 		resp, err := http.Get(r.admin + "/metrics")
 		if err != nil {
 			r.t.Fatal(err)
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
+		var served, applied uint64
 		for _, line := range strings.Split(string(body), "\n") {
 			fmt.Sscanf(line, "fd_stream_last_applied_sequence %d", &applied)
 			if _, err := fmt.Sscanf(line, "fd_stream_served_sequence %d", &served); err == nil && served >= last {
-				return
+				return nil
 			}
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	// Where it stopped (not delivered, or applied and not published) and
-	// what it logged (warnings and errors: a lost consumer and each
-	// attempt to replace it) say why.
-	r.t.Fatalf("replica %s did not apply up to %d in 30s: it applied %d and serves %d\n%s", r.base, last, applied, served, r.logs.String())
+		// Where it stopped (not delivered, or applied and not published)
+		// and what it logged (warnings and errors: a lost consumer and
+		// each attempt to replace it) say why.
+		return fmt.Errorf("replica %s did not apply up to %d: it applied %d and serves %d\n%s", r.base, last, applied, served, r.logs.String())
+	})
 }
 
 func TestEndpoints(t *testing.T) {

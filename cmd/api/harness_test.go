@@ -66,23 +66,23 @@ func startReplica(t testing.TB, natsAddr string, embedded bool, extra ...string)
 
 func (r *replica) waitReady() {
 	r.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
+	natstest.CheckFor(r.t, 60*time.Second, 20*time.Millisecond, func() error {
 		select {
 		case err := <-r.done:
 			r.t.Fatalf("api stopped before ready: %v\n%s", err, r.logs.String())
 		default:
 		}
 		resp, err := http.Get(r.base + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
+		if err != nil {
+			return fmt.Errorf("api not ready: %v\n%s", err, r.logs.String())
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	r.t.Fatalf("api not ready after 60s\n%s", r.logs.String())
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("api not ready: /readyz %d %s\n%s", resp.StatusCode, body, r.logs.String())
+		}
+		return nil
+	})
 }
 
 // waitStopped waits for a replica told to stop (by a signal the test sent)

@@ -42,7 +42,9 @@ func limitsHold(t *testing.T, clocks [2]string) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// All the requests in one wall-clock minute: a second window
-			// would let more through, rightly.
+			// would let more through, rightly. The sleep waits for the
+			// clock, exactly as long as the minute has left: not for an
+			// outcome.
 			if sec := time.Now().Second(); sec > 50 {
 				time.Sleep(time.Duration(61-sec) * time.Second)
 			}

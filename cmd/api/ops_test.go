@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -75,24 +76,22 @@ func TestWaitsForNATS(t *testing.T) {
 			t.Errorf("run: %v", err)
 		}
 	}()
-	waitFor := func(what string, ok func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		for !ok() {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s:\n%s", what, logs.String())
+	readyz := func(what string, status int, want string) func() error {
+		return func() error {
+			got, body := get(t, "http://"+addr+"/readyz")
+			if got != status || !strings.Contains(body, want) {
+				return fmt.Errorf("%s: /readyz %d %s\n%s", what, got, body, logs.String())
 			}
-			time.Sleep(20 * time.Millisecond)
+			return nil
 		}
 	}
-	readyz := func(want string) func() bool {
-		return func() bool {
-			status, body := get(t, "http://"+addr+"/readyz")
-			return status == 503 && strings.Contains(body, want)
+	natstest.CheckFor(t, 30*time.Second, 20*time.Millisecond, func() error {
+		if out := logs.String(); !strings.Contains(out, "not reachable") {
+			return fmt.Errorf("no word of NATS unreachable:\n%s", out)
 		}
-	}
-	waitFor("no word of NATS unreachable", func() bool { return strings.Contains(logs.String(), "not reachable") })
-	waitFor("/readyz does not say NATS is unreachable", readyz(`"status":"waiting","reason":"nats at nats://`+natsAddr+` not reachable`))
+		return nil
+	})
+	natstest.CheckFor(t, 30*time.Second, 20*time.Millisecond, readyz("/readyz does not say NATS is unreachable", 503, `"status":"waiting","reason":"nats at nats://`+natsAddr+` not reachable`))
 	if status, body := get(t, "http://"+addr+"/v1/competitions"); status != 503 || !strings.Contains(body, "starting") {
 		t.Errorf("while waiting for NATS: %d %s", status, body)
 	}
@@ -103,7 +102,7 @@ func TestWaitsForNATS(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ns.Stop()
-	waitFor("/readyz does not say the stream is not set up", readyz("stream FOOTBALL: not set up: an operator runs `ingest stream init`"))
+	natstest.CheckFor(t, 30*time.Second, 20*time.Millisecond, readyz("/readyz does not say the stream is not set up", 503, "stream FOOTBALL: not set up: an operator runs `ingest stream init`"))
 	if !strings.Contains(logs.String(), "ingest stream init") {
 		t.Errorf("the log does not say what to run:\n%s", logs.String())
 	}
@@ -120,7 +119,7 @@ func TestWaitsForNATS(t *testing.T) {
 		}
 	}
 	natstest.MustProvision(t, ns.URL(), events.StreamConfig{})
-	waitFor("not ready after the stream was set up", func() bool { status, _ := get(t, "http://"+addr+"/readyz"); return status == 200 })
+	natstest.CheckFor(t, 30*time.Second, 20*time.Millisecond, readyz("not ready after the stream was set up", 200, ""))
 	if !strings.Contains(logs.String(), `"msg":"nats ready"`) || !strings.Contains(logs.String(), `"msg":"configuration"`) {
 		t.Errorf("log lacks the connection or the configuration:\n%s", logs.String())
 	}
@@ -189,23 +188,20 @@ func TestWaitsForARight(t *testing.T) {
 		<-done
 	}()
 	want := `NATS user api may not publish to \"` + denied + `\"`
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	natstest.CheckFor(t, 60*time.Second, 50*time.Millisecond, func() error {
 		var status int
 		var body []byte
-		if resp, err := http.Get("http://" + addr + "/readyz"); err == nil {
+		resp, err := http.Get("http://" + addr + "/readyz")
+		if err == nil {
 			status = resp.StatusCode
 			body, _ = io.ReadAll(resp.Body)
 			resp.Body.Close()
 		}
-		if status == 503 && strings.Contains(string(body), want) && strings.Contains(string(body), "auth.conf") {
-			break
+		if status != 503 || !strings.Contains(string(body), want) || !strings.Contains(string(body), "auth.conf") {
+			return fmt.Errorf("/readyz: %d %s (%v), want the user, the subject and what to do\n%s", status, body, err, logs.String())
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("/readyz: %d %s, want the user, the subject and what to do\n%s", status, body, logs.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return nil
+	})
 	if !strings.Contains(logs.String(), want) {
 		t.Errorf("the log does not say which right is missing:\n%s", logs.String())
 	}

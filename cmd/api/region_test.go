@@ -110,15 +110,11 @@ func TestRegionalMirror(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := fmt.Sprintf(`"goalsHomeTeam":%d`, goals)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	natstest.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
 		got := r.do("GET", fmt.Sprintf("/v1/fixtures/%d", f.ID), nil)
-		if got.status == 200 && strings.Contains(string(got.body), want) {
-			return
+		if got.status != 200 || !strings.Contains(string(got.body), want) {
+			return fmt.Errorf("the regional replica does not serve the edit made at home: want %s, got %d %s", want, got.status, got.body)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the regional replica does not serve the edit made at home within 10s: want %s, got %d %s", want, got.status, got.body)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
 }

@@ -276,20 +276,18 @@ func (w *world) addFeed(name string, createTeams bool) model.Feed {
 // waitStatus polls the feed's status until ok, for up to 30 seconds.
 func (w *world) waitStatus(fd model.Feed, what string, ok func(follow.Status) bool) follow.Status {
 	w.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		st, _, err := w.state.Status(w.ctx, fd.Name, fd.Created)
-		if err != nil {
+	var st follow.Status
+	natstest.CheckFor(w.t, 30*time.Second, 20*time.Millisecond, func() error {
+		var err error
+		if st, _, err = w.state.Status(w.ctx, fd.Name, fd.Created); err != nil {
 			w.t.Fatal(err)
 		}
-		if ok(st) {
-			return st
+		if !ok(st) {
+			return fmt.Errorf("feed %s: %s never came; status %+v", fd.Name, what, st)
 		}
-		if time.Now().After(deadline) {
-			w.t.Fatalf("feed %s: %s never came; status %+v", fd.Name, what, st)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
+	return st
 }
 
 // polledAfter is a status of a poll that ended after mark with result.
@@ -683,20 +681,16 @@ func TestTwoFollowersOneLease(t *testing.T) {
 
 	killed := time.Now()
 	a.kill()
-	deadline := killed.Add(20 * time.Second)
-	for {
+	natstest.CheckFor(t, 20*time.Second, 20*time.Millisecond, func() error {
 		holder, err := w.state.Holder(w.ctx, "pl")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if holder == "b" {
-			break
+		if holder != "b" {
+			return fmt.Errorf("lease still held by %q after its holder died", holder)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("lease still held by %q 20s after its holder died", holder)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
 	t.Logf("b took the lease over %s after a died (lease 1s)", time.Since(killed).Round(10*time.Millisecond))
 
 	var m map[string]any

@@ -378,19 +378,14 @@ func MustProvisionEventually(tb testing.TB, url string, cfg events.StreamConfig)
 		tb.Fatalf("provision: %v", err)
 	}
 	defer nc.Close()
-	deadline := time.Now().Add(time.Minute)
-	for {
+	CheckFor(tb, time.Minute, 250*time.Millisecond, func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		_, err := provision.Run(ctx, nc, cfg)
-		cancel()
-		if err == nil {
-			return
+		defer cancel()
+		if _, err := provision.Run(ctx, nc, cfg); err != nil {
+			return fmt.Errorf("provision: %w", err)
 		}
-		if time.Now().After(deadline) {
-			tb.Fatalf("provision: %v", err)
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // StreamLeader is the name of the node that leads the stream.

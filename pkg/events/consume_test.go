@@ -2,6 +2,7 @@ package events_test
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -41,30 +42,37 @@ func TestConsumerOutlivesItsNode(t *testing.T) {
 		return nil
 	}, nil, func(err error) { t.Logf("consumer replaced: %v", err) })
 	first := natstest.Put(t, writer, team(1, "Arsenal"))
-	for got.Load() < first {
-		time.Sleep(10 * time.Millisecond)
+	delivered := func(seq uint64) func() error {
+		return func() error {
+			if n := got.Load(); n < seq {
+				return fmt.Errorf("the consumer delivered up to %d of %d", n, seq)
+			}
+			return nil
+		}
 	}
+	natstest.CheckFor(t, 10*time.Second, 10*time.Millisecond, delivered(first))
 
 	host := consumerNode(t, c)
 	c.Stop(host)
+	// The node's outage, which the consumer must outlive: not a wait.
 	time.Sleep(500 * time.Millisecond)
 	c.Start(host)
 	back := time.Now()
 	var second uint64
-	for second == 0 {
-		// The stream may be electing a leader: the write waits for it.
+	// The stream may be electing a leader: each write waits up to 5 s for
+	// it, and is tried again.
+	natstest.CheckFor(t, time.Minute, 10*time.Millisecond, func() error {
 		pctx, pcancel := context.WithTimeout(context.Background(), 5*time.Second)
-		second, _ = writer.Publish(pctx, msg(t, team(2, "Chelsea"), 0))
-		pcancel()
-	}
-	for got.Load() < second && time.Since(back) < time.Minute {
-		time.Sleep(10 * time.Millisecond)
-	}
-	took := time.Since(back).Round(time.Millisecond)
-	t.Logf("consumer on node %d: seq %d delivered %s after the node came back", host, second, took)
-	if got.Load() < second {
-		t.Errorf("after its node restarted the consumer delivered up to %d of %d in %s", got.Load(), second, took)
-	}
+		defer pcancel()
+		var err error
+		second, err = writer.Publish(pctx, msg(t, team(2, "Chelsea"), 0))
+		if err != nil {
+			return fmt.Errorf("a write after node %d came back: %w", host, err)
+		}
+		return nil
+	})
+	natstest.CheckFor(t, time.Minute, 10*time.Millisecond, delivered(second))
+	t.Logf("consumer on node %d: seq %d delivered %s after the node came back", host, second, time.Since(back).Round(time.Millisecond))
 }
 
 // consumerNode is the index of the node holding the stream's one consumer.

@@ -146,7 +146,7 @@ func TestOutageResendsTheWindowAtOnce(t *testing.T) {
 		if i == n/3 {
 			go func() {
 				srv.Stop()
-				time.Sleep(time.Second)
+				time.Sleep(time.Second) // the outage under test: not a wait
 				ns, err := srv.Restart()
 				if err == nil {
 					t.Cleanup(ns.Stop)
@@ -550,7 +550,7 @@ func TestLateAckTimesOutAndIsResent(t *testing.T) {
 		}
 		a := answers[n-1]
 		answered.Go(func() {
-			time.Sleep(a.after)
+			time.Sleep(a.after) // the late answer under test: not a wait
 			if err := m.Respond([]byte(a.ack)); err != nil {
 				t.Error(err)
 			}

@@ -45,6 +45,8 @@ func startStore(t *testing.T, nodes int) *Store {
 		}
 		t.Cleanup(srv.Stop)
 	}
+	// A loop of its own, not natstest.CheckFor: natstest imports this
+	// package, which its internal tests cannot import back.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -63,7 +63,7 @@ func TestConcurrentReadsAreConsistent(t *testing.T) {
 		defer wg.Done()
 		for now := cutoff; !done.Load(); now = now.Add(6 * time.Hour) {
 			f.m.Tick(now)
-			time.Sleep(time.Millisecond)
+			time.Sleep(time.Millisecond) // the ticker's pace: not a wait
 		}
 	}()
 

@@ -104,11 +104,12 @@ func waitServed(t *testing.T, s *events.Store, m *readmodel.Model) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(time.Minute); m.Stats().ServedSeq < last; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the model serves up to %d after a minute, want %d", m.Stats().ServedSeq, last)
+	natstest.CheckFor(t, time.Minute, 5*time.Millisecond, func() error {
+		if served := m.Stats().ServedSeq; served < last {
+			return fmt.Errorf("the model serves up to %d, want %d", served, last)
 		}
-	}
+		return nil
+	})
 }
 
 // TestStreamOfAnEarlierRelease: a stream written by the earlier release
