@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -115,12 +116,13 @@ func TestStreamInitUpgrades(t *testing.T) {
 	url := c.URL(0)
 	var code int
 	var out, errOut string
-	deadline := time.Now().Add(60 * time.Second)
-	for code, out, errOut = bare(t, url, "", "stream", "init"); code != exitOK && time.Now().Before(deadline); {
-		// The cluster elects its meta leader first.
-		time.Sleep(250 * time.Millisecond)
-		code, out, errOut = bare(t, url, "", "stream", "init")
-	}
+	// The cluster elects its meta leader first.
+	natstest.CheckFor(t, 60*time.Second, 250*time.Millisecond, func() error {
+		if code, out, errOut = bare(t, url, "", "stream", "init"); code != exitOK {
+			return fmt.Errorf("stream init: exit %d\n%s%s", code, out, errOut)
+		}
+		return nil
+	})
 	if code != exitOK || !strings.Contains(out, "FOOTBALL: created, 1 replica(s)") {
 		t.Fatalf("stream init: exit %d\n%s%s", code, out, errOut)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -57,17 +58,14 @@ func (c *cli) replica(t *testing.T, change ...func(*webhook.Config)) *webhook.Di
 func (c *cli) waitOutput(t *testing.T, want string, args ...string) string {
 	t.Helper()
 	re := regexp.MustCompile(want)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		out := c.ok(args...)
-		if re.MatchString(out) {
-			return out
+	var out string
+	natstest.CheckFor(t, 30*time.Second, 20*time.Millisecond, func() error {
+		if out = c.ok(args...); !re.MatchString(out) {
+			return fmt.Errorf("ingest %s: output does not match %q:\n%s", strings.Join(args, " "), want, out)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("ingest %s: output never matched %q:\n%s", strings.Join(args, " "), want, out)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
+	return out
 }
 
 // secretOf is the signing secret webhook add printed.

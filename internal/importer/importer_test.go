@@ -2,6 +2,7 @@ package importer_test
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -263,17 +264,12 @@ func TestServerRestartDuringBulkImport(t *testing.T) {
 	}()
 	// Stop once a third of the import is in: early enough that a fast
 	// machine cannot finish the rest before the server goes.
-	deadline := time.Now().Add(time.Minute)
-	for {
-		seq, _ := s.LastSeq(context.Background())
-		if seq > total/3 {
-			break
+	natstest.CheckFor(t, time.Minute, time.Millisecond, func() error {
+		if seq, _ := s.LastSeq(context.Background()); seq <= total/3 {
+			return fmt.Errorf("the import is at %d of %d messages", seq, total)
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("import did not get going")
-		}
-		time.Sleep(time.Millisecond)
-	}
+		return nil
+	})
 	const outage = time.Second
 	srv.Stop()
 	stopped := time.Now()
