@@ -671,9 +671,19 @@ func (s *Server) v4Match(c *fiber.Ctx) error {
 	})
 }
 
-// head2headLimit is the default number of meetings a head2head counts, as
-// v1's head2head: the read model lists at most that many in detail.
-const head2headLimit = 10
+// head2headLimit is the default number of meetings a head2head counts,
+// upstream's (spec: every recorded head2head echoes limit 15).
+const head2headLimit = 15
+
+// v4H2HFilters is head2head's echo: limit and permission always, in
+// upstream's order, and the filters given.
+type v4H2HFilters struct {
+	Limit        int     `json:"limit"`
+	DateFrom     *string `json:"dateFrom,omitempty"`
+	DateTo       *string `json:"dateTo,omitempty"`
+	Competitions *string `json:"competitions,omitempty"`
+	Permission   string  `json:"permission"`
+}
 
 type v4H2HTeam struct {
 	ID     *int    `json:"id"`
@@ -690,16 +700,16 @@ type v4H2HAggregates struct {
 	AwayTeam        v4H2HTeam `json:"awayTeam"`
 }
 
-// v4HeadToHead is the read model's head2head of a match in v4's shape: the
-// aggregates cover limit meetings, the list the latest ten of them at most,
-// newest first (upstream's aggregates also cover more than it lists).
+// v4HeadToHead is the read model's head2head of a match in v4's shape:
+// the last limit meetings up to the match that the filters keep (dateTo
+// exclusive, as on every v4 route), all of them listed, newest first.
 func (s *Server) v4HeadToHead(c *fiber.Ctx) error {
 	who := requestOf(c)
 	id, fk, comp, err := v4MatchRequest(c, who)
 	if err != nil {
 		return err
 	}
-	f, err := parseFilters(c, fLimit, who.snap)
+	f, err := parseFilters(c, fLimit|fDates|fCompetitions, who.snap)
 	if err != nil {
 		return err
 	}
@@ -708,24 +718,41 @@ func (s *Server) v4HeadToHead(c *fiber.Ctx) error {
 	}
 	// The meetings are in any competition the caller may see: its tier,
 	// and the calendar's version for their competitions, key the answer.
-	k := s.newKey(c, who, "v4-h2h", competitionsPath, full).int(id).int(f.limit).str(string(who.tier)).u64(comp.Version).u64(fk.PairVersion).
+	k := s.newKey(c, who, "v4-h2h", competitionsPath, full).int(id).v4(&f).str(string(who.tier)).u64(comp.Version).u64(fk.PairVersion).
 		u64(who.snap.TeamsVersion()).u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
 	return s.respond(c, k, func() (any, int) {
 		x := newV4Context(who.snap)
 		fx, _ := who.snap.Fixture(id)
-		h, _ := who.snap.HeadToHead(id, f.limit, who.tier)
+		q := readmodel.HeadToHeadFilter{Detailed: f.limit}
+		if f.hasDates {
+			q.From, q.To = f.from, f.to
+		}
+		n := f.limit
+		if f.codes != nil {
+			// Competitions asked for, none of them ours: no meetings.
+			if q.Leagues = v4Leagues(who.snap, &f); len(q.Leagues) == 0 {
+				n = 0
+			}
+		}
+		h, _ := who.snap.HeadToHeadWhere(id, n, who.tier, q)
 		home, away := x.team(fx.HomeTeamID, fx.HomePlaceholder), x.team(fx.AwayTeamID, fx.AwayPlaceholder)
 		out := struct {
-			Filters    v4Filters       `json:"filters"`
+			Filters    v4H2HFilters    `json:"filters"`
 			ResultSet  v4ResultSet     `json:"resultSet"`
 			Aggregates v4H2HAggregates `json:"aggregates"`
 			Matches    []v4Match       `json:"matches"`
-		}{Filters: v4Filters{Limit: &f.limit, Permission: new(string)}, ResultSet: x.resultSetOf(h.Fixtures, true, 0),
+		}{Filters: v4H2HFilters{Limit: f.limit, Permission: v4Plan(who.tier)}, ResultSet: x.resultSetOf(h.Fixtures, true, 0),
 			Aggregates: v4H2HAggregates{NumberOfMatches: h.Count, TotalGoals: h.Goals,
 				HomeTeam: v4H2HTeam{ID: home.ID, Name: home.Name, Wins: h.HomeTeamWins, Draws: h.Draws, Losses: h.AwayTeamWins},
 				AwayTeam: v4H2HTeam{ID: away.ID, Name: away.Name, Wins: h.AwayTeamWins, Draws: h.Draws, Losses: h.HomeTeamWins}},
 			Matches: make([]v4Match, len(h.Fixtures))}
-		*out.Filters.Permission = v4Plan(who.tier)
+		if f.hasDates {
+			out.Filters.DateFrom, out.Filters.DateTo = date(f.from), date(f.to)
+		}
+		if f.codes != nil {
+			codes := strings.Join(f.codes, ",")
+			out.Filters.Competitions = &codes
+		}
 		// Newest first: the first day is the last meeting's; upstream's
 		// head2head counts no played matches.
 		out.ResultSet.First, out.ResultSet.Last, out.ResultSet.Played = out.ResultSet.Last, out.ResultSet.First, nil
