@@ -87,3 +87,95 @@ func TestV4HeadToHeadFilters(t *testing.T) {
 		v4Error(t, path, w.get(path, nil), c.hint)
 	}
 }
+
+// TestV4StandingsDate: standings at a date are the matchday table of the
+// highest matchday played by the end of that day, the season the one that
+// had begun by then; the same table as the matchday filter's and, in
+// TOTAL, as v1's leagueTable of that matchday.
+func TestV4StandingsDate(t *testing.T) {
+	w := theV4World(t)
+	type answer struct {
+		Filters   json.RawMessage `json:"filters"`
+		Standings json.RawMessage `json:"standings"`
+	}
+	type v1Table struct {
+		Matchday int `json:"matchday"`
+		Standing []struct {
+			TeamID int `json:"teamId"`
+			Points int `json:"points"`
+		} `json:"standing"`
+	}
+	for _, c := range []struct {
+		name, path string
+		matchday   int
+		filters    string
+	}{
+		{"first day", "/v4/competitions/BL1/standings?date=2022-08-05", 1, `{"season":"2022","date":"2022-08-05"}`},
+		{"season given", "/v4/competitions/BL1/standings?season=2022&date=2022-09-03", 5, `{"season":"2022","date":"2022-09-03"}`},
+		{"winter break", "/v4/competitions/2002/standings?date=2022-12-25", 15, `{"season":"2022","date":"2022-12-25"}`},
+		{"restart", "/v4/competitions/BL1/standings?date=2023-01-20", 16, `{"season":"2022","date":"2023-01-20"}`},
+		{"today", "/v4/competitions/BL1/standings?date=today", 24, `{"season":"2022","date":"TODAY"}`},
+		{"after the season", "/v4/competitions/BL1/standings?date=2023-07-01", 34, `{"season":"2022","date":"2023-07-01"}`},
+		{"tournament", "/v4/competitions/WC/standings?date=2022-11-21", 1, `{"season":"2022","date":"2022-11-21"}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got, byMatchday answer
+			w.getJSON(t, c.path, &got)
+			if string(got.Filters) != c.filters {
+				t.Errorf("filters %s, want %s", got.Filters, c.filters)
+			}
+			code := strings.Split(c.path, "/")[3]
+			w.getJSON(t, fmt.Sprintf("/v4/competitions/%s/standings?season=2022&matchday=%d", code, c.matchday), &byMatchday)
+			if string(got.Standings) != string(byMatchday.Standings) {
+				t.Errorf("standings differ from matchday %d's:\n%s\n%s", c.matchday, got.Standings, byMatchday.Standings)
+			}
+			if code == "WC" {
+				return
+			}
+			var v4 struct {
+				Standings []struct {
+					Type  string `json:"type"`
+					Table []struct {
+						Team struct {
+							ID int `json:"id"`
+						} `json:"team"`
+						Points int `json:"points"`
+					} `json:"table"`
+				} `json:"standings"`
+			}
+			var v1 v1Table
+			if err := json.Unmarshal(got.Standings, &v4.Standings); err != nil {
+				t.Fatal(err)
+			}
+			w.getJSON(t, fmt.Sprintf("/v1/competitions/%d/leagueTable?matchday=%d", w.bl1, c.matchday), &v1)
+			total := v4.Standings[0]
+			if total.Type != "TOTAL" || len(total.Table) != len(v1.Standing) || v1.Matchday != c.matchday {
+				t.Fatalf("TOTAL %d rows, v1 %d rows at matchday %d", len(total.Table), len(v1.Standing), v1.Matchday)
+			}
+			for i, r := range total.Table {
+				if r.Team.ID != v1.Standing[i].TeamID || r.Points != v1.Standing[i].Points {
+					t.Errorf("row %d: v4 team %d %d points, v1 team %d %d points", i+1, r.Team.ID, r.Points, v1.Standing[i].TeamID, v1.Standing[i].Points)
+				}
+			}
+		})
+	}
+	for _, c := range []struct {
+		path   string
+		status int
+		hint   string
+	}{
+		{"/v4/competitions/BL1/standings?date=2022-02-30", 400, "date must be a date YYYY-MM-DD, YESTERDAY, TODAY or TOMORROW, got '2022-02-30'"},
+		{"/v4/competitions/BL1/standings?date=2023-01-01&matchday=3", 400, "date cannot be combined with matchday"},
+		{"/v4/competitions/BL1/standings?date=2022-08-04", 404, "competition BL1 had played no match by 2022-08-04"},
+		{"/v4/competitions/BL1/standings?season=2022&date=2022-08-04", 404, "had played no match of season 2022 by 2022-08-04"},
+	} {
+		resp := w.get(c.path, nil)
+		if c.status == 400 {
+			v4Error(t, c.path, resp, c.hint)
+			continue
+		}
+		if resp.status != c.status || !strings.Contains(string(resp.body), c.hint) {
+			t.Errorf("GET %s: %d %s, want %d with %q", c.path, resp.status, resp.body, c.status, c.hint)
+		}
+	}
+}

@@ -245,18 +245,27 @@ type v4Standing struct {
 
 func (s *Server) v4Standings(c *fiber.Ctx) error {
 	who := requestOf(c)
-	l, key, f, err := v4SeasonRequest(c, who, fMatchday)
+	l, key, f, err := v4SeasonRequest(c, who, fMatchday|fDate)
 	if err != nil {
 		return err
 	}
 	if key.Type == model.TypeCup {
 		return notFound("competition %s is a cup: it has matches (/v4/competitions/%s/matches) but no standings", l.Code, l.Code)
 	}
+	matchday := f.matchday
+	if f.date != "" {
+		if f.matchday > 0 {
+			return badRequest("date cannot be combined with matchday; use one or the other")
+		}
+		if key, matchday, err = v4MatchdayAt(c, who, l, key, &f); err != nil {
+			return err
+		}
+	}
 	k := s.newKey(c, who, "v4-table", competitionsPath, full).int(key.ID).v4(&f).u64(key.Version).u64(who.snap.TeamsVersion()).u64(who.snap.LeaguesVersion())
 	return s.respond(c, k, func() (any, int) {
 		x := newV4Context(who.snap)
 		ci := x.comp(key.ID)
-		t, _ := who.snap.Table(key.ID, f.matchday)
+		t, _ := who.snap.Table(key.ID, matchday)
 		out := struct {
 			Filters     v4Filters    `json:"filters"`
 			Area        v4AreaTiny   `json:"area"`
@@ -268,6 +277,7 @@ func (s *Server) v4Standings(c *fiber.Ctx) error {
 			md := strconv.Itoa(f.matchday)
 			out.Filters.Matchday = &md
 		}
+		out.Filters.Date = f.date
 		var forms map[int]string
 		if key.Type == model.TypeLeague {
 			forms = v4Forms(who.snap, key.ID, t.Matchday)
@@ -291,6 +301,37 @@ func (s *Server) v4Standings(c *fiber.Ctx) error {
 		}
 		return out, maxAgeOf(who, key)
 	})
+}
+
+// v4MatchdayAt is the season and matchday of the standings a date asks
+// for: the table as it stood at the end of that day is, in matchday
+// tables, the one of the highest matchday with a match played by then
+// (never lower for a catch-up game, as upstream's current matchday). The
+// season is the one asked for, else the newest the caller may see that
+// had begun by then; a date before it began is a 404.
+func v4MatchdayAt(c *fiber.Ctx, who *request, l model.League, key readmodel.CompetitionKey, f *filters) (readmodel.CompetitionKey, int, error) {
+	seasons, given := []readmodel.CompetitionKey{key}, c.Context().QueryArgs().Peek("season") != nil
+	if !given {
+		_, seasons, _ = v4League(c, who)
+	}
+	for _, k := range seasons {
+		fs, _ := who.snap.CompetitionFixtures(k.ID, readmodel.FixtureFilter{To: f.from})
+		matchday := 0
+		for i := range fs {
+			if fx := &fs[i]; fx.Stage == model.Regular && fx.Status != model.Postponed && fx.Status != model.Canceled {
+				matchday = max(matchday, fx.Matchday)
+			}
+		}
+		if matchday > 0 {
+			f.season = k.Year
+			return k, matchday, nil
+		}
+	}
+	if given {
+		return key, 0, notFound("competition %s had played no match of season %d by %s; its matches are at /v4/competitions/%s/matches?season=%d",
+			l.Code, key.Year, f.from.Format(time.DateOnly), l.Code, key.Year)
+	}
+	return key, 0, notFound("competition %s had played no match by %s; its seasons are listed at /v4/competitions/%s", l.Code, f.from.Format(time.DateOnly), l.Code)
 }
 
 // v4Total is a standing's TOTAL table: the v1 table's rows, in its order.
