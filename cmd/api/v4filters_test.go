@@ -179,3 +179,90 @@ func TestV4StandingsDate(t *testing.T) {
 		}
 	}
 }
+
+// TestV4TeamMatchesVenue: venue=HOME|AWAY (any case) keeps a team's home
+// or away matches, and is echoed as upstream spells it.
+func TestV4TeamMatchesVenue(t *testing.T) {
+	w := theV4World(t)
+	type list struct {
+		Filters map[string]any `json:"filters"`
+		Matches []struct {
+			HomeTeam struct {
+				ID int `json:"id"`
+			} `json:"homeTeam"`
+			AwayTeam struct {
+				ID int `json:"id"`
+			} `json:"awayTeam"`
+		} `json:"matches"`
+	}
+	for _, c := range []struct {
+		query      string
+		home, away int
+		echo       any
+	}{
+		{"", 17, 17, nil},
+		{"?venue=HOME", 17, 0, "HOME"},
+		{"?venue=away", 0, 17, "AWAY"},
+		{"?venue=AWAY&limit=5", 0, 5, "AWAY"},
+	} {
+		t.Run(c.query, func(t *testing.T) {
+			var got list
+			path := fmt.Sprintf("/v4/teams/%d/matches", w.koeln)
+			w.getJSON(t, path+c.query, &got)
+			resp := w.get(path+c.query, nil)
+			if err := servedDoc(t).check(path, resp.status, resp.header.Get("Content-Type"), resp.body); err != nil {
+				t.Errorf("against openapi.json: %v", err)
+			}
+			home, away := 0, 0
+			for _, m := range got.Matches {
+				switch w.koeln {
+				case m.HomeTeam.ID:
+					home++
+				case m.AwayTeam.ID:
+					away++
+				}
+			}
+			if home != c.home || away != c.away || got.Filters["venue"] != c.echo {
+				t.Errorf("%d at home, %d away, venue echoed %v; want %d, %d, %v", home, away, got.Filters["venue"], c.home, c.away, c.echo)
+			}
+		})
+	}
+}
+
+// TestV4FilterValues: every filter of the spec's table refuses a malformed
+// value with a 400 naming it, and takes every well-formed one.
+func TestV4FilterValues(t *testing.T) {
+	w := theV4World(t)
+	for _, c := range []struct {
+		path string
+		hint string // "" for a 200
+	}{
+		{"/v4/teams/%d/matches?venue=NEUTRAL", "venue must be HOME or AWAY, got 'NEUTRAL'"},
+		{"/v4/teams/%d/matches?venue=", "venue must be HOME or AWAY, got ''"},
+		{"/v4/teams/%d/matches?season=0000", "season must be a four-digit year such as 2015, got '0000'"},
+		{"/v4/competitions/BL1/standings?season=0999", "season must be a four-digit year"},
+		{"/v4/matches?competitions=12345678", "competitions must be a comma-separated list"},
+		{"/v4/matches?competitions=PL,", "competitions must be a comma-separated list"},
+		// A league an editor adds has a v4 id of up to 7 digits.
+		{"/v4/matches?competitions=1234567", ""},
+		{"/v4/teams/%d/matches?competitions=BL1,100411", ""},
+		{"/v4/matches/%d/head2head?competitions=1974161", ""},
+	} {
+		path := c.path
+		if strings.Contains(path, "%d") {
+			id := w.koeln
+			if strings.Contains(path, "head2head") {
+				id = w.brest
+			}
+			path = fmt.Sprintf(path, id)
+		}
+		resp := w.get(path, nil)
+		if c.hint == "" {
+			if resp.status != http.StatusOK {
+				t.Errorf("GET %s: %d %s, want 200", path, resp.status, resp.body)
+			}
+			continue
+		}
+		v4Error(t, path, resp, c.hint)
+	}
+}

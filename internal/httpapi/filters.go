@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"strconv"
@@ -48,6 +49,9 @@ var (
 	timeFrameRE = regexp.MustCompile(`^([pn])([1-9][0-9]?)$`)
 	leaguesRE   = regexp.MustCompile(`^[A-Za-z0-9]{2,4}(,[A-Za-z0-9]{2,4})*$`)
 	idsRE       = regexp.MustCompile(`^[1-9]\d{0,8}(,[1-9]\d{0,8}){0,99}$`)
+	// competitionsRE is v4's competitions: codes, or v4 ids, which for a
+	// league an editor added run to 7 digits (v4CompetitionID).
+	competitionsRE = regexp.MustCompile(`^([A-Za-z0-9]{2,4}|\d{5,7})(,([A-Za-z0-9]{2,4}|\d{5,7}))*$`)
 )
 
 // digits reports whether s is one or more ASCII digits (what `^\d+$`
@@ -99,6 +103,8 @@ const (
 	fDate
 	fStage
 	fGroup
+	// fVenueV4 is v4's venue, HOME or AWAY, into the same field as v1's.
+	fVenueV4
 )
 
 // v4Statuses are the match statuses of v4, and LIVE, which asks for the
@@ -136,7 +142,7 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 	if accept&fSeason != 0 {
 		if v, ok := raw("season"); ok {
 			n, ok := number(v, 9999)
-			if !ok || len(v) != 4 {
+			if !ok || len(v) != 4 || n < 1000 {
 				return f, badRequest("season must be a four-digit year such as 2015, got '%s'", v)
 			}
 			f.season = n
@@ -169,6 +175,18 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 				f.venue = "away"
 			default:
 				return f, badRequest("venue must be 'home' or 'away', got '%s'", v)
+			}
+		}
+	}
+	if accept&fVenueV4 != 0 {
+		if v, ok := raw("venue"); ok {
+			switch {
+			case bytes.EqualFold(v, []byte("HOME")):
+				f.venue = "home"
+			case bytes.EqualFold(v, []byte("AWAY")):
+				f.venue = "away"
+			default:
+				return f, badRequest("venue must be HOME or AWAY, got '%s'", truncateText(string(v), 40))
 			}
 		}
 	}
@@ -254,7 +272,7 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 	}
 	if accept&fCompetitions != 0 {
 		if v, ok := q("competitions"); ok {
-			if !leaguesRE.MatchString(v) {
+			if !competitionsRE.MatchString(v) {
 				return f, badRequest("competitions must be a comma-separated list of competition codes or ids such as PL,BL1 or 2021, got '%s'", truncateText(v, 80))
 			}
 			f.codes = strings.Split(strings.ToUpper(v), ",")

@@ -138,7 +138,7 @@ func v4SeasonRequest(c *fiber.Ctx, who *request, accept allowed) (model.League, 
 // v4Key adds v4's filters to a cache key.
 func (k cacheKey) v4(f *filters) cacheKey {
 	k = k.int(f.season).int(f.matchday).int(f.limit).int(f.offset).str(strings.Join(f.statuses, ",")).str(strings.Join(f.codes, ",")).
-		str(f.stage).str(f.group).str(f.date).int(len(f.ids))
+		str(f.stage).str(f.group).str(f.date).str(f.venue).int(len(f.ids))
 	for _, id := range f.ids {
 		k = k.int(int(id))
 	}
@@ -574,7 +574,7 @@ func (s *Server) v4TeamMatches(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f, err := parseFilters(c, fSeason|fDates|fStatus|fLimit|fCompetitions, who.snap)
+	f, err := parseFilters(c, fSeason|fDates|fStatus|fLimit|fCompetitions|fVenueV4, who.snap)
 	if err != nil {
 		return err
 	}
@@ -589,6 +589,12 @@ func (s *Server) v4TeamMatches(c *fiber.Ctx) error {
 		running := x.running(t, who.tier)
 		ff, ok := fixtureRange(&f)
 		ff.Season, ff.Leagues = f.season, v4Leagues(who.snap, &f)
+		switch f.venue {
+		case "home":
+			ff.Venue = model.Home
+		case "away":
+			ff.Venue = model.Away
+		}
 		if f.season == 0 && !f.hasDates && len(running) > 0 {
 			// Upstream's default: the team's matches of its current season.
 			ff.Season = running[0].Year
