@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/footdata/footballd/pkg/push"
 	"github.com/footdata/footballd/pkg/readmodel"
 	"github.com/gofiber/fiber/v2"
 )
@@ -29,6 +30,8 @@ type filters struct {
 	hasName   bool
 	// The ids of the event stream's filters.
 	competitions, teams, fixtures []int32
+	// api is the version the event stream's URIs name.
+	api push.API
 
 	// v4's filters. dateFrom/dateTo are the days [from, to): v4's end is
 	// exclusive. statuses are v4's names as given; limit is 0 and offset
@@ -105,6 +108,7 @@ const (
 	fGroup
 	// fVenueV4 is v4's venue, HOME or AWAY, into the same field as v1's.
 	fVenueV4
+	fAPI
 )
 
 // v4Statuses are the match statuses of v4, and LIVE, which asks for the
@@ -276,6 +280,13 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 				return f, badRequest("competitions must be a comma-separated list of competition codes or ids such as PL,BL1 or 2021, got '%s'", truncateText(v, 80))
 			}
 			f.codes = strings.Split(strings.ToUpper(v), ",")
+		}
+	}
+	if accept&fAPI != 0 {
+		if v, ok := q("version"); ok {
+			if f.api, ok = push.ParseAPI(v); !ok {
+				return f, badRequest("version must be %s, the API the events' URIs point into, got '%s'", strings.Join(push.APIs[:], " or "), truncateText(v, 40))
+			}
 		}
 	}
 	for _, ids := range [...]struct {
