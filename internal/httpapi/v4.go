@@ -91,20 +91,19 @@ func (s *Server) v4AreaOne(c *fiber.Ctx) error {
 // when none is open to the caller.
 func v4League(c *fiber.Ctx, who *request) (model.League, []readmodel.CompetitionKey, error) {
 	raw := c.Params("id")
-	id, isID := 0, digits(raw)
-	if isID {
-		id, _ = strconv.Atoi(raw)
-	}
 	code := model.LeagueCode(strings.ToUpper(raw))
-	for _, l := range who.snap.Leagues() {
-		if (isID && v4CompetitionID(l.Code) == id) || (!isID && l.Code == code) {
-			all := who.snap.LeagueSeasons(l.Code)
-			if len(all) == 0 {
-				break
-			}
-			seen := slices.DeleteFunc(slices.Clone(all), func(k readmodel.CompetitionKey) bool { return !who.tier.Allows(k.Tier) })
+	if digits(raw) {
+		id, _ := strconv.Atoi(raw)
+		code = v4LeagueCode(id)
+	}
+	// A cached answer costs a look-up of the league and of its seasons'
+	// keys, not a walk through every league or competition.
+	if l, ok := who.snap.League(code); ok {
+		if all := who.snap.LeagueSeasons(l.Code); len(all) > 0 {
+			most := all[0].Tier
+			seen := slices.DeleteFunc(all, func(k readmodel.CompetitionKey) bool { return !who.tier.Allows(k.Tier) })
 			if len(seen) == 0 {
-				return l, nil, restricted("competition %s is available to %s clients only; send the X-Auth-Token of such a client", raw, all[0].Tier)
+				return l, nil, restricted("competition %s is available to %s clients only; send the X-Auth-Token of such a client", raw, most)
 			}
 			return l, seen, nil
 		}
