@@ -16,8 +16,8 @@ import (
 )
 
 func webhookAdd() command {
-	var client, url, evs, comps, leagues string
-	return command{name: "webhook add", args: "NAME --client CLIENT --url URL [--events KIND,…] [--competitions ID,…] [--leagues CODE,…]",
+	var client, url, evs, comps, leagues, version string
+	return command{name: "webhook add", args: "NAME --client CLIENT --url URL [--events KIND,…] [--competitions ID,…] [--leagues CODE,…] [--version v1|v4]",
 		summary: "register a client's webhook and print its signing secret once; it gets events once its host is verified",
 		example: "ingest webhook add acme-live --client acme --url https://hooks.acme.example/football --events Fixture.Update --leagues PL,BL1",
 		flags: func(fs *flag.FlagSet) {
@@ -26,12 +26,18 @@ func webhookAdd() command {
 			fs.StringVar(&evs, "events", "", "event `kinds`, comma-separated: "+strings.Join(model.WebhookEvents, ",")+" (default every kind)")
 			fs.StringVar(&comps, "competitions", "", "competition `ids`, comma-separated (default every competition)")
 			fs.StringVar(&leagues, "leagues", "", "league `codes`, comma-separated (default every league)")
+			fs.StringVar(&version, "version", "v1", "the API `version` the events' URIs point into: "+strings.Join(model.WebhookVersions, " or "))
 		},
 		run: func(ctx context.Context, e *env, pos []string) error {
 			if len(pos) != 1 {
 				return usagef("want one webhook NAME")
 			}
-			w := model.Webhook{Name: pos[0], Client: client, URL: url, Events: list(evs)}
+			w := model.Webhook{Name: pos[0], Client: client, URL: url, Events: list(evs), Version: version}
+			if version == "v1" {
+				// v1 is what a webhook without a version gets: stored
+				// as before, so that older replicas read it the same.
+				w.Version = ""
+			}
 			var err error
 			if w.Competitions, err = intList("competitions", comps); err != nil {
 				return err
@@ -188,8 +194,12 @@ func webhookShow() command {
 				leagues = append(leagues, string(l))
 			}
 			w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintf(w, "name:\t%s\nclient:\t%s\nurl:\t%s\nevents:\t%s\ncompetitions:\t%s\nleagues:\t%s\ncreated:\t%s\n",
-				h.Name, h.Client, h.URL, all(h.Events), all(comps), all(leagues), h.Created.Format(time.RFC3339))
+			version := h.Version
+			if version == "" {
+				version = "v1"
+			}
+			fmt.Fprintf(w, "name:\t%s\nclient:\t%s\nurl:\t%s\nevents:\t%s\ncompetitions:\t%s\nleagues:\t%s\nversion:\t%s\ncreated:\t%s\n",
+				h.Name, h.Client, h.URL, all(h.Events), all(comps), all(leagues), version, h.Created.Format(time.RFC3339))
 			fmt.Fprintf(w, "state:\t%s", st.Status)
 			if !st.Since.IsZero() {
 				fmt.Fprintf(w, " since %s", st.Since.UTC().Format(time.RFC3339))

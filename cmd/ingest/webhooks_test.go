@@ -107,7 +107,7 @@ func TestWebhookCommands(t *testing.T) {
 
 	d := c.replica(t)
 	show := c.waitOutput(t, `state:\s+verified since`, "webhook", "show", "live")
-	for _, want := range []string{`events:\s+Fixture.Update`, `competitions:\s+1\n`, `leagues:\s+PL\n`, `delivered:\s+0`, `circuit:\s+closed\n`} {
+	for _, want := range []string{`events:\s+Fixture.Update`, `competitions:\s+1\n`, `leagues:\s+PL\n`, `version:\s+v1\n`, `delivered:\s+0`, `circuit:\s+closed\n`} {
 		if !regexp.MustCompile(want).MatchString(show) {
 			t.Errorf("webhook show lacks %q:\n%s", want, show)
 		}
@@ -125,6 +125,15 @@ func TestWebhookCommands(t *testing.T) {
 		if out := c.okf(cmd); strings.Contains(out, secretOf(t, add)) || !strings.Contains(out, "whsec_(hidden)") {
 			t.Errorf("ingest %s shows the signing secret:\n%s", cmd, out)
 		}
+	}
+
+	// version v4: the events' URIs name v4's resources (cmd/api's
+	// TestPushV4URIs follows a delivery).
+	if out := c.okf("webhook add live4 --client acme --url " + recv.URL + "/v4 --version v4"); !strings.Contains(out, `version: "v4"`) {
+		t.Errorf("webhook add --version v4: %s", out)
+	}
+	if show := c.okf("webhook show live4"); !regexp.MustCompile(`version:\s+v4\n`).MatchString(show) {
+		t.Errorf("webhook show of a v4 webhook:\n%s", show)
 	}
 
 	c.okf("webhook remove live")
@@ -149,6 +158,7 @@ func TestWebhookCommands(t *testing.T) {
 		{"webhook add Bad! --client acme --url https://example.org/x", exitInvalid, `name "Bad!": must be 1 to 63`},
 		{"webhook add live --client acme --url https://example.org/x", exitConflict, `a webhook of this name exists`},
 		{"webhook add x y --client acme --url https://example.org/x", exitInvalid, `want one webhook NAME`},
+		{"webhook add x --client acme --url https://example.org/x --version v2", exitInvalid, `version "v2": must be v1 or v4`},
 		{"webhook show nobody", exitNotFound, `webhook "nobody": no such webhook`},
 		{"webhook remove nobody", exitNotFound, `webhook "nobody": no such webhook`},
 	}

@@ -60,13 +60,14 @@ func BenchmarkHandler(b *testing.B) {
 	defer s.Close()
 	snap := m.Snapshot()
 	var comp, fixture, team, season int
+	var league model.LeagueCode
 	for id := 1; comp == 0 && id < 10_000; id++ {
 		c, ok := snap.Competition(id)
 		if !ok || c.Type != model.TypeLeague {
 			continue
 		}
 		if fs, _ := snap.CompetitionFixtures(id, readmodel.FixtureFilter{}); len(fs) > 0 {
-			comp, fixture, team, season = id, fs[len(fs)/2].ID, fs[len(fs)/2].HomeTeamID, c.Year
+			comp, fixture, team, season, league = id, fs[len(fs)/2].ID, fs[len(fs)/2].HomeTeamID, c.Year, c.League
 		}
 	}
 	handler := s.App().Handler()
@@ -76,9 +77,13 @@ func BenchmarkHandler(b *testing.B) {
 		miss bool
 	}{
 		{"table", fmt.Sprintf("/v1/competitions/%d/leagueTable", comp), false},
+		// v4's counterparts of the table and the season's fixtures: the
+		// same answers in v4's shapes, through the same cache.
+		{"v4-standings", fmt.Sprintf("/v4/competitions/%s/standings?season=%d", league, season), false},
 		{"fixture", fmt.Sprintf("/v1/fixtures/%d", fixture), false},
 		{"competition", fmt.Sprintf("/v1/competitions/%d", comp), false},
 		{"season-fixtures", fmt.Sprintf("/v1/competitions/%d/fixtures", comp), false},
+		{"v4-matches", fmt.Sprintf("/v4/competitions/%s/matches?season=%d", league, season), false},
 		{"team-fixtures", fmt.Sprintf("/v1/teams/%d/fixtures?season=%d", team, season), false},
 		{"players", fmt.Sprintf("/v1/teams/%d/players", team), false},
 		{"table-miss", fmt.Sprintf("/v1/competitions/%d/leagueTable", comp), true},

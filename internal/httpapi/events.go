@@ -80,7 +80,7 @@ func (s *Server) events(c *fiber.Ctx) error {
 	if c.Get(fiber.HeaderAccept) != "" && c.Accepts(contentTypeEventStream) == "" {
 		return &apiError{http.StatusNotAcceptable, "this resource is a stream of Server-Sent Events; accept text/event-stream"}
 	}
-	f, err := parseFilters(c, fCompetitionIDs|fLeague|fTeamIDs|fFixtureIDs, who.snap)
+	f, err := parseFilters(c, fCompetitionIDs|fLeague|fTeamIDs|fFixtureIDs|fAPI, who.snap)
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (s *Server) events(c *fiber.Ctx) error {
 		defer s.streams.release(key)
 		gone, stopWatch := watchPeer(conn)
 		defer stopWatch()
-		st := &stream{s: s, w: w, conn: conn, base: base}
+		st := &stream{s: s, w: w, conn: conn, base: base, api: f.api}
 		st.comment("footballd events")
 		if !ok {
 			st.reset(sub.After(), why)
@@ -240,12 +240,13 @@ type stream struct {
 	w    *bufio.Writer
 	conn net.Conn
 	base string
+	api  push.API
 	// err is the first write error: the client is gone.
 	err error
 }
 
 func (st *stream) event(e *push.Entry) {
-	body, err := e.Body(st.base)
+	body, err := e.Body(st.base, st.api)
 	if err != nil {
 		st.s.log.Error("event body", "key", e.Event.Key(), "err", err)
 		return

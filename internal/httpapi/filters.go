@@ -1,12 +1,14 @@
 package httpapi
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/footdata/footballd/pkg/push"
 	"github.com/footdata/footballd/pkg/readmodel"
 	"github.com/gofiber/fiber/v2"
 )
@@ -28,6 +30,8 @@ type filters struct {
 	hasName   bool
 	// The ids of the event stream's filters.
 	competitions, teams, fixtures []int32
+	// api is the version the event stream's URIs name.
+	api push.API
 
 	// v4's filters. dateFrom/dateTo are the days [from, to): v4's end is
 	// exclusive. statuses are v4's names as given; limit is 0 and offset
@@ -48,6 +52,9 @@ var (
 	timeFrameRE = regexp.MustCompile(`^([pn])([1-9][0-9]?)$`)
 	leaguesRE   = regexp.MustCompile(`^[A-Za-z0-9]{2,4}(,[A-Za-z0-9]{2,4})*$`)
 	idsRE       = regexp.MustCompile(`^[1-9]\d{0,8}(,[1-9]\d{0,8}){0,99}$`)
+	// competitionsRE is v4's competitions: codes, or v4 ids, which for a
+	// league an editor added run to 7 digits (v4CompetitionID).
+	competitionsRE = regexp.MustCompile(`^([A-Za-z0-9]{2,4}|\d{5,7})(,([A-Za-z0-9]{2,4}|\d{5,7}))*$`)
 )
 
 // digits reports whether s is one or more ASCII digits (what `^\d+$`
@@ -99,6 +106,9 @@ const (
 	fDate
 	fStage
 	fGroup
+	// fVenueV4 is v4's venue, HOME or AWAY, into the same field as v1's.
+	fVenueV4
+	fAPI
 )
 
 // v4Statuses are the match statuses of v4, and LIVE, which asks for the
@@ -136,7 +146,7 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 	if accept&fSeason != 0 {
 		if v, ok := raw("season"); ok {
 			n, ok := number(v, 9999)
-			if !ok || len(v) != 4 {
+			if !ok || len(v) != 4 || n < 1000 {
 				return f, badRequest("season must be a four-digit year such as 2015, got '%s'", v)
 			}
 			f.season = n
@@ -169,6 +179,18 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 				f.venue = "away"
 			default:
 				return f, badRequest("venue must be 'home' or 'away', got '%s'", v)
+			}
+		}
+	}
+	if accept&fVenueV4 != 0 {
+		if v, ok := raw("venue"); ok {
+			switch {
+			case bytes.EqualFold(v, []byte("HOME")):
+				f.venue = "home"
+			case bytes.EqualFold(v, []byte("AWAY")):
+				f.venue = "away"
+			default:
+				return f, badRequest("venue must be HOME or AWAY, got '%s'", truncateText(string(v), 40))
 			}
 		}
 	}
@@ -254,10 +276,17 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 	}
 	if accept&fCompetitions != 0 {
 		if v, ok := q("competitions"); ok {
-			if !leaguesRE.MatchString(v) {
+			if !competitionsRE.MatchString(v) {
 				return f, badRequest("competitions must be a comma-separated list of competition codes or ids such as PL,BL1 or 2021, got '%s'", truncateText(v, 80))
 			}
 			f.codes = strings.Split(strings.ToUpper(v), ",")
+		}
+	}
+	if accept&fAPI != 0 {
+		if v, ok := q("version"); ok {
+			if f.api, ok = push.ParseAPI(v); !ok {
+				return f, badRequest("version must be %s, the API the events' URIs point into, got '%s'", strings.Join(push.APIs[:], " or "), truncateText(v, 40))
+			}
 		}
 	}
 	for _, ids := range [...]struct {

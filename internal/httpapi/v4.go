@@ -91,20 +91,19 @@ func (s *Server) v4AreaOne(c *fiber.Ctx) error {
 // when none is open to the caller.
 func v4League(c *fiber.Ctx, who *request) (model.League, []readmodel.CompetitionKey, error) {
 	raw := c.Params("id")
-	id, isID := 0, digits(raw)
-	if isID {
-		id, _ = strconv.Atoi(raw)
-	}
 	code := model.LeagueCode(strings.ToUpper(raw))
-	for _, l := range who.snap.Leagues() {
-		if (isID && v4CompetitionID(l.Code) == id) || (!isID && l.Code == code) {
-			all := who.snap.LeagueSeasons(l.Code)
-			if len(all) == 0 {
-				break
-			}
-			seen := slices.DeleteFunc(slices.Clone(all), func(k readmodel.CompetitionKey) bool { return !who.tier.Allows(k.Tier) })
+	if digits(raw) {
+		id, _ := strconv.Atoi(raw)
+		code = v4LeagueCode(id)
+	}
+	// A cached answer costs a look-up of the league and of its seasons'
+	// keys, not a walk through every league or competition.
+	if l, ok := who.snap.League(code); ok {
+		if all := who.snap.LeagueSeasons(l.Code); len(all) > 0 {
+			most := all[0].Tier
+			seen := slices.DeleteFunc(all, func(k readmodel.CompetitionKey) bool { return !who.tier.Allows(k.Tier) })
 			if len(seen) == 0 {
-				return l, nil, restricted("competition %s is available to %s clients only; send the X-Auth-Token of such a client", raw, all[0].Tier)
+				return l, nil, restricted("competition %s is available to %s clients only; send the X-Auth-Token of such a client", raw, most)
 			}
 			return l, seen, nil
 		}
@@ -138,7 +137,7 @@ func v4SeasonRequest(c *fiber.Ctx, who *request, accept allowed) (model.League, 
 // v4Key adds v4's filters to a cache key.
 func (k cacheKey) v4(f *filters) cacheKey {
 	k = k.int(f.season).int(f.matchday).int(f.limit).int(f.offset).str(strings.Join(f.statuses, ",")).str(strings.Join(f.codes, ",")).
-		str(f.stage).str(f.group).str(f.date).int(len(f.ids))
+		str(f.stage).str(f.group).str(f.date).str(f.venue).int(len(f.ids))
 	for _, id := range f.ids {
 		k = k.int(int(id))
 	}
@@ -245,18 +244,27 @@ type v4Standing struct {
 
 func (s *Server) v4Standings(c *fiber.Ctx) error {
 	who := requestOf(c)
-	l, key, f, err := v4SeasonRequest(c, who, fMatchday)
+	l, key, f, err := v4SeasonRequest(c, who, fMatchday|fDate)
 	if err != nil {
 		return err
 	}
 	if key.Type == model.TypeCup {
 		return notFound("competition %s is a cup: it has matches (/v4/competitions/%s/matches) but no standings", l.Code, l.Code)
 	}
+	matchday := f.matchday
+	if f.date != "" {
+		if f.matchday > 0 {
+			return badRequest("date cannot be combined with matchday; use one or the other")
+		}
+		if key, matchday, err = v4MatchdayAt(c, who, l, key, &f); err != nil {
+			return err
+		}
+	}
 	k := s.newKey(c, who, "v4-table", competitionsPath, full).int(key.ID).v4(&f).u64(key.Version).u64(who.snap.TeamsVersion()).u64(who.snap.LeaguesVersion())
 	return s.respond(c, k, func() (any, int) {
 		x := newV4Context(who.snap)
 		ci := x.comp(key.ID)
-		t, _ := who.snap.Table(key.ID, f.matchday)
+		t, _ := who.snap.Table(key.ID, matchday)
 		out := struct {
 			Filters     v4Filters    `json:"filters"`
 			Area        v4AreaTiny   `json:"area"`
@@ -268,6 +276,7 @@ func (s *Server) v4Standings(c *fiber.Ctx) error {
 			md := strconv.Itoa(f.matchday)
 			out.Filters.Matchday = &md
 		}
+		out.Filters.Date = f.date
 		var forms map[int]string
 		if key.Type == model.TypeLeague {
 			forms = v4Forms(who.snap, key.ID, t.Matchday)
@@ -291,6 +300,37 @@ func (s *Server) v4Standings(c *fiber.Ctx) error {
 		}
 		return out, maxAgeOf(who, key)
 	})
+}
+
+// v4MatchdayAt is the season and matchday of the standings a date asks
+// for: the table as it stood at the end of that day is, in matchday
+// tables, the one of the highest matchday with a match played by then
+// (never lower for a catch-up game, as upstream's current matchday). The
+// season is the one asked for, else the newest the caller may see that
+// had begun by then; a date before it began is a 404.
+func v4MatchdayAt(c *fiber.Ctx, who *request, l model.League, key readmodel.CompetitionKey, f *filters) (readmodel.CompetitionKey, int, error) {
+	seasons, given := []readmodel.CompetitionKey{key}, c.Context().QueryArgs().Peek("season") != nil
+	if !given {
+		_, seasons, _ = v4League(c, who)
+	}
+	for _, k := range seasons {
+		fs, _ := who.snap.CompetitionFixtures(k.ID, readmodel.FixtureFilter{To: f.from})
+		matchday := 0
+		for i := range fs {
+			if fx := &fs[i]; fx.Stage == model.Regular && fx.Status != model.Postponed && fx.Status != model.Canceled {
+				matchday = max(matchday, fx.Matchday)
+			}
+		}
+		if matchday > 0 {
+			f.season = k.Year
+			return k, matchday, nil
+		}
+	}
+	if given {
+		return key, 0, notFound("competition %s had played no match of season %d by %s; its matches are at /v4/competitions/%s/matches?season=%d",
+			l.Code, key.Year, f.from.Format(time.DateOnly), l.Code, key.Year)
+	}
+	return key, 0, notFound("competition %s had played no match by %s; its seasons are listed at /v4/competitions/%s", l.Code, f.from.Format(time.DateOnly), l.Code)
 }
 
 // v4Total is a standing's TOTAL table: the v1 table's rows, in its order.
@@ -533,7 +573,7 @@ func (s *Server) v4TeamMatches(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f, err := parseFilters(c, fSeason|fDates|fStatus|fLimit|fCompetitions, who.snap)
+	f, err := parseFilters(c, fSeason|fDates|fStatus|fLimit|fCompetitions|fVenueV4, who.snap)
 	if err != nil {
 		return err
 	}
@@ -548,6 +588,12 @@ func (s *Server) v4TeamMatches(c *fiber.Ctx) error {
 		running := x.running(t, who.tier)
 		ff, ok := fixtureRange(&f)
 		ff.Season, ff.Leagues = f.season, v4Leagues(who.snap, &f)
+		switch f.venue {
+		case "home":
+			ff.Venue = model.Home
+		case "away":
+			ff.Venue = model.Away
+		}
 		if f.season == 0 && !f.hasDates && len(running) > 0 {
 			// Upstream's default: the team's matches of its current season.
 			ff.Season = running[0].Year
@@ -671,9 +717,19 @@ func (s *Server) v4Match(c *fiber.Ctx) error {
 	})
 }
 
-// head2headLimit is the default number of meetings a head2head counts, as
-// v1's head2head: the read model lists at most that many in detail.
-const head2headLimit = 10
+// head2headLimit is the default number of meetings a head2head counts,
+// upstream's (spec: every recorded head2head echoes limit 15).
+const head2headLimit = 15
+
+// v4H2HFilters is head2head's echo: limit and permission always, in
+// upstream's order, and the filters given.
+type v4H2HFilters struct {
+	Limit        int     `json:"limit"`
+	DateFrom     *string `json:"dateFrom,omitempty"`
+	DateTo       *string `json:"dateTo,omitempty"`
+	Competitions *string `json:"competitions,omitempty"`
+	Permission   string  `json:"permission"`
+}
 
 type v4H2HTeam struct {
 	ID     *int    `json:"id"`
@@ -690,16 +746,16 @@ type v4H2HAggregates struct {
 	AwayTeam        v4H2HTeam `json:"awayTeam"`
 }
 
-// v4HeadToHead is the read model's head2head of a match in v4's shape: the
-// aggregates cover limit meetings, the list the latest ten of them at most,
-// newest first (upstream's aggregates also cover more than it lists).
+// v4HeadToHead is the read model's head2head of a match in v4's shape:
+// the last limit meetings up to the match that the filters keep (dateTo
+// exclusive, as on every v4 route), all of them listed, newest first.
 func (s *Server) v4HeadToHead(c *fiber.Ctx) error {
 	who := requestOf(c)
 	id, fk, comp, err := v4MatchRequest(c, who)
 	if err != nil {
 		return err
 	}
-	f, err := parseFilters(c, fLimit, who.snap)
+	f, err := parseFilters(c, fLimit|fDates|fCompetitions, who.snap)
 	if err != nil {
 		return err
 	}
@@ -708,24 +764,41 @@ func (s *Server) v4HeadToHead(c *fiber.Ctx) error {
 	}
 	// The meetings are in any competition the caller may see: its tier,
 	// and the calendar's version for their competitions, key the answer.
-	k := s.newKey(c, who, "v4-h2h", competitionsPath, full).int(id).int(f.limit).str(string(who.tier)).u64(comp.Version).u64(fk.PairVersion).
+	k := s.newKey(c, who, "v4-h2h", competitionsPath, full).int(id).v4(&f).str(string(who.tier)).u64(comp.Version).u64(fk.PairVersion).
 		u64(who.snap.TeamsVersion()).u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
 	return s.respond(c, k, func() (any, int) {
 		x := newV4Context(who.snap)
 		fx, _ := who.snap.Fixture(id)
-		h, _ := who.snap.HeadToHead(id, f.limit, who.tier)
+		q := readmodel.HeadToHeadFilter{Detailed: f.limit}
+		if f.hasDates {
+			q.From, q.To = f.from, f.to
+		}
+		n := f.limit
+		if f.codes != nil {
+			// Competitions asked for, none of them ours: no meetings.
+			if q.Leagues = v4Leagues(who.snap, &f); len(q.Leagues) == 0 {
+				n = 0
+			}
+		}
+		h, _ := who.snap.HeadToHeadWhere(id, n, who.tier, q)
 		home, away := x.team(fx.HomeTeamID, fx.HomePlaceholder), x.team(fx.AwayTeamID, fx.AwayPlaceholder)
 		out := struct {
-			Filters    v4Filters       `json:"filters"`
+			Filters    v4H2HFilters    `json:"filters"`
 			ResultSet  v4ResultSet     `json:"resultSet"`
 			Aggregates v4H2HAggregates `json:"aggregates"`
 			Matches    []v4Match       `json:"matches"`
-		}{Filters: v4Filters{Limit: &f.limit, Permission: new(string)}, ResultSet: x.resultSetOf(h.Fixtures, true, 0),
+		}{Filters: v4H2HFilters{Limit: f.limit, Permission: v4Plan(who.tier)}, ResultSet: x.resultSetOf(h.Fixtures, true, 0),
 			Aggregates: v4H2HAggregates{NumberOfMatches: h.Count, TotalGoals: h.Goals,
 				HomeTeam: v4H2HTeam{ID: home.ID, Name: home.Name, Wins: h.HomeTeamWins, Draws: h.Draws, Losses: h.AwayTeamWins},
 				AwayTeam: v4H2HTeam{ID: away.ID, Name: away.Name, Wins: h.AwayTeamWins, Draws: h.Draws, Losses: h.HomeTeamWins}},
 			Matches: make([]v4Match, len(h.Fixtures))}
-		*out.Filters.Permission = v4Plan(who.tier)
+		if f.hasDates {
+			out.Filters.DateFrom, out.Filters.DateTo = date(f.from), date(f.to)
+		}
+		if f.codes != nil {
+			codes := strings.Join(f.codes, ",")
+			out.Filters.Competitions = &codes
+		}
 		// Newest first: the first day is the last meeting's; upstream's
 		// head2head counts no played matches.
 		out.ResultSet.First, out.ResultSet.Last, out.ResultSet.Played = out.ResultSet.Last, out.ResultSet.First, nil

@@ -97,3 +97,18 @@ func TestV4Mapping(t *testing.T) {
 		t.Errorf("Atlantis: %+v", a)
 	}
 }
+
+// TestV4LeagueCode: every code's v4 id reads back as the code, and ids no
+// code has read as none.
+func TestV4LeagueCode(t *testing.T) {
+	for _, code := range []model.LeagueCode{"PL", "BL1", "WC", "BSA", "AB", "ZZZ9", "00", "A0B1", "X1"} {
+		if got := v4LeagueCode(v4CompetitionID(code)); got != code {
+			t.Errorf("%s: id %d reads back as %q", code, v4CompetitionID(code), got)
+		}
+	}
+	for _, id := range []int{0, 1, 2999, v4AddedBase, v4AddedBase + 37, v4AddedBase + 37*37*37*37*37} {
+		if got := v4LeagueCode(id); got != "" {
+			t.Errorf("id %d reads as %q", id, got)
+		}
+	}
+}

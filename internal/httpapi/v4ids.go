@@ -52,6 +52,35 @@ func v4CompetitionID(code model.LeagueCode) int {
 	return v4AddedBase + n
 }
 
+// v4LeagueCode is the league code of a v4 id, v4CompetitionID read
+// backwards; "" when no code has that id.
+func v4LeagueCode(id int) model.LeagueCode {
+	for code, n := range v4CompetitionIDs {
+		if n == id {
+			return code
+		}
+	}
+	var b [4]byte
+	i := len(b)
+	for n := id - v4AddedBase; n > 0 && i > 0; n /= 37 {
+		d := n % 37
+		switch {
+		case d == 0:
+			return ""
+		case d <= 10:
+			b[i-1] = byte('0' + d - 1)
+		default:
+			b[i-1] = byte('A' + d - 11)
+		}
+		i--
+	}
+	code := model.LeagueCode(b[i:])
+	if v4CompetitionID(code) != id {
+		return ""
+	}
+	return code
+}
+
 // v4Area is an area of the v4 API: a country, a continent or the world.
 type v4Area struct {
 	id     int

@@ -563,6 +563,7 @@ type v4Filters struct {
 	Status       []string `json:"status,omitempty"`
 	Stage        string   `json:"stage,omitempty"`
 	Group        string   `json:"group,omitempty"`
+	Venue        string   `json:"venue,omitempty"`
 	IDs          string   `json:"ids,omitempty"`
 	Date         string   `json:"date,omitempty"`
 	DateFrom     *string  `json:"dateFrom,omitempty"`
@@ -582,6 +583,9 @@ func (e *v4Filters) echo(f *filters) {
 		e.Matchday = &s
 	}
 	e.Status, e.Stage, e.Group = f.statuses, f.stage, f.group
+	if f.venue != "" {
+		e.Venue = strings.ToUpper(f.venue)
+	}
 	for i, id := range f.ids {
 		if i > 0 {
 			e.IDs += ","

@@ -28,7 +28,7 @@ func BenchmarkDeliveryLatency(b *testing.B) {
 		<-w.recv.arrived
 	}
 	sample := w.event(push.FixtureUpdate, "PL", model.TierAnonymous)
-	body, _ := sample.Body("https://api.test")
+	body, _ := sample.Body("https://api.test", push.V1)
 	base := make([]time.Duration, 0, b.N)
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()

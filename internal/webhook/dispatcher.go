@@ -435,6 +435,9 @@ type envelope struct {
 	Tier        model.Tier       `json:"tier"`
 	Time        time.Time        `json:"time"`
 	Body        json.RawMessage  `json:"body"`
+	// BodyV4 is the body whose URI names the v4 resource, for webhooks
+	// that ask for it; absent in events queued before there was one.
+	BodyV4 json.RawMessage `json:"bodyV4,omitempty"`
 }
 
 // delivery is one event for one webhook registration.
@@ -479,13 +482,18 @@ func (d *Dispatcher) publishEvents(ctx context.Context, evs []push.Event) []push
 	var failed []push.Event
 	for i := range evs {
 		ev := &evs[i]
-		body, err := ev.Body(d.cfg.PublicURL)
+		body, err := ev.Body(d.cfg.PublicURL, push.V1)
+		if err != nil {
+			d.cfg.Log.Error("webhook event body", "key", ev.Key(), "err", err.Error())
+			continue
+		}
+		bodyV4, err := ev.Body(d.cfg.PublicURL, push.V4)
 		if err != nil {
 			d.cfg.Log.Error("webhook event body", "key", ev.Key(), "err", err.Error())
 			continue
 		}
 		data, err := json.Marshal(envelope{Key: ev.Key(), Kind: ev.Kind, Competition: ev.Competition, League: ev.League,
-			Tier: ev.Tier, Time: ev.Time, Body: body})
+			Tier: ev.Tier, Time: ev.Time, Body: body, BodyV4: bodyV4})
 		if err != nil {
 			d.cfg.Log.Error("webhook event", "key", ev.Key(), "err", err.Error())
 			continue
@@ -535,7 +543,12 @@ func (d *Dispatcher) fanout(ctx context.Context, msg jetstream.Msg) {
 		if w.Removed || !ok || !c.Tier.Allows(ev.Tier) || !w.Wants(ev.Kind, int(ev.Competition), ev.League) {
 			continue
 		}
-		data, err := json.Marshal(delivery{Webhook: w.Name, Created: w.Created, Event: ev})
+		one := ev
+		if api, _ := push.ParseAPI(w.Version); api == push.V4 && ev.BodyV4 != nil {
+			one.Body = ev.BodyV4
+		}
+		one.BodyV4 = nil
+		data, err := json.Marshal(delivery{Webhook: w.Name, Created: w.Created, Event: one})
 		if err != nil {
 			d.cfg.Log.Error("webhook delivery", "webhook", w.Name, "err", err.Error())
 			continue

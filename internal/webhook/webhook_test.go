@@ -442,7 +442,7 @@ func TestSignedDelivery(t *testing.T) {
 	if !d.signed {
 		t.Errorf("signature does not verify")
 	}
-	want, _ := ev.Body("https://api.test")
+	want, _ := ev.Body("https://api.test", push.V1)
 	if string(d.body) != string(want) {
 		t.Errorf("body %s, want %s", d.body, want)
 	}

@@ -23,14 +23,21 @@ type Webhook struct {
 	Events       []string     `json:"events,omitempty"`
 	Competitions []int        `json:"competitions,omitempty"`
 	Leagues      []LeagueCode `json:"leagues,omitempty"`
-	Secret       string       `json:"secret"`
-	Created      time.Time    `json:"created"`
-	Removed      bool         `json:"removed,omitempty"`
+	// Version is the API the events' URIs point into, one of
+	// WebhookVersions; empty is v1, as before there was a choice.
+	Version string    `json:"version,omitempty"`
+	Secret  string    `json:"secret"`
+	Created time.Time `json:"created"`
+	Removed bool      `json:"removed,omitempty"`
 }
 
 // WebhookEvents are the kinds of event a webhook can ask for, with the
 // historic names (pkg/push holds the events themselves).
 var WebhookEvents = []string{"Fixture.Update", "Competition.Update"}
+
+// WebhookVersions are the API versions a webhook's event URIs can name
+// (pkg/push renders them).
+var WebhookVersions = []string{"v1", "v4"}
 
 // SecretPrefix starts every signing secret, as the Standard Webhooks
 // specification writes them.
@@ -117,6 +124,9 @@ func (w *Webhook) ValidateDraft() error {
 		if c, err := ParseLeagueCode(string(l)); err != nil || c != l {
 			return Invalidf("leagues", string(l), "must be 2 to 4 upper-case letters or digits")
 		}
+	}
+	if w.Version != "" && !slices.Contains(WebhookVersions, w.Version) {
+		return Invalidf("version", w.Version, "must be %s", strings.Join(WebhookVersions, " or "))
 	}
 	return nil
 }

@@ -33,6 +33,10 @@ type Event struct {
 	Competition int32
 	League      model.LeagueCode
 	Teams       []int32
+	// Year and Type are the competition's season and kind: a v4 URI names
+	// the league's season, and a cup's matches for want of standings.
+	Year int
+	Type model.CompetitionType
 	// Tier is the tier the competition requires: the event is pushed only
 	// to callers whose tier allows it.
 	Tier model.Tier
@@ -65,18 +69,52 @@ type body struct {
 	Updates   map[string][2]any `json:"Updates"`
 }
 
+// API is the version of the API whose resource an event's URI names:
+// the event itself is the same in both.
+type API uint8
+
+const (
+	V1 API = iota
+	V4
+)
+
+// APIs are the versions' names, as clients and editors write them.
+var APIs = [...]string{V1: "v1", V4: "v4"}
+
+// ParseAPI reads a version's name.
+func ParseAPI(name string) (API, bool) {
+	for i, n := range APIs {
+		if n == name {
+			return API(i), true
+		}
+	}
+	return V1, false
+}
+
 // Body renders the event as webhooks and event streams send it; base is the
-// public URL the links start with.
-func (e *Event) Body(base string) ([]byte, error) {
-	path := "/v1/fixtures/"
-	if e.Kind == CompetitionUpdate {
-		path = "/v1/competitions/"
+// public URL the links start with, api the version of the resource URI
+// names: v1's fixture or competition, or v4's match, or the standings (a
+// cup's matches) of the competition's season, by league code.
+func (e *Event) Body(base string, api API) ([]byte, error) {
+	id := strconv.FormatInt(int64(e.ID), 10)
+	uri := base + "/v1/fixtures/" + id
+	switch {
+	case api == V4 && e.Kind != CompetitionUpdate:
+		uri = base + "/v4/matches/" + id
+	case api == V4:
+		what := "/standings?season="
+		if e.Type == model.TypeCup {
+			what = "/matches?season="
+		}
+		uri = base + "/v4/competitions/" + string(e.League) + what + strconv.Itoa(e.Year)
+	case e.Kind == CompetitionUpdate:
+		uri = base + "/v1/competitions/" + id
 	}
 	return json.Marshal(body{
 		Timestamp: e.Time.UTC().Format(time.RFC3339),
 		Resource:  e.Resource(),
 		ID:        e.ID,
-		URI:       base + path + strconv.FormatInt(int64(e.ID), 10),
+		URI:       uri,
 		Updates:   e.Updates,
 	})
 }

@@ -60,7 +60,8 @@ func ParseEventID(s string) (EventID, error) {
 type Entry struct {
 	ID    EventID
 	Event Event
-	body  atomic.Pointer[rendered]
+	// bodies holds the body of each API version.
+	bodies [len(APIs)]atomic.Pointer[rendered]
 }
 
 type rendered struct {
@@ -68,17 +69,17 @@ type rendered struct {
 	body []byte
 }
 
-// Body is the event's body for base, rendered once and shared by every
-// stream with the same base (in practice, all of them).
-func (e *Entry) Body(base string) ([]byte, error) {
-	if r := e.body.Load(); r != nil && r.base == base {
+// Body is the event's body for base and api, rendered once and shared by
+// every stream with the same base (in practice, all of them) and version.
+func (e *Entry) Body(base string, api API) ([]byte, error) {
+	if r := e.bodies[api].Load(); r != nil && r.base == base {
 		return r.body, nil
 	}
-	b, err := e.Event.Body(base)
+	b, err := e.Event.Body(base, api)
 	if err != nil {
 		return nil, err
 	}
-	e.body.Store(&rendered{base, b})
+	e.bodies[api].Store(&rendered{base, b})
 	return b, nil
 }
 

@@ -52,6 +52,9 @@ type batch struct {
 	teams    map[int32]bool // to rebuild
 	renamed  map[int32]bool // teams whose entity changed: their competitions show it
 	years    map[int]bool   // seasons whose list of competitions changed
+	// seasonsMoved is set when a competition came, or changed its league
+	// or season: the index of the leagues' seasons is rebuilt.
+	seasonsMoved bool
 	// Parts rebuilt whole when anything in them changed.
 	teamsChanged, clientsChanged, leaguesChanged, webhooksChanged bool
 	calendar                                                      bool
@@ -319,6 +322,7 @@ func (w *writer) applyCompetition(ev events.Event, c *model.Competition) error {
 	}
 	if old == nil || old.Year != c.Year || old.Type != c.Type || old.League != c.League || old.Tier != c.Tier {
 		// The teams' latest competition (and its league) may have moved.
+		w.b.seasonsMoved = true
 		w.byYear[c.Year] = insert(w.byYear[c.Year], id)
 		if old != nil && old.Year != c.Year {
 			w.byYear[old.Year] = remove(w.byYear[old.Year], id)

@@ -119,6 +119,15 @@ func TestLiveEditsMatchFreshReplay(t *testing.T) {
 		cb, _ := b.Competition(c.ID)
 		ca.Version, cb.Version = 0, 0
 		same(fmt.Sprintf("competition %d", c.ID), ca, cb)
+		// The league's seasons, through the index of leagues.
+		sa, sb := a.LeagueSeasons(ca.League), b.LeagueSeasons(ca.League)
+		for i := range sa {
+			sa[i].Version = 0
+		}
+		for i := range sb {
+			sb[i].Version = 0
+		}
+		same(fmt.Sprintf("seasons of league %s", ca.League), sa, sb)
 		for md := 0; md <= ca.LastMatchday+1; md++ {
 			ta, _ := a.Table(c.ID, md)
 			tb, _ := b.Table(c.ID, md)
@@ -137,6 +146,11 @@ func TestLiveEditsMatchFreshReplay(t *testing.T) {
 			hb, _ := b.HeadToHead(fx.ID, 5, model.TierDonating)
 			ha.Version, hb.Version = 0, 0
 			same(fmt.Sprintf("head-to-head of %d", fx.ID), ha, hb)
+			q := readmodel.HeadToHeadFilter{From: fx.Kickoff.AddDate(-1, 0, 0), Leagues: []model.LeagueCode{ca.League}, Detailed: 20}
+			ha, _ = a.HeadToHeadWhere(fx.ID, 20, model.TierRegistered, q)
+			hb, _ = b.HeadToHeadWhere(fx.ID, 20, model.TierRegistered, q)
+			ha.Version, hb.Version = 0, 0
+			same(fmt.Sprintf("filtered head-to-head of %d", fx.ID), ha, hb)
 		}
 	}
 	for id := range teams {

@@ -26,7 +26,8 @@ type HeadToHead struct {
 	// The latest home win of this fixture's home team, its latest win
 	// anywhere, and likewise for the away team, among the meetings counted.
 	LastHomeWinHomeTeam, LastWinHomeTeam, LastAwayWinAwayTeam, LastWinAwayTeam *Fixture
-	// Fixtures are the meetings counted, newest first, at most 10.
+	// Fixtures are the meetings counted, newest first, at most 10 (or
+	// HeadToHeadFilter.Detailed).
 	Fixtures []Fixture
 	// Version changes with the meetings of the two teams.
 	Version uint64
@@ -72,6 +73,36 @@ func (s Snapshot) FixtureKey(id int) (FixtureKey, bool) {
 // teams. n <= 0, or a fixture whose teams are not both known, gives the
 // empty aggregate.
 func (s Snapshot) HeadToHead(fixtureID, n int, tier model.Tier) (HeadToHead, bool) {
+	return s.HeadToHeadWhere(fixtureID, n, tier, HeadToHeadFilter{})
+}
+
+// HeadToHeadFilter narrows the meetings a HeadToHead counts, for v4's
+// head2head filters; the zero filter counts every meeting, as v1 does.
+type HeadToHeadFilter struct {
+	// From and To bound the meetings' kick-offs to [From, To); a zero
+	// bound is no bound.
+	From, To time.Time
+	// Leagues keeps the meetings in these leagues' competitions; nil
+	// keeps all.
+	Leagues []model.LeagueCode
+	// Detailed is how many meetings Fixtures lists; 0 is h2hDetailed.
+	Detailed int
+}
+
+// narrows reports whether q keeps fewer meetings than the zero filter.
+func (q *HeadToHeadFilter) narrows() bool {
+	return !q.From.IsZero() || !q.To.IsZero() || q.Leagues != nil
+}
+
+// keeps reports whether q counts meeting m of competition c.
+func (q *HeadToHeadFilter) keeps(m *fixture, c *compSnap) bool {
+	return (q.From.IsZero() || m.kickoff >= q.From.Unix()) && (q.To.IsZero() || m.kickoff < q.To.Unix()) &&
+		(q.Leagues == nil || slices.Contains(q.Leagues, c.comp.League))
+}
+
+// HeadToHeadWhere is HeadToHead of the meetings q keeps: the last n of
+// them, Fixtures listing q.Detailed.
+func (s Snapshot) HeadToHeadWhere(fixtureID, n int, tier model.Tier, q HeadToHeadFilter) (HeadToHead, bool) {
 	if !fitsInt32(fixtureID) {
 		return HeadToHead{}, false
 	}
@@ -90,11 +121,11 @@ func (s Snapshot) HeadToHead(fixtureID, n int, tier model.Tier) (HeadToHead, boo
 	h.Version = p.version
 	end := sort.Search(len(p.fixtures), func(i int) bool { return p.fixtures[i].kickoff > f.kickoff })
 	meetings := p.fixtures[max(0, end-n):end]
-	if tier != model.TierDonating {
+	if tier != model.TierDonating || q.narrows() {
 		// The oldest first, as the pair's list: the last n visible.
 		var seen []*fixture
 		for i := end - 1; i >= 0 && len(seen) < n; i-- {
-			if c, ok := s.comp(int(p.fixtures[i].comp)); ok && tier.Allows(c.comp.Tier) {
+			if c, ok := s.comp(int(p.fixtures[i].comp)); ok && tier.Allows(c.comp.Tier) && q.keeps(p.fixtures[i], c) {
 				seen = append(seen, p.fixtures[i])
 			}
 		}
@@ -107,6 +138,10 @@ func (s Snapshot) HeadToHead(fixtureID, n int, tier model.Tier) (HeadToHead, boo
 	}
 	h.TimeFrameStart = dayStart(meetings[0])
 	h.TimeFrameEnd = dayStart(meetings[len(meetings)-1])
+	detailed := q.Detailed
+	if detailed <= 0 {
+		detailed = h2hDetailed
+	}
 	var sc scores
 	view := func(m *fixture) *Fixture {
 		v := s.fixture(m, &sc)
@@ -142,7 +177,7 @@ func (s Snapshot) HeadToHead(fixtureID, n int, tier model.Tier) (HeadToHead, boo
 				h.LastAwayWinAwayTeam = view(m)
 			}
 		}
-		if len(h.Fixtures) < h2hDetailed {
+		if len(h.Fixtures) < detailed {
 			h.Fixtures = append(h.Fixtures, s.fixture(m, &sc))
 		}
 	}

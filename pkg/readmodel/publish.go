@@ -24,6 +24,10 @@ type world struct {
 	pairs    *shardTable[uint64, *pairSnap]
 	strs     []string
 	seasons  map[int]*season
+	// byLeague holds each league's competitions, newest season first: a
+	// v4 request names a league, and finds its seasons without going
+	// through every competition.
+	byLeague map[model.LeagueCode][]int32
 	clients  map[string]*model.Client // by token hash; revoked ones left out
 	// clientNames holds the same clients by name.
 	clientNames map[string]*model.Client
@@ -467,12 +471,16 @@ func (w *writer) publish(now time.Time) *world {
 	}
 	if p := w.prev; p != nil {
 		nw.seasons, nw.clients, nw.leagues, nw.search = p.seasons, p.clients, p.leagues, p.search
+		nw.byLeague = p.byLeague
 		nw.clientNames, nw.webhooks = p.clientNames, p.webhooks
 		nw.calendarVersion, nw.teamsVersion, nw.clientsVersion, nw.leaguesVersion = p.calendarVersion, p.teamsVersion, p.clientsVersion, p.leaguesVersion
 		nw.currentVersion = p.currentVersion
 	} else {
 		nw.seasons, nw.clients, nw.clientNames, nw.search = map[int]*season{}, map[string]*model.Client{}, map[string]*model.Client{}, &searchIndex{}
 		nw.leagues = w.leagueList()
+	}
+	if b.seasonsMoved || nw.byLeague == nil {
+		nw.byLeague = w.leagueIndex()
 	}
 	if len(b.years) > 0 {
 		nw.seasons = maps.Clone(nw.seasons)
@@ -756,6 +764,20 @@ func (w *writer) webhookList() []model.Webhook {
 	}
 	slices.SortFunc(list, func(a, b model.Webhook) int { return strings.Compare(a.Name, b.Name) })
 	return list
+}
+
+// leagueIndex is world.byLeague, from the competitions by season.
+func (w *writer) leagueIndex() map[model.LeagueCode][]int32 {
+	years := slices.Sorted(maps.Keys(w.byYear))
+	out := map[model.LeagueCode][]int32{}
+	for i := len(years) - 1; i >= 0; i-- {
+		for _, id := range w.byYear[years[i]] {
+			if st := w.compState[id]; st != nil && st.comp != nil {
+				out[st.comp.League] = append(out[st.comp.League], id)
+			}
+		}
+	}
+	return out
 }
 
 // leagueList is the built-in leagues with the editors' additions; an

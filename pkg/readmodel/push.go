@@ -119,7 +119,7 @@ func (w *writer) fixtureEvent(seq uint64, t time.Time, old, cur *fixture) (push.
 	ev := push.Event{Seq: seq, Kind: push.FixtureUpdate, ID: cur.id, Competition: cur.comp, Time: t.UTC(),
 		Tier: model.TierAnonymous, Updates: u}
 	if st := w.compState[cur.comp]; st != nil && st.comp != nil {
-		ev.League, ev.Tier = st.comp.League, st.comp.Tier
+		ev.League, ev.Tier, ev.Year, ev.Type = st.comp.League, st.comp.Tier, st.comp.Year, st.comp.Type
 	}
 	for _, team := range [...]int32{cur.home, cur.away} {
 		if team != 0 {
@@ -186,7 +186,7 @@ func competitionEvent(id int32, msg liveMsg, before, after *compSnap) (push.Even
 		return push.Event{}, false
 	}
 	return push.Event{Seq: msg.seq, Kind: push.CompetitionUpdate, ID: id, Competition: id, League: after.comp.League,
-		Tier: after.comp.Tier, Time: msg.time.UTC(), Updates: u}, true
+		Year: after.comp.Year, Type: after.comp.Type, Tier: after.comp.Tier, Time: msg.time.UTC(), Updates: u}, true
 }
 
 func sameSet(a, b []int32) bool {

@@ -148,19 +148,11 @@ func (s Snapshot) Competitions(season int) []Competition {
 // LeagueSeasons returns the keys of the competitions of one league, one a
 // season, newest first: the seasons of a v4 competition.
 func (s Snapshot) LeagueSeasons(code model.LeagueCode) []CompetitionKey {
-	years := make([]int, 0, len(s.w.seasons))
-	for y := range s.w.seasons {
-		years = append(years, y)
-	}
-	slices.Sort(years)
-	var list []CompetitionKey
-	for i := len(years) - 1; i >= 0; i-- {
-		for _, id := range s.w.seasons[years[i]].ids {
-			if k, ok := s.CompetitionKey(int(id)); ok {
-				if c, _ := s.comp(int(id)); c.comp.League == code {
-					list = append(list, k)
-				}
-			}
+	ids := s.w.byLeague[code]
+	list := make([]CompetitionKey, 0, len(ids))
+	for _, id := range ids {
+		if k, ok := s.CompetitionKey(int(id)); ok {
+			list = append(list, k)
 		}
 	}
 	return list

@@ -23,7 +23,10 @@ import (
 // paths are the resources the read rows ask for, found in the world.
 type paths struct {
 	table, compFixtures, fixture, teamFixtures string
-	fixtureID, matchdays                       int
+	// v4Standings and v4Matches are v4's table and season matches of the
+	// same competition.
+	v4Standings, v4Matches string
+	fixtureID, matchdays   int
 }
 
 // discover picks a league competition of a middle season (real size, with
@@ -32,6 +35,7 @@ func discover(p *process, token string) (paths, error) {
 	auth := map[string]string{"X-Auth-Token": token}
 	type competition struct {
 		ID                int    `json:"id"`
+		League            string `json:"league"`
 		Year              string `json:"year"`
 		NumberOfTeams     int    `json:"numberOfTeams"`
 		NumberOfMatchdays int    `json:"numberOfMatchdays"`
@@ -77,7 +81,9 @@ func discover(p *process, token string) (paths, error) {
 			// A team's fixtures default to the current season, which a
 			// world of past seasons does not have: ask for the fixture's.
 			fixture: fmt.Sprintf("/v1/fixtures/%d", id), teamFixtures: fmt.Sprintf("/v1/teams/%d/fixtures?season=%s", team, c.Year),
-			fixtureID: id, matchdays: max(1, c.NumberOfMatchdays)}, nil
+			v4Standings: fmt.Sprintf("/v4/competitions/%s/standings?season=%s", c.League, c.Year),
+			v4Matches:   fmt.Sprintf("/v4/competitions/%s/matches?season=%s", c.League, c.Year),
+			fixtureID:   id, matchdays: max(1, c.NumberOfMatchdays)}, nil
 	}
 	return paths{}, fmt.Errorf("no finished fixture in %s/fixtures", base)
 }
@@ -134,7 +140,9 @@ var missSeq atomic.Int64
 func targets(ps paths) []readTarget {
 	return []readTarget{
 		{name: "cached league table", path: ps.table},
+		{name: "cached v4 standings", path: ps.v4Standings},
 		{name: "cached competition fixtures", path: ps.compFixtures},
+		{name: "cached v4 competition matches", path: ps.v4Matches},
 		{name: "cached fixture with head2head", path: ps.fixture},
 		{name: "cached team fixtures", path: ps.teamFixtures},
 		{name: "cache miss: league table, new key each request", path: ps.table, miss: true},
@@ -353,7 +361,8 @@ func waitServing(p *process, path string) error {
 // world's figure for the scale comparison, on the same split of cores as
 // the big world's.
 func missLoad(env *benchEnv, p *process, ps paths, token string) (loadResult, error) {
-	t := targets(ps)[4]
+	ts := targets(ps)
+	t := ts[len(ts)-1] // the miss row
 	cs := splitCores()
 	if err := pinReplica(p, cs); err != nil {
 		return loadResult{}, err
