@@ -210,6 +210,10 @@ var goldenRequests = map[string]struct{ path, representation string }{
 	"v4-match-wc2022-shootout":              {"/v4/matches/1", "full"},
 	"v4-standings-bl1-md10":                 {"/v4/competitions/2002/standings", "full"},
 	"v4-team-matches-koeln-limit3":          {"/v4/teams/1/matches", "full"},
+	"v4-scorers-wc2022":                     {"/v4/competitions/2000/scorers", "full"},
+	"v4-person-mbappe":                      {"/v4/persons/1", "full"},
+	"v4-person-matches-mbappe-limit3":       {"/v4/persons/1/matches", "full"},
+	"v4-matches-wc-final-unfolded":          {"/v4/competitions/2000/matches", "full"},
 }
 
 // unmasked stands for the instants golden files mask: a real response has

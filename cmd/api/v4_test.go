@@ -37,6 +37,7 @@ type v4World struct {
 	wcKnockout  int    // a World Cup 2022 knock-out match decided on penalties
 	brest       int    // Brest–Strasbourg of 4 September 2022, the recorded head2head's match
 	bl1, wc, pl int    // our competition ids of the three seasons
+	wcFinal     int    // Argentina–France, with its goals (v4Goals)
 }
 
 var (
@@ -125,6 +126,7 @@ func theV4World(t *testing.T) *v4World {
 		if w.koeln == 0 || w.wcKnockout == 0 || w.brest == 0 {
 			t.Fatalf("v4 world: Köln %d, a World Cup shoot-out %d, Brest–Strasbourg %d", w.koeln, w.wcKnockout, w.brest)
 		}
+		w.addGoals(t)
 		v4Shared = w
 	})
 	if v4Shared == nil {
@@ -369,6 +371,52 @@ var v4Kept = map[string]string{
 	"$.matches[].score.halfTime.home: number, recorded null":                "as above",
 	"$.matches[].score.halfTime.away: number, recorded null":                "as above",
 	"$.matches[].score.winner: string, recorded null":                       "as above",
+	"$.goals: key not recorded":                                             "the single match shows its goals ([] without any), as upstream's plans with goals do (docs sample match); the free plan recorded none",
+	// Scorers and persons: we keep one name, no person ids for a scorer
+	// the source names without one, and a club's details not at all.
+	"$.scorers[].player.id: null, recorded number":                      "a scorer the source names without an id counts under his name",
+	"$.scorers[].player.firstName: null, recorded string":               "we keep a person's name as one string: no guess at where the first name ends",
+	"$.scorers[].player.lastName: null, recorded string":                "as above",
+	"$.scorers[].player.dateOfBirth: null, recorded string":             "a scorer only his goals name has no details",
+	"$.scorers[].player.nationality: null, recorded string":             "as above",
+	"$.scorers[].player.position: null, recorded string":                "as above",
+	"$.scorers[].player.lastUpdated: null, recorded string":             "as above: no event set him",
+	"$.scorers[].player.shirtNumber: number, recorded null":             "the squad's jersey number; upstream sends null here",
+	"$.scorers[].team.shortName: null, recorded string":                 "openfootball has no short names",
+	"$.scorers[].team.tla: null, recorded string":                       "openfootball has no three-letter codes",
+	"$.scorers[].team.crest: null, recorded string":                     "openfootball has no crests",
+	"$.scorers[].team.address: null, recorded string":                   "no club addresses in our data",
+	"$.scorers[].team.website: null, recorded string":                   "no club websites in our data",
+	"$.scorers[].team.founded: null, recorded number":                   "no founding years in our data",
+	"$.scorers[].team.clubColors: null, recorded string":                "no club colours in our data",
+	"$.scorers[].team.venue: null, recorded string":                     "no grounds in our data",
+	"$.scorers[].team.lastUpdated: null, recorded string":               "the stream keeps no time per team",
+	"$.firstName: null, recorded string":                                "we keep a person's name as one string",
+	"$.lastName: null, recorded string":                                 "as above",
+	"$.dateOfBirth: null, recorded string":                              "a person event without a date of birth",
+	"$.position: null, recorded string":                                 "a person event without a position",
+	"$.shirtNumber: null, recorded number":                              "only a squad has shirt numbers",
+	"$.currentTeam.shortName: null, recorded string":                    "openfootball has no short names",
+	"$.currentTeam.tla: null, recorded string":                          "openfootball has no three-letter codes",
+	"$.currentTeam.crest: null, recorded string":                        "openfootball has no crests",
+	"$.currentTeam.address: null, recorded string":                      "no club addresses in our data",
+	"$.currentTeam.website: null, recorded string":                      "no club websites in our data",
+	"$.currentTeam.founded: null, recorded number":                      "no founding years in our data",
+	"$.currentTeam.clubColors: null, recorded string":                   "no club colours in our data",
+	"$.currentTeam.venue: null, recorded string":                        "no grounds in our data",
+	"$.currentTeam.area.flag: null, recorded string":                    "we serve no flags",
+	"$.currentTeam.runningCompetitions[].emblem: null, recorded string": "no emblems in our data",
+	"$.currentTeam.contract.start: null, recorded string":               "no contracts in our data",
+	"$.currentTeam.contract.until: null, recorded string":               "as above",
+	"$.person.firstName: null, recorded string":                         "we keep a person's name as one string",
+	"$.person.lastName: null, recorded string":                          "as above",
+	"$.person.dateOfBirth: null, recorded string":                       "a person event without a date of birth",
+	"$.person.position: null, recorded string":                          "a person event without a position",
+	"$.person.shirtNumber: number, recorded null":                       "the squad's jersey number; upstream sends null here",
+	"$.matches[].group: string, recorded null":                          "our persons' matches are the World Cup's, in groups; the recorded person's were league matches",
+	"$.matches[].score.extraTime: key not recorded":                     "as above: the World Cup final went to extra time and penalties (competitions-2001-matches.json records these keys)",
+	"$.matches[].score.penalties: key not recorded":                     "as above",
+	"$.matches[].score.regularTime: key not recorded":                   "as above",
 }
 
 // v4Samples pairs each recorded response with the request that asks our
@@ -396,6 +444,19 @@ func v4Samples(w *v4World) []struct{ file, path string } {
 		{"teams-limit50-offset0.json", "/v4/teams?limit=50&offset=0"},
 		{"teams-limit50-offset50.json", "/v4/teams?limit=50&offset=50"},
 		{"teams-1-matches.json", fmt.Sprintf("/v4/teams/%d/matches", w.koeln)},
+		// Scorers: a league without goals (the envelope alone) and the
+		// World Cup's; persons: a squad's player, a person event with a
+		// team, one without a team or matches, the matches asked for under
+		// v2's path as the recording library does.
+		{"competitions-2002-scorers.json", "/v4/competitions/2002/scorers"},
+		{"competitions-2001-scorers.json", "/v4/competitions/WC/scorers"},
+		{"competitions-2013-scorers.json", "/v4/competitions/WC/scorers?limit=3"},
+		{"persons-304.json", fmt.Sprintf("/v4/persons/%d", mbappe)},
+		{"persons-3200.json", fmt.Sprintf("/v4/persons/%d", messi)},
+		{"persons-44921.json", fmt.Sprintf("/v4/persons/%d", reserveKeeper)},
+		{"persons-304-matches.json", fmt.Sprintf("/v4/players/%d/matches", mbappe)},
+		{"persons-3200-matches.json", fmt.Sprintf("/v4/players/%d/matches", messi)},
+		{"persons-44921-matches.json", fmt.Sprintf("/v4/players/%d/matches", reserveKeeper)},
 	}
 }
 
@@ -875,8 +936,16 @@ func TestV4Golden(t *testing.T) {
 		{"v4-team-matches-koeln-limit3", fmt.Sprintf("/v4/teams/%d/matches?limit=3", w.koeln)},
 		{"v4-area-germany", "/v4/areas/2088"},
 		{"v4-head2head-brest-strasbourg", fmt.Sprintf("/v4/matches/%d/head2head", w.brest)},
+		{"v4-scorers-wc2022", "/v4/competitions/WC/scorers"},
+		{"v4-person-mbappe", fmt.Sprintf("/v4/persons/%d", mbappe)},
+		{"v4-person-matches-mbappe-limit3", fmt.Sprintf("/v4/persons/%d/matches?limit=3", mbappe)},
+		{"v4-matches-wc-final-unfolded", "/v4/competitions/WC/matches?stage=FINAL"},
 	} {
-		resp := w.get(c.path, nil)
+		var header map[string]string
+		if strings.HasSuffix(c.name, "-unfolded") {
+			header = map[string]string{"X-Unfold-Goals": "true"}
+		}
+		resp := w.get(c.path, header)
 		if resp.status != 200 {
 			t.Fatalf("GET %s: %d %s", c.path, resp.status, resp.body)
 		}

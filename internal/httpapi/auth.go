@@ -35,6 +35,9 @@ type request struct {
 	// The pass also has fasthttp parse a Cookie header, which API clients
 	// do not send (browsers on /docs do).
 	token, responseControl, ifNoneMatch, acceptEncoding []byte
+	// unfoldable is set by v4's match lists, whose answer varies with
+	// X-Unfold-Goals.
+	unfoldable bool
 }
 
 // localKey names a request's local value. Pointers, so that fasthttp's
@@ -106,6 +109,7 @@ var (
 	vExposeV4      = []byte(exposedV4)
 	vVary          = []byte("Accept-Encoding, X-Response-Control, X-Auth-Token")
 	vVaryToken     = []byte("Accept-Encoding, X-Auth-Token")
+	vVaryUnfold    = []byte("Accept-Encoding, X-Auth-Token, X-Unfold-Goals")
 	vVaryEncoding  = []byte("Accept-Encoding")
 	vHTML          = []byte("text/html; charset=utf-8")
 	vJavaScript    = []byte("text/javascript; charset=utf-8")

@@ -152,8 +152,12 @@ func (s *Server) respond(c *fiber.Ctx, key cacheKey, render func() (any, int)) e
 	}
 	vary := vVary
 	if key.r.ver == v4 {
-		// v4 has no X-Response-Control: one representation a resource.
+		// v4 has no X-Response-Control: one representation a resource,
+		// and match lists with or without their goals.
 		vary = vVaryToken
+		if key.r.unfoldable {
+			vary = vVaryUnfold
+		}
 	}
 	return send(c, key.r, e, vContentType, vary)
 }

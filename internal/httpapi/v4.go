@@ -31,6 +31,13 @@ func (s *Server) v4Routes() {
 	g.Get("/teams/:id/matches", s.v4TeamMatches)
 	g.Get("/areas", s.v4AreaList)
 	g.Get("/areas/:id", s.v4AreaOne)
+	g.Get("/competitions/:id/scorers", s.v4Scorers)
+	g.Get("/persons/:id", s.v4Person)
+	g.Get("/persons/:id/matches", s.v4PersonMatches)
+	// v2's name, which upstream still answers: the recorded person
+	// matches came through it (spec v4-samples/SOURCES.md).
+	g.Get("/players/:id", s.v4Person)
+	g.Get("/players/:id/matches", s.v4PersonMatches)
 }
 
 // v4AreasOf is every area served: upstream's we keep, and one for each
@@ -429,7 +436,9 @@ func (s *Server) v4CompetitionMatches(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	k := s.newKey(c, who, "v4-comp-matches", competitionsPath, full).int(key.ID).v4(&f).u64(key.Version).u64(who.snap.TeamsVersion()).u64(who.snap.LeaguesVersion())
+	goals := unfoldGoals(c, who)
+	k := s.newKey(c, who, "v4-comp-matches", competitionsPath, full).int(key.ID).v4(&f).int(b2i(goals)).u64(key.Version).u64(who.snap.TeamsVersion()).
+		u64(who.snap.LeaguesVersion())
 	return s.respond(c, k, func() (any, int) {
 		x := newV4Context(who.snap)
 		ci := x.comp(key.ID)
@@ -449,6 +458,7 @@ func (s *Server) v4CompetitionMatches(c *fiber.Ctx) error {
 		for i := range fs {
 			out.Matches[i] = x.match(&fs[i], false)
 		}
+		x.unfold(out.Matches, fs, goals)
 		return out, maxAgeOf(who, key)
 	})
 }
@@ -580,7 +590,8 @@ func (s *Server) v4TeamMatches(c *fiber.Ctx) error {
 	if f.limit == 0 {
 		f.limit = teamMatchesLimit
 	}
-	k := s.newKey(c, who, "v4-team-matches", competitionsPath, full).int(id).v4(&f).str(string(who.tier)).u64(version).
+	goals := unfoldGoals(c, who)
+	k := s.newKey(c, who, "v4-team-matches", competitionsPath, full).int(id).v4(&f).int(b2i(goals)).str(string(who.tier)).u64(version).
 		u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
 	return s.respond(c, k, func() (any, int) {
 		x := newV4Context(who.snap)
@@ -626,6 +637,7 @@ func (s *Server) v4TeamMatches(c *fiber.Ctx) error {
 		for i := range fs {
 			out.Matches[i] = x.match(&fs[i], false)
 		}
+		x.unfold(out.Matches, fs, goals)
 		return out, maxAgeLive
 	})
 }
@@ -648,7 +660,8 @@ func (s *Server) v4Matches(c *fiber.Ctx) error {
 	case days > maxCalendarDays:
 		return badRequest("dateFrom to dateTo spans %d days; /v4/matches serves at most %d days at a time", days, maxCalendarDays)
 	}
-	k := s.newKey(c, who, "v4-matches", competitionsPath, full).v4(&f).str(string(who.tier)).u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
+	goals := unfoldGoals(c, who)
+	k := s.newKey(c, who, "v4-matches", competitionsPath, full).v4(&f).int(b2i(goals)).str(string(who.tier)).u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
 	return s.respond(c, k, func() (any, int) {
 		x := newV4Context(who.snap)
 		var fs []readmodel.Fixture
@@ -679,6 +692,7 @@ func (s *Server) v4Matches(c *fiber.Ctx) error {
 		for i := range fs {
 			out.Matches[i] = x.match(&fs[i], false)
 		}
+		x.unfold(out.Matches, fs, goals)
 		return out, maxAgeLive
 	})
 }
@@ -764,7 +778,8 @@ func (s *Server) v4HeadToHead(c *fiber.Ctx) error {
 	}
 	// The meetings are in any competition the caller may see: its tier,
 	// and the calendar's version for their competitions, key the answer.
-	k := s.newKey(c, who, "v4-h2h", competitionsPath, full).int(id).v4(&f).str(string(who.tier)).u64(comp.Version).u64(fk.PairVersion).
+	goals := unfoldGoals(c, who)
+	k := s.newKey(c, who, "v4-h2h", competitionsPath, full).int(id).v4(&f).int(b2i(goals)).str(string(who.tier)).u64(comp.Version).u64(fk.PairVersion).
 		u64(who.snap.TeamsVersion()).u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
 	return s.respond(c, k, func() (any, int) {
 		x := newV4Context(who.snap)
@@ -805,6 +820,7 @@ func (s *Server) v4HeadToHead(c *fiber.Ctx) error {
 		for i := range h.Fixtures {
 			out.Matches[i] = x.match(&h.Fixtures[i], false)
 		}
+		x.unfold(out.Matches, h.Fixtures, goals)
 		return out, maxAgeOf(who, comp)
 	})
 }

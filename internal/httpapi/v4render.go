@@ -239,7 +239,8 @@ type v4Match struct {
 	ID          int        `json:"id"`
 	UTCDate     string     `json:"utcDate"`
 	Status      string     `json:"status"`
-	// Venue is in the single match only (null: no source), absent in lists.
+	// Venue is in the single match only (null without one), absent in
+	// lists.
 	Venue       json.RawMessage `json:"venue,omitempty"`
 	Matchday    *int            `json:"matchday"`
 	Stage       string          `json:"stage"`
@@ -248,8 +249,11 @@ type v4Match struct {
 	HomeTeam    v4TeamTiny      `json:"homeTeam"`
 	AwayTeam    v4TeamTiny      `json:"awayTeam"`
 	Score       v4Score         `json:"score"`
-	Odds        v4Odds          `json:"odds"`
-	Referees    []v4Referee     `json:"referees"`
+	// Goals are in the single match, and in lists asked for with
+	// X-Unfold-Goals: true; [] when we have none.
+	Goals    *[]v4Goal   `json:"goals,omitempty"`
+	Odds     v4Odds      `json:"odds"`
+	Referees []v4Referee `json:"referees"`
 }
 
 // v4Status is a fixture's v4 status: v4 spells CANCELLED, and a finished
@@ -425,8 +429,9 @@ func (x *v4Context) team(id int, placeholder string) v4TeamTiny {
 	return tiny
 }
 
-// match renders a fixture; single adds the venue. lastUpdated is the
-// competition's latest change: the stream keeps no time per fixture.
+// match renders a fixture; single adds the venue and the goals, which
+// readmodel's single fixture carries. lastUpdated is the competition's
+// latest change: the stream keeps no time per fixture.
 func (x *v4Context) match(f *readmodel.Fixture, single bool) v4Match {
 	ci := x.comp(f.CompetitionID)
 	m := v4Match{Area: ci.area.tiny(), Competition: ci.tiny, Season: ci.season, ID: f.ID, UTCDate: ts(f.Kickoff),
@@ -435,6 +440,10 @@ func (x *v4Context) match(f *readmodel.Fixture, single bool) v4Match {
 		Score: v4ScoreOf(f), Referees: []v4Referee{}}
 	if single {
 		m.Venue = json.RawMessage("null")
+		if f.Venue != "" {
+			m.Venue, _ = json.Marshal(f.Venue)
+		}
+		m.Goals = x.goalsOf(f, f.Goals)
 	}
 	if f.Matchday > 0 {
 		md := f.Matchday

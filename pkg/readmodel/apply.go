@@ -31,6 +31,9 @@ type compState struct {
 	adjust      map[int32]held[model.Adjustment]
 	order       held[model.TieBreakOrder]
 	data        held[model.TieBreakData]
+	// goalFixtures counts its fixtures with goals: only those tally
+	// scorers.
+	goalFixtures int
 }
 
 // fixChange is a change within one batch to a fixture readers hold: the
@@ -56,8 +59,8 @@ type batch struct {
 	// or season: the index of the leagues' seasons is rebuilt.
 	seasonsMoved bool
 	// Parts rebuilt whole when anything in them changed.
-	teamsChanged, clientsChanged, leaguesChanged, webhooksChanged bool
-	calendar                                                      bool
+	teamsChanged, clientsChanged, leaguesChanged, webhooksChanged, personsChanged bool
+	calendar                                                                      bool
 	// live is, while push events are derived, the live message that
 	// touched each competition (see push.go); events are the events
 	// derived so far.
@@ -159,6 +162,12 @@ func decodeEvent(ev events.Event) (any, error) {
 			err = fmt.Errorf("subject %s does not hold league %s", ev.Subject, l.Code)
 		}
 		return l, err
+	case events.KindPerson:
+		p, err := decode[model.Person](ev, 1)
+		if err == nil {
+			err = checkIDs(ev, []int{p.ID}, p.TeamID)
+		}
+		return p, err
 	case events.KindTeamName, events.KindCompetitionKey, events.KindSourceKeys, events.KindSequence, events.KindClientToken:
 		return nil, nil
 	}
@@ -230,6 +239,8 @@ func (w *writer) apply(ev events.Event, v any) error {
 		err = w.applyWebhook(ev, v)
 	case *model.League:
 		err = w.applyLeague(ev, v)
+	case *model.Person:
+		err = w.applyPerson(ev, v)
 	default:
 		return nil
 	}
@@ -261,6 +272,7 @@ func (w *writer) applyFixture(ev events.Event, f *model.Fixture) error {
 		return errStale
 	}
 	rec := pack(f, ev.Seq, w.gen+1, &w.strs)
+	w.noteExtras(old, rec, f)
 	w.fixtures.set(id, rec)
 	if old != nil && w.deriving() {
 		if e, ok := w.fixtureEvent(ev.Seq, ev.Time, old, rec); ok {
@@ -381,10 +393,16 @@ func (w *writer) applyTeam(ev events.Event, t *model.Team) error {
 
 func (w *writer) applySquad(ev events.Event, s *model.Squad) error {
 	id := int32(s.TeamID)
-	if old, ok := w.squads.get(id); ok && old.seq >= ev.Seq {
+	old, ok := w.squads.get(id)
+	if ok && old.seq >= ev.Seq {
 		return errStale
 	}
-	w.squads.set(id, &squadSnap{squad: s, seq: ev.Seq, version: w.gen + 1})
+	var was *model.Squad
+	if ok {
+		was = old.squad
+	}
+	w.notePlayers(id, was, s)
+	w.squads.set(id, &squadSnap{squad: s, seq: ev.Seq, version: w.gen + 1, at: ev.Time})
 	return nil
 }
 

@@ -27,6 +27,11 @@
 //     atomic pointer. A reader therefore sees every event entirely or not
 //     at all.
 //
+// Goals and venues, rare, are kept beside the compact records in a
+// copy-on-write table keyed by fixture id, as are persons, squad players
+// and the fixtures each person scored in; a competition with goals tallies
+// its scorers when it is rebuilt (goals.go).
+//
 // One thing is known ahead of the writer: a client whose token a request
 // brought before the writer applied the client, read from the stream's
 // leader by the HTTP server and handed over with Model.LearnClient. It is

@@ -22,8 +22,13 @@ type world struct {
 	squads   *shardTable[int32, *squadSnap]
 	days     *shardTable[int32, []*fixture]
 	pairs    *shardTable[uint64, *pairSnap]
-	strs     []string
-	seasons  map[int]*season
+	// Goals, venues and persons (goals.go).
+	extras  *shardTable[int32, *fixtureExtra]
+	persons *shardTable[int32, *personSnap]
+	players *shardTable[int32, int32]   // squad player → team
+	scored  *shardTable[int32, []int32] // person → fixtures he scored in, by id
+	strs    []string
+	seasons map[int]*season
 	// byLeague holds each league's competitions, newest season first: a
 	// v4 request names a league, and finds its seasons without going
 	// through every competition.
@@ -35,7 +40,7 @@ type world struct {
 	leagues     []model.League  // by code
 	search      *searchIndex
 
-	calendarVersion, teamsVersion, clientsVersion, leaguesVersion uint64
+	calendarVersion, teamsVersion, clientsVersion, leaguesVersion, personsVersion uint64
 	// currentVersion changes when any team's current competition does.
 	currentVersion uint64
 
@@ -62,6 +67,8 @@ type compSnap struct {
 	// id, resolved when the tables are built (a change to a team rebuilds
 	// its competitions' tables).
 	tableNames *tableNames
+	// scorers are the competition's goals by scorer, in no order.
+	scorers []scorerTally
 }
 
 // teamSnap is the published state of one team.
@@ -78,6 +85,7 @@ type squadSnap struct {
 	squad   *model.Squad
 	seq     uint64
 	version uint64
+	at      time.Time // the event's time: its players' lastUpdated
 }
 
 // pairSnap holds the finished meetings of two teams, for head-to-head.
@@ -114,6 +122,10 @@ type writer struct {
 	squads   cowMap[int32, *squadSnap]
 	days     cowMap[int32, []*fixture]
 	pairs    cowMap[uint64, *pairSnap]
+	extras   cowMap[int32, *fixtureExtra]
+	persons  cowMap[int32, *personSnap]
+	players  cowMap[int32, int32]
+	scored   cowMap[int32, []int32]
 	strs     interner
 
 	compState  map[int32]*compState
@@ -121,6 +133,7 @@ type writer struct {
 	clientEnt  map[string]held[model.Client]
 	webhookEnt map[string]held[model.Webhook]
 	leagueEnt  map[model.LeagueCode]held[model.League]
+	personEnt  map[int32]held[model.Person]
 	listedIn   map[int32][]int32 // team → competitions listing it
 	byYear     map[int][]int32   // season → competitions
 
@@ -140,12 +153,17 @@ func newWriter() *writer {
 		squads:     newCowMap[int32, *squadSnap](6, hashInt32),
 		days:       newCowMap[int32, []*fixture](8, hashInt32),
 		pairs:      newCowMap[uint64, *pairSnap](10, hashUint64),
+		extras:     newCowMap[int32, *fixtureExtra](6, hashFixtureID),
+		persons:    newCowMap[int32, *personSnap](6, hashInt32),
+		players:    newCowMap[int32, int32](6, hashInt32),
+		scored:     newCowMap[int32, []int32](6, hashInt32),
 		strs:       newInterner(),
 		compState:  map[int32]*compState{},
 		teamEnt:    map[int32]held[model.Team]{},
 		clientEnt:  map[string]held[model.Client]{},
 		webhookEnt: map[string]held[model.Webhook]{},
 		leagueEnt:  map[model.LeagueCode]held[model.League]{},
+		personEnt:  map[int32]held[model.Person]{},
 		listedIn:   map[int32][]int32{},
 		byYear:     map[int][]int32{},
 		b:          newBatch(),
@@ -466,6 +484,10 @@ func (w *writer) publish(now time.Time) *world {
 		squads:   w.squads.publish(),
 		days:     w.days.publish(),
 		pairs:    w.pairs.publish(),
+		extras:   w.extras.publish(),
+		persons:  w.persons.publish(),
+		players:  w.players.publish(),
+		scored:   w.scored.publish(),
 		strs:     w.strs.list,
 		next:     make(chan struct{}),
 	}
@@ -474,7 +496,7 @@ func (w *writer) publish(now time.Time) *world {
 		nw.byLeague = p.byLeague
 		nw.clientNames, nw.webhooks = p.clientNames, p.webhooks
 		nw.calendarVersion, nw.teamsVersion, nw.clientsVersion, nw.leaguesVersion = p.calendarVersion, p.teamsVersion, p.clientsVersion, p.leaguesVersion
-		nw.currentVersion = p.currentVersion
+		nw.currentVersion, nw.personsVersion = p.currentVersion, p.personsVersion
 	} else {
 		nw.seasons, nw.clients, nw.clientNames, nw.search = map[int]*season{}, map[string]*model.Client{}, map[string]*model.Client{}, &searchIndex{}
 		nw.leagues = w.leagueList()
@@ -501,6 +523,9 @@ func (w *writer) publish(now time.Time) *world {
 	}
 	if currentMoved {
 		nw.currentVersion = g
+	}
+	if b.personsChanged {
+		nw.personsVersion = g
 	}
 	if b.clientsChanged {
 		nw.clientsVersion = g
@@ -615,6 +640,9 @@ func (w *writer) rebuildComp(id int32, d *delta, from int, g uint64, now int64) 
 		t := buildTables(in, prev.tableTeams)
 		s.tables, s.tableTeams = t.byMatchday, t.teams
 		s.tableNames = w.tableNames(t.teams)
+	}
+	if st != nil && st.goalFixtures > 0 {
+		s.scorers = w.tallyScorers(s.fixtures)
 	}
 	s.current = currentMatchday(s.fixtures, now, s.last)
 	return s

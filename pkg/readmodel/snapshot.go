@@ -188,7 +188,8 @@ func (s Snapshot) teamName(id int32, placeholder string) string {
 	return placeholder
 }
 
-// Fixture returns one fixture.
+// Fixture returns one fixture with its goals and venue; lists leave those
+// out (Goals asks for a listed fixture's).
 func (s Snapshot) Fixture(id int) (Fixture, bool) {
 	if !fitsInt32(id) {
 		return Fixture{}, false
@@ -197,7 +198,9 @@ func (s Snapshot) Fixture(id int) (Fixture, bool) {
 	if !ok {
 		return Fixture{}, false
 	}
-	return s.fixture(f, new(scores)), true
+	v := s.fixture(f, new(scores))
+	s.withExtras(&v)
+	return v, true
 }
 
 // FixtureFilter narrows a list of fixtures. The zero value lets every

@@ -1,0 +1,351 @@
+package readmodel
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
+)
+
+// Goals, venues and persons.
+//
+// Goals are rare (tournament files carry them, league files do not), so
+// they stay out of the compact fixture record, which would otherwise hold
+// a pointer the collector scans a million times. A fixture that has goals
+// or a venue has an entry in a side table keyed by its id (extras); the
+// replay of a league pays one nil check per fixture. The table follows the
+// fixture: an edit that drops both removes the entry.
+//
+// Persons are the person events and the squads' players (one id space):
+// a person event wins for every field it sets, the squad gives the shirt
+// number and, without an event, everything. A scorer id that neither
+// knows is still a person, named as his first goal wrote him, so that no
+// scorers row points at a person the API cannot show.
+//
+// A competition with goals tallies its scorers when it is rebuilt
+// (rebuildComp); names are resolved when read, since a person event does
+// not rebuild competitions.
+
+// fixtureExtra is what a fixture has beyond the compact record.
+type fixtureExtra struct {
+	goals []model.Goal
+	venue string
+}
+
+// personSnap is a person event as published.
+type personSnap struct {
+	p  *model.Person
+	at time.Time
+}
+
+// scorerTally is one scorer's count in a competition: by person id, or by
+// the name as written (id 0) when the goal names nobody known.
+type scorerTally struct {
+	person    int32
+	name      string
+	team      int32
+	goals     int
+	penalties int
+	matches   int
+	// last is the kick-off of the scorer's latest goal: his team is the
+	// one he scored for last.
+	last int64
+}
+
+func extraOf(f *model.Fixture) *fixtureExtra {
+	if len(f.Goals) == 0 && f.Venue == "" {
+		return nil
+	}
+	return &fixtureExtra{goals: f.Goals, venue: f.Venue}
+}
+
+// scorerIDs is the persons who scored a fixture's goals, own goals
+// included (the scorer played), each once, ascending.
+func (x *fixtureExtra) scorerIDs() []int32 {
+	if x == nil {
+		return nil
+	}
+	var ids []int32
+	for _, g := range x.goals {
+		if g.ScorerID != 0 {
+			ids = insert(ids, int32(g.ScorerID))
+		}
+	}
+	return ids
+}
+
+// noteExtras keeps the side table, each competition's count of fixtures
+// with goals and each person's fixtures in step with a fixture change:
+// old is the record replaced (nil for a new fixture), rec the new one.
+func (w *writer) noteExtras(old, rec *fixture, f *model.Fixture) {
+	var before *fixtureExtra
+	if old != nil {
+		before, _ = w.extras.get(old.id)
+	}
+	after := extraOf(f)
+	if before == nil && after == nil {
+		return
+	}
+	if before != nil && len(before.goals) > 0 {
+		w.comp(old.comp).goalFixtures--
+	}
+	if after != nil && len(after.goals) > 0 {
+		w.comp(rec.comp).goalFixtures++
+	}
+	if after != nil {
+		w.extras.set(rec.id, after)
+	} else {
+		w.extras.del(rec.id)
+	}
+	was, is := before.scorerIDs(), after.scorerIDs()
+	for _, p := range was {
+		if _, still := slices.BinarySearch(is, p); !still {
+			// Published lists are never written: change a copy.
+			list, _ := w.scored.get(p)
+			if list = remove(slices.Clone(list), rec.id); len(list) > 0 {
+				w.scored.set(p, list)
+			} else {
+				w.scored.del(p)
+			}
+		}
+	}
+	for _, p := range is {
+		if _, already := slices.BinarySearch(was, p); !already {
+			list, _ := w.scored.get(p)
+			w.scored.set(p, insert(slices.Clone(list), rec.id))
+		}
+	}
+	w.b.personsChanged = true
+}
+
+func (w *writer) applyPerson(ev events.Event, p *model.Person) error {
+	id := int32(p.ID)
+	if err := hold(w.personEnt, id, p, ev.Seq); err != nil {
+		return err
+	}
+	w.persons.set(id, &personSnap{p: p, at: ev.Time})
+	w.b.personsChanged = true
+	return nil
+}
+
+// notePlayers points each player of a team's new squad at the team and
+// lets go of those the old squad had.
+func (w *writer) notePlayers(team int32, old, cur *model.Squad) {
+	if old != nil {
+		for _, p := range old.Players {
+			if t, ok := w.players.get(int32(p.ID)); ok && t == team {
+				w.players.del(int32(p.ID))
+			}
+		}
+	}
+	for _, p := range cur.Players {
+		if fitsInt32(p.ID) {
+			w.players.set(int32(p.ID), team)
+		}
+	}
+	w.b.personsChanged = true
+}
+
+// tallyScorers counts the goals of a competition's fixtures by scorer:
+// regular and penalty goals count for their scorer, own goals for nobody.
+func (w *writer) tallyScorers(fixtures []*fixture) []scorerTally {
+	var list []scorerTally
+	byID := map[int32]int{}
+	type named struct {
+		name string
+		team int32
+	}
+	byName := map[named]int{}
+	for _, f := range fixtures {
+		x, ok := w.extras.get(f.id)
+		if !ok || len(x.goals) == 0 {
+			continue
+		}
+		counted := map[int]bool{}
+		for _, g := range x.goals {
+			if g.Type == model.GoalOwn {
+				continue
+			}
+			team := f.home
+			if g.Side == model.Away {
+				team = f.away
+			}
+			var i int
+			var found bool
+			if g.ScorerID != 0 {
+				i, found = byID[int32(g.ScorerID)]
+			} else {
+				i, found = byName[named{g.Scorer, team}]
+			}
+			if !found {
+				i = len(list)
+				list = append(list, scorerTally{person: int32(g.ScorerID), name: g.Scorer})
+				if g.ScorerID != 0 {
+					byID[int32(g.ScorerID)] = i
+				} else {
+					byName[named{g.Scorer, team}] = i
+				}
+			}
+			t := &list[i]
+			t.goals++
+			if g.Type == model.GoalPenalty {
+				t.penalties++
+			}
+			if !counted[i] {
+				counted[i] = true
+				t.matches++
+			}
+			if f.kickoff >= t.last {
+				t.last, t.team = f.kickoff, team
+			}
+		}
+	}
+	return list
+}
+
+// Goals returns a fixture's goals in the order of play, nil when it has
+// none.
+func (s Snapshot) Goals(fixture int) []model.Goal {
+	if !fitsInt32(fixture) {
+		return nil
+	}
+	x, ok := s.w.extras.get(int32(fixture))
+	if !ok {
+		return nil
+	}
+	return slices.Clone(x.goals)
+}
+
+// withExtras fills a fixture's goals and venue.
+func (s Snapshot) withExtras(f *Fixture) {
+	if x, ok := s.w.extras.get(int32(f.ID)); ok {
+		f.Goals, f.Venue = slices.Clone(x.goals), x.venue
+	}
+}
+
+// Person is a person as the API shows him.
+type Person struct {
+	model.Person
+	// TeamID (in model.Person) is the person event's team, else the
+	// squad's. ShirtNumber is the squad's jersey number.
+	ShirtNumber *int
+	// LastUpdated is the time of the person event, else of the squad's;
+	// zero for a scorer known only from his goals.
+	LastUpdated time.Time
+}
+
+// Person returns a person: a person event, a squad's player, or a scorer
+// known by his goals alone.
+func (s Snapshot) Person(id int) (Person, bool) {
+	if !fitsInt32(id) {
+		return Person{}, false
+	}
+	var out Person
+	found := false
+	if t, ok := s.w.players.get(int32(id)); ok {
+		if q, ok := s.w.squads.get(t); ok {
+			for _, p := range q.squad.Players {
+				if p.ID == id {
+					out.Person = model.Person{ID: id, Name: p.Name, TeamID: int(t), Nationality: p.Nationality,
+						DateOfBirth: clonePtr(p.DateOfBirth), Position: p.Position}
+					out.ShirtNumber, out.LastUpdated, found = clonePtr(p.JerseyNumber), q.at, true
+					break
+				}
+			}
+		}
+	}
+	if ps, ok := s.w.persons.get(int32(id)); ok {
+		p := ps.p
+		out.ID, out.Name, out.LastUpdated, found = id, p.Name, ps.at, true
+		out.Aliases = slices.Clone(p.Aliases)
+		if p.TeamID != 0 {
+			out.TeamID = p.TeamID
+		}
+		if p.Nationality != "" {
+			out.Nationality = p.Nationality
+		}
+		if p.DateOfBirth != nil {
+			out.DateOfBirth = clonePtr(p.DateOfBirth)
+		}
+		if p.Position != "" {
+			out.Position = p.Position
+		}
+	}
+	if found {
+		return out, true
+	}
+	ids, _ := s.w.scored.get(int32(id))
+	for _, fid := range ids {
+		if x, ok := s.w.extras.get(fid); ok {
+			for _, g := range x.goals {
+				if g.ScorerID == id {
+					return Person{Person: model.Person{ID: id, Name: g.Scorer}}, true
+				}
+			}
+		}
+	}
+	return Person{}, false
+}
+
+// PersonsVersion changes whenever any person, squad or goal changes: the
+// version of every answer that shows persons.
+func (s Snapshot) PersonsVersion() uint64 { return s.w.personsVersion }
+
+// PersonFixtures returns the fixtures a person scored in (own goals
+// included), newest first.
+func (s Snapshot) PersonFixtures(id int) []Fixture {
+	if !fitsInt32(id) {
+		return nil
+	}
+	ids, _ := s.w.scored.get(int32(id))
+	out := make([]Fixture, 0, len(ids))
+	var sc scores
+	for _, fid := range ids {
+		if f, ok := s.w.fixtures.get(fid); ok {
+			out = append(out, s.fixture(f, &sc))
+		}
+	}
+	slices.SortFunc(out, func(a, b Fixture) int { return cmp.Or(b.Kickoff.Compare(a.Kickoff), cmp.Compare(b.ID, a.ID)) })
+	return out
+}
+
+// Scorer is one row of a competition's scorers.
+type Scorer struct {
+	// PersonID is 0 for a scorer the goals name without an id; Name is
+	// the person's name, else the name as the goal wrote it.
+	PersonID int
+	Name     string
+	// TeamID is the team of his latest goal.
+	TeamID int
+	// Goals counts regular and penalty goals; Penalties the penalty goals;
+	// Matches the fixtures he scored in.
+	Goals, Penalties, Matches int
+}
+
+// Scorers returns a competition's scorers, most goals first, then by name
+// and id (upstream's further order, by matches played, needs line-ups we
+// do not have); at most limit rows when limit > 0.
+func (s Snapshot) Scorers(comp, limit int) ([]Scorer, bool) {
+	c, ok := s.comp(comp)
+	if !ok {
+		return nil, false
+	}
+	out := make([]Scorer, len(c.scorers))
+	for i, t := range c.scorers {
+		out[i] = Scorer{PersonID: int(t.person), Name: t.name, TeamID: int(t.team), Goals: t.goals, Penalties: t.penalties, Matches: t.matches}
+		if t.person != 0 {
+			if p, ok := s.Person(int(t.person)); ok {
+				out[i].Name = p.Name
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Scorer) int {
+		return cmp.Or(cmp.Compare(b.Goals, a.Goals), cmp.Compare(a.Name, b.Name), cmp.Compare(a.PersonID, b.PersonID), cmp.Compare(a.TeamID, b.TeamID))
+	})
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, true
+}

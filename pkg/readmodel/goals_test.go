@@ -1,0 +1,206 @@
+package readmodel_test
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/footdata/footballd/pkg/model"
+	"github.com/footdata/footballd/pkg/readmodel"
+)
+
+// scored is a finished fixture of comp with its goals, the score they make.
+func scored(id, comp, md, home, away int, goals ...model.Goal) *model.Fixture {
+	var h, a int
+	for _, g := range goals {
+		if g.Side == model.Home {
+			h++
+		} else {
+			a++
+		}
+	}
+	f := played(id, comp, md, home, away, fmt.Sprintf("%d-%d", h, a))
+	f.Goals = goals
+	return f
+}
+
+func goal(minute int, side model.Side, typ model.GoalType, scorer int, name string) model.Goal {
+	return model.Goal{Minute: minute, Side: side, Type: typ, ScorerID: scorer, Scorer: name}
+}
+
+// scorerLines renders scorers as "name team goals/penalties/matches".
+func scorerLines(list []readmodel.Scorer) []string {
+	out := []string{}
+	for _, s := range list {
+		out = append(out, fmt.Sprintf("%d %s %s %d/%d/%d", s.PersonID, s.Name, letters[s.TeamID], s.Goals, s.Penalties, s.Matches))
+	}
+	return out
+}
+
+func fixtureIDs(fs []readmodel.Fixture) []int {
+	out := []int{}
+	for _, f := range fs {
+		out = append(out, f.ID)
+	}
+	return out
+}
+
+// goalsWorld is a league whose fixtures have goals: persons 100 (a person
+// event, also in a squad), 101 (a squad player only), 102 (a scorer no
+// event names), a scorer without id, penalties and an own goal.
+func goalsWorld(t *testing.T) *feed {
+	f := newFeed(t, kickoff(4))
+	f.put(teams()...)
+	f.put(league(10, 2017))
+	shirt := 9
+	f.put(&model.Squad{TeamID: alpha, Players: []model.Player{
+		{ID: 100, Name: "Kane (squad)", Position: "Offence", Nationality: "England", JerseyNumber: &shirt},
+		{ID: 101, Name: "Son", Position: "Offence", Nationality: "Korea Republic"},
+	}})
+	f.put(&model.Person{ID: 100, Name: "Harry Kane", TeamID: alpha, Aliases: []string{"Kane"}})
+	f.put(
+		scored(1, 10, 1, alpha, bravo,
+			goal(10, model.Home, model.GoalRegular, 100, "Kane"),
+			goal(45, model.Home, model.GoalPenalty, 100, "Kane"),
+			goal(80, model.Away, model.GoalRegular, 0, "Nobody Known")),
+		scored(2, 10, 2, charlie, alpha,
+			goal(5, model.Away, model.GoalOwn, 102, "Own Goaler"),
+			goal(60, model.Away, model.GoalRegular, 101, "Son"),
+			goal(70, model.Home, model.GoalRegular, 102, "Own Goaler")),
+		scored(3, 10, 3, alpha, delta, goal(30, model.Home, model.GoalPenalty, 100, "Kane")),
+	)
+	return f
+}
+
+func TestScorers(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		edit  func(f *feed)
+		limit int
+		want  []string
+	}{
+		{"regular and penalty goals count, own goals for nobody; ties by name", nil, 0, []string{
+			"100 Harry Kane A 3/2/2", "0 Nobody Known B 1/0/1", "102 Own Goaler C 1/0/1", "101 Son A 1/0/1"}},
+		{"limit", nil, 2, []string{"100 Harry Kane A 3/2/2", "0 Nobody Known B 1/0/1"}},
+		{"a person event renames the scorer", func(f *feed) { f.put(&model.Person{ID: 101, Name: "Heung-min Son", TeamID: alpha}) }, 0, []string{
+			"100 Harry Kane A 3/2/2", "101 Heung-min Son A 1/0/1", "0 Nobody Known B 1/0/1", "102 Own Goaler C 1/0/1"}},
+		{"an edit that drops a fixture's goals takes them out", func(f *feed) { f.put(played(3, 10, 3, alpha, delta, "1-0")) }, 0, []string{
+			"100 Harry Kane A 2/1/1", "0 Nobody Known B 1/0/1", "102 Own Goaler C 1/0/1", "101 Son A 1/0/1"}},
+		{"a fixture moved to another competition takes its goals along", func(f *feed) {
+			f.put(league(11, 2018))
+			moved := scored(3, 11, 3, alpha, delta, goal(30, model.Home, model.GoalPenalty, 100, "Kane"))
+			f.put(moved)
+		}, 0, []string{"100 Harry Kane A 2/1/1", "0 Nobody Known B 1/0/1", "102 Own Goaler C 1/0/1", "101 Son A 1/0/1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := goalsWorld(t)
+			f.m.MarkReady()
+			if c.edit != nil {
+				c.edit(f)
+			}
+			got, ok := f.snap().Scorers(10, c.limit)
+			if !ok || !reflect.DeepEqual(scorerLines(got), c.want) {
+				t.Errorf("scorers %v (%v), want %v", scorerLines(got), ok, c.want)
+			}
+			// A fresh replay of the same stream agrees with the edits.
+			fresh := f.replay()
+			again, _ := fresh.Scorers(10, c.limit)
+			if !reflect.DeepEqual(scorerLines(again), scorerLines(got)) {
+				t.Errorf("replayed: %v, live: %v", scorerLines(again), scorerLines(got))
+			}
+		})
+	}
+	if _, ok := goalsWorld(t).snap().Scorers(99, 0); ok {
+		t.Error("scorers of a competition that does not exist")
+	}
+}
+
+// replay is a fresh model of the stream as a replay sees it.
+func (f *feed) replay() readmodel.Snapshot {
+	g := newFeed(f.tb, f.clock.Now())
+	for seq := uint64(1); seq <= f.seq; seq++ {
+		for _, ev := range f.last {
+			if ev.Seq == seq {
+				g.m.Apply(ev)
+			}
+		}
+	}
+	g.m.MarkReady()
+	return g.snap()
+}
+
+func TestPersons(t *testing.T) {
+	f := goalsWorld(t)
+	f.m.MarkReady()
+	s := f.snap()
+	for _, c := range []struct {
+		name     string
+		id       int
+		found    bool
+		want     string // id name team nationality position shirt
+		fixtures []int
+	}{
+		{"a person event wins over the squad, which gives the shirt", 100, true, "100 Harry Kane A England Offence 9", []int{3, 1}},
+		{"a squad player without an event", 101, true, "101 Son A Korea Republic Offence -", []int{2}},
+		{"a scorer only his goals name; an own goal is a match he played", 102, true, "102 Own Goaler -   -", []int{2}},
+		{"nobody", 103, false, "", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, ok := s.Person(c.id)
+			if ok != c.found {
+				t.Fatalf("found %v, want %v", ok, c.found)
+			}
+			if !ok {
+				return
+			}
+			shirt := "-"
+			if p.ShirtNumber != nil {
+				shirt = fmt.Sprint(*p.ShirtNumber)
+			}
+			team := letters[p.TeamID]
+			if team == "" {
+				team = "-"
+			}
+			got := strings.Join([]string{fmt.Sprint(p.ID), p.Name, team, p.Nationality, p.Position, shirt}, " ")
+			if got != c.want {
+				t.Errorf("person %q, want %q", got, c.want)
+			}
+			if ids := fixtureIDs(s.PersonFixtures(c.id)); !reflect.DeepEqual(ids, c.fixtures) {
+				t.Errorf("fixtures %v, want %v (newest first)", ids, c.fixtures)
+			}
+		})
+	}
+	// A stale person event changes nothing; a player the squad lets go
+	// is known by his goals alone.
+	v := s.PersonsVersion()
+	f.m.Apply(event(t, 1, &model.Person{ID: 100, Name: "Stale"}))
+	if p, _ := f.snap().Person(100); p.Name != "Harry Kane" || f.snap().PersonsVersion() != v {
+		t.Errorf("stale person event applied: %q", p.Name)
+	}
+	f.put(&model.Squad{TeamID: alpha, Players: []model.Player{{ID: 100, Name: "Kane (squad)", Position: "Offence", Nationality: "England"}}})
+	if p, ok := f.snap().Person(101); !ok || p.TeamID != 0 || p.Nationality != "" || f.snap().PersonsVersion() == v {
+		t.Errorf("player 101 left the squad: %+v %v, version %d", p, ok, f.snap().PersonsVersion())
+	}
+}
+
+func TestFixtureGoalsAndVenue(t *testing.T) {
+	f := goalsWorld(t)
+	venue := played(4, 10, 4, bravo, charlie, "0-0")
+	venue.Venue = "Wembley, London"
+	f.put(venue)
+	f.m.MarkReady()
+	s := f.snap()
+	one, _ := s.Fixture(1)
+	four, _ := s.Fixture(4)
+	list, _ := s.CompetitionFixtures(10, readmodel.FixtureFilter{})
+	if len(one.Goals) != 3 || one.Goals[1].Type != model.GoalPenalty || four.Venue != "Wembley, London" || four.Goals != nil {
+		t.Errorf("fixture 1 goals %v, fixture 4 venue %q goals %v", one.Goals, four.Venue, four.Goals)
+	}
+	if len(list) != 4 || list[0].Goals != nil || list[3].Venue != "" {
+		t.Errorf("a list carries goals or venues: %v %q", list[0].Goals, list[3].Venue)
+	}
+	if g := s.Goals(2); len(g) != 3 || g[0].Type != model.GoalOwn || s.Goals(4) != nil {
+		t.Errorf("Goals(2) %v, Goals(4) %v", g, s.Goals(4))
+	}
+}
