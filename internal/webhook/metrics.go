@@ -25,6 +25,7 @@ type metrics struct {
 	verification *prometheus.CounterVec
 	deferred     *prometheus.CounterVec
 	circuitOpen  *prometheus.GaugeVec
+	swept        prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -48,6 +49,9 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		circuitOpen: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "fd_webhook_circuit_open", Help: "1 while this replica has parked the webhook after failed attempts in a row (its circuit is open), else 0.",
 		}, []string{"webhook"}),
+		swept: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "fd_webhook_states_swept_total", Help: "Deletions of a removed webhook's state: one when the removal is seen, one more once the attempts in hand then have ended.",
+		}),
 	}
 	// Every result is a series from the start, at 0, so that rates and
 	// alerts see the first event rather than a series appearing.
@@ -61,7 +65,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		m.deferred.WithLabelValues(r)
 	}
 	if reg != nil {
-		reg.MustRegister(m.deliveries, m.retries, m.latency, m.verification, m.deferred, m.circuitOpen)
+		reg.MustRegister(m.deliveries, m.retries, m.latency, m.verification, m.deferred, m.circuitOpen, m.swept)
 	}
 	return m
 }

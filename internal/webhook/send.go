@@ -449,6 +449,7 @@ func (d *Dispatcher) sweep(ctx context.Context, w model.Webhook, key string, swe
 		}
 		return
 	}
+	d.metrics.swept.Inc()
 	if ok {
 		now = time.Time{}
 	}
