@@ -9,6 +9,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/footdata/footballd/internal/wire"
+	"github.com/footdata/footballd/internal/wire/wiretest"
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
 )
@@ -61,7 +63,7 @@ func TestCachedResponsesAllocateNothing(t *testing.T) {
 func TestCachedLentBodyAllocatesNothing(t *testing.T) {
 	s, _ := newTestServer(t, true, Options{})
 	defer s.Close()
-	body := bodyOfSize(5000)
+	body := wiretest.Body(5000)
 	// The key is built in the request's buffer, as the API's routes do.
 	s.App().Get("/lent", func(c *fiber.Ctx) error {
 		return s.respond(c, s.newKey(c, requestOf(c), "lent", competitionsPath, full), func() (any, int) { return rawJSON(body), 10 })
@@ -82,7 +84,7 @@ func TestCachedLentBodyAllocatesNothing(t *testing.T) {
 	if allocs := testing.AllocsPerRun(100, serve); allocs != 0 || rc.Response.StatusCode() != fasthttp.StatusOK {
 		t.Errorf("%d, %.1f allocations per request, want 200 and none", rc.Response.StatusCode(), allocs)
 	}
-	if e := rc.UserValue(heldKey).(*heldEntry); e.pool == nil || e.refs.Load() != 2 || !bytes.Equal(e.body, body) {
-		t.Errorf("lent %v, %d holders; want a lent body of the rendered bytes held by the cache and the last response", e.pool != nil, e.refs.Load())
+	if e := (*wire.Entry)(rc.UserValue(heldKey).(*wire.Held)); !e.Lent() || e.Holders() != 2 || !bytes.Equal(e.Body(), body) {
+		t.Errorf("lent %v, %d holders; want a lent body of the rendered bytes held by the cache and the last response", e.Lent(), e.Holders())
 	}
 }

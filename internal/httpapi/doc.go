@@ -4,5 +4,8 @@
 // (render.go), caches the bytes under the version of the data they depend
 // on (cache.go), and reports errors through one error writer (errors.go).
 // Filters are parsed in one place (filters.go), callers are authenticated
-// and rate-limited in one middleware (auth.go).
+// and rate-limited in one middleware (auth.go). How a rendered response
+// leaves on the connection (sendfile, writev, lazy deadlines) and who owns
+// its buffers and descriptors is package internal/wire's, which states
+// the rules.
 package httpapi

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/footdata/footballd/internal/wire"
 	"github.com/footdata/footballd/pkg/push"
 )
 
@@ -89,7 +90,7 @@ func TestWatchPeer(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer client.Close()
-			accepted, err := lazyListener{ln}.Accept()
+			accepted, err := wire.Listener{Listener: ln}.Accept()
 			if err != nil {
 				t.Fatal(err)
 			}

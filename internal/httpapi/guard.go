@@ -17,12 +17,6 @@ const (
 	readBuffer = 16 << 10
 )
 
-// writeBuffer holds a response's headers and a body of up to about 32 KiB
-// (tables, single fixtures, a team's season), so that it leaves in one
-// write(2); with fasthttp's 4 KiB default an 8 KiB table took two. Like
-// the read buffer it is held by each open connection.
-const writeBuffer = 32 << 10
-
 // guard refuses, before anything else looks at a request, what is not an
 // HTTP request the API can answer: an over-long URL and a malformed Host.
 func guard(c *fiber.Ctx) error {

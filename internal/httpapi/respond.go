@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/footdata/footballd/internal/wire"
 	"github.com/footdata/footballd/pkg/readmodel"
 	"github.com/gofiber/fiber/v2"
 )
@@ -132,7 +133,7 @@ func today(snap readmodel.Snapshot) time.Time {
 func (s *Server) respond(c *fiber.Ctx, key cacheKey, render func() (any, int)) error {
 	// The next request builds its key in the buffer as grown by this one.
 	key.r.key = key.b
-	e, hit, err := s.cache.get(key.b, func() (*entry, error) {
+	e, hit, err := s.cache.get(key.b, func() (*wire.Entry, error) {
 		v, maxAge := render()
 		return s.cache.encode(v, maxAge)
 	})
@@ -142,8 +143,8 @@ func (s *Server) respond(c *fiber.Ctx, key cacheKey, render func() (any, int)) e
 	// fasthttp writes the body after the handlers return: the hold on a
 	// lent body is given up when it closes the request's user values,
 	// once the response is written.
-	if e.pool != nil {
-		c.Context().SetUserValue(heldKey, (*heldEntry)(e))
+	if e.Lent() {
+		c.Context().SetUserValue(heldKey, (*wire.Held)(e))
 	}
 	if hit {
 		s.metrics.cacheHit.Inc()
@@ -168,39 +169,25 @@ var heldKey = &localKey{"entry"}
 // send writes a rendered response with its ETag and Cache-Control: 304
 // when If-None-Match has the ETag, the gzip form for clients that accept
 // it. vary names the request headers the response depends on.
-func send(c *fiber.Ctx, r *request, e *entry, contentType, vary []byte) error {
+func send(c *fiber.Ctx, r *request, e *wire.Entry, contentType, vary []byte) error {
 	h := &c.Response().Header
 	h.SetContentTypeBytes(contentType)
-	h.SetCanonical(hETag, e.etag)
-	h.SetCanonical(hCacheControl, e.cacheControl)
+	h.SetCanonical(hETag, e.ETag())
+	h.SetCanonical(hCacheControl, e.CacheControl())
 	h.SetCanonical(hVary, vary)
-	if matchesETag(r.ifNoneMatch, e.etag) {
+	if matchesETag(r.ifNoneMatch, e.ETag()) {
 		c.Status(fiber.StatusNotModified)
 		return nil
 	}
-	c.Status(e.status)
+	c.Status(e.Status())
 	if acceptsGzip(r.acceptEncoding) {
-		if gz := e.gzipped(); gz != nil {
+		if gz := e.Gzipped(); gz != nil {
 			h.SetCanonical(hContentEncoding, vGzip)
 			c.Response().SetBodyRaw(gz)
 			return nil
 		}
 	}
-	// A TCP connection, a lazyConn's included (sendfile honours its write
-	// deadline), takes the body from the memory file; a lazyConn takes a
-	// body from gatherMin with its headers in one writev. Over TLS or any
-	// other wrapped connection the bytes must pass through the wrapper:
-	// those get the copy below, as smaller bodies do.
-	conn := c.Context().Conn()
-	if tc, wd := tcpConnOf(conn); tc != nil && e.bodyFile() >= 0 {
-		c.Response().SetBodyStream(&fileBody{e: e, conn: tc, wd: wd}, len(e.body))
-		return nil
-	}
-	if lc, ok := conn.(*lazyConn); ok && len(e.body) >= gatherMin {
-		c.Response().SetBodyStream(lc.gather(e.body), len(e.body))
-		return nil
-	}
-	c.Response().SetBodyRaw(e.body)
+	wire.SetBody(c.Context(), e)
 	return nil
 }
 
@@ -212,26 +199,21 @@ func send(c *fiber.Ctx, r *request, e *entry, contentType, vary []byte) error {
 // that belongs to a smaller class, is copied into one of its own class
 // (and one that is not pooled into its own allocation). Any other value
 // goes through encoding/json.
-func (rc *renderCache) encode(v any, maxAge int) (*entry, error) {
+func (rc *renderCache) encode(v any, maxAge int) (*wire.Entry, error) {
 	if a, ok := v.(jsonAppender); ok {
 		hint := int(rc.lastJSON.Load())
-		if !pooled(hint) {
+		if !wire.Pooled(hint) {
 			buf := jsonBuffers.Get().(*[]byte)
 			defer jsonBuffers.Put(buf)
 			b := a.appendJSON((*buf)[:0])
 			*buf = b
 			rc.lastJSON.Store(int64(len(b)))
-			return newLentEntry(rc.bodies, fiber.StatusOK, b, maxAge), nil
+			return rc.bodies.Lend(fiber.StatusOK, b, cacheControlOf(maxAge)), nil
 		}
-		lent := rc.bodies.take(hint)
+		lent := rc.bodies.Take(hint)
 		b := a.appendJSON(lent[:0])
 		rc.lastJSON.Store(int64(len(b)))
-		if len(b) <= cap(lent) && pooled(len(b)) && class(len(b)) == class(cap(lent)) {
-			return newLentBody(rc.bodies, fiber.StatusOK, b, maxAge), nil
-		}
-		e := newLentEntry(rc.bodies, fiber.StatusOK, b, maxAge)
-		rc.bodies.give(lent)
-		return e, nil
+		return rc.bodies.Adopt(fiber.StatusOK, lent, b, cacheControlOf(maxAge)), nil
 	}
 	body, err := jsonMarshal(v)
 	if err != nil {

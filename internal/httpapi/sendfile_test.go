@@ -24,26 +24,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/footdata/footballd/internal/wire"
+	"github.com/footdata/footballd/internal/wire/wiretest"
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
 	"golang.org/x/sys/unix"
 )
-
-// bodyOfSize is a JSON body of exactly n bytes whose content differs at
-// every offset (within a repeat of 2^16), so that a byte sent from the
-// wrong offset shows.
-func bodyOfSize(n int) []byte {
-	r := mrand.New(mrand.NewPCG(uint64(n), 1))
-	b := make([]byte, 0, n)
-	b = append(b, `{"big":"`...)
-	for len(b) < n-2 {
-		v := r.Uint64()
-		for i := 0; i < 8 && len(b) < n-2; i++ {
-			b = append(b, 'a'+byte(v>>(8*i))%26)
-		}
-	}
-	return append(b, `"}`...)
-}
 
 // sizedServer serves GET /size/N: a cached body of exactly N bytes.
 func sizedServer(t *testing.T) (*Server, string) {
@@ -59,7 +45,7 @@ func sizedServerWith(t *testing.T, opts Options) (*Server, string) {
 		if err != nil {
 			return badRequest("size %q", c.Params("n"))
 		}
-		return s.respond(c, cacheKey{requestOf(c), []byte("size|" + strconv.Itoa(n))}, func() (any, int) { return rawJSON(bodyOfSize(n)), 10 })
+		return s.respond(c, cacheKey{requestOf(c), []byte("size|" + strconv.Itoa(n))}, func() (any, int) { return rawJSON(wiretest.Body(n)), 10 })
 	})
 	return s, listen(t, s)
 }
@@ -110,9 +96,9 @@ func openFDs(t *testing.T) int {
 	return len(d)
 }
 
-// TestBodyBytesAroundSendfileMin: below gatherMin a body is copied from
+// TestBodyBytesAroundSendfileMin: below wire.GatherMin a body is copied from
 // memory behind its headers, from it on it leaves with them in one writev,
-// from sendfileMin on it is sent from the entry's memory file; either way
+// from wire.SendfileMin on it is sent from the entry's memory file; either way
 // every response on one keep-alive connection carries the same bytes, a
 // HEAD between them leaves nothing on the connection, the ETag gives 304,
 // gzip is the same body compressed, and no response leaves a descriptor
@@ -124,17 +110,17 @@ func TestBodyBytesAroundSendfileMin(t *testing.T) {
 		fromFile bool
 	}{
 		{1000, false},
-		{gatherMin - 1, false},
-		{gatherMin, false},
-		{sendfileMin - 1, false},
-		{sendfileMin, true},
-		{sendfileMin + 1, true},
-		{4*sendfileMin + 7, true},
+		{wire.GatherMin - 1, false},
+		{wire.GatherMin, false},
+		{wire.SendfileMin - 1, false},
+		{wire.SendfileMin, true},
+		{wire.SendfileMin + 1, true},
+		{4*wire.SendfileMin + 7, true},
 		{3 << 20, true},
 	}
 	for _, tt := range tests {
 		t.Run(strconv.Itoa(tt.size), func(t *testing.T) {
-			want := bodyOfSize(tt.size)
+			want := wiretest.Body(tt.size)
 			path := "/size/" + strconv.Itoa(tt.size)
 			conn, br := dial(t, addr)
 			var fds int
@@ -157,7 +143,7 @@ func TestBodyBytesAroundSendfileMin(t *testing.T) {
 					continue
 				}
 				if !bytes.Equal(body, want) {
-					t.Fatalf("GET #%d: %d bytes differ from the %d rendered (first at %d)", i, len(body), len(want), firstDiff(body, want))
+					t.Fatalf("GET #%d: %d bytes differ from the %d rendered (first at %d)", i, len(body), len(want), wiretest.FirstDiff(body, want))
 				}
 			}
 			if after := openFDs(t); after > fds {
@@ -167,7 +153,7 @@ func TestBodyBytesAroundSendfileMin(t *testing.T) {
 			if !ok {
 				t.Fatal("entry not cached")
 			}
-			if got := e.bodyFile() >= 0; got != tt.fromFile {
+			if got := e.InMemFile(); got != tt.fromFile {
 				t.Errorf("body in a memory file: %v, want %v", got, tt.fromFile)
 			}
 			resp, _ := exchange(t, conn, br, "GET", path)
@@ -205,8 +191,8 @@ func TestPipelinedResponsesAroundGatherMin(t *testing.T) {
 		method string
 		size   int
 	}{
-		{"GET", gatherMin + 5}, {"HEAD", gatherMin + 5}, {"GET", 1000}, {"GET", gatherMin + 5},
-		{"GET", 1000}, {"GET", sendfileMin + 3}, {"HEAD", 1000}, {"GET", gatherMin + 5},
+		{"GET", wire.GatherMin + 5}, {"HEAD", wire.GatherMin + 5}, {"GET", 1000}, {"GET", wire.GatherMin + 5},
+		{"GET", 1000}, {"GET", wire.SendfileMin + 3}, {"HEAD", 1000}, {"GET", wire.GatherMin + 5},
 	}
 	conn, br := dial(t, addr)
 	// Twice: the first round renders every body, the second finds them
@@ -228,32 +214,23 @@ func TestPipelinedResponsesAroundGatherMin(t *testing.T) {
 			if err != nil {
 				t.Fatalf("round %d, response %d: body: %v", round, i, err)
 			}
-			want := bodyOfSize(r.size)
+			want := wiretest.Body(r.size)
 			if r.method == "HEAD" {
 				want = nil
 			}
 			if resp.StatusCode != 200 || resp.ContentLength != int64(r.size) || !bytes.Equal(body, want) {
 				t.Fatalf("round %d, response %d (%s %d): %d, Content-Length %d, %d body bytes (first difference at %d)",
-					round, i, r.method, r.size, resp.StatusCode, resp.ContentLength, len(body), firstDiff(body, want))
+					round, i, r.method, r.size, resp.StatusCode, resp.ContentLength, len(body), wiretest.FirstDiff(body, want))
 			}
 		}
 	}
-}
-
-func firstDiff(a, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
 }
 
 // TestConcurrentResponsesFromOneEntry: many connections at once send one
 // entry's memory file, each at its own offset.
 func TestConcurrentResponsesFromOneEntry(t *testing.T) {
 	_, addr := sizedServer(t)
-	const size = 5*sendfileMin + 3
+	const size = 5*wire.SendfileMin + 3
 	getSizes(t, addr, 16, 25, 30*time.Second, func(int, int) int { return size })
 }
 
@@ -265,7 +242,7 @@ func TestConcurrentResponsesFromOneEntry(t *testing.T) {
 func TestSlowReaderWhileEntryIsEvicted(t *testing.T) {
 	s, addr := sizedServer(t)
 	const size = 16 << 20
-	want := bodyOfSize(size)
+	want := wiretest.Body(size)
 	path := "/size/" + strconv.Itoa(size)
 	conn, br := dial(t, addr)
 	if _, err := io.WriteString(conn, "GET "+path+" HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
@@ -274,7 +251,7 @@ func TestSlowReaderWhileEntryIsEvicted(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	// What the client holds plus the most the server's socket may hold:
 	// less than the body means the send had to wait for the client.
-	if held := inQueue(t, conn.(*net.TCPConn)) + maxTCPBuffer(t, "tcp_wmem"); held >= size {
+	if held := inQueue(t, conn.(*net.TCPConn)) + wiretest.MaxTCPBuffer(t, "tcp_wmem"); held >= size {
 		t.Fatalf("the socket buffers may hold %d bytes, the whole body of %d: the send need not wait", held, size)
 	}
 	s.cache.c.Clear()
@@ -287,7 +264,7 @@ func TestSlowReaderWhileEntryIsEvicted(t *testing.T) {
 	}
 	body, err := io.ReadAll(resp.Body)
 	if err != nil || !bytes.Equal(body, want) {
-		t.Fatalf("%d bytes (first difference at %d), %v; want the %d rendered", len(body), firstDiff(body, want), err, size)
+		t.Fatalf("%d bytes (first difference at %d), %v; want the %d rendered", len(body), wiretest.FirstDiff(body, want), err, size)
 	}
 }
 
@@ -306,22 +283,6 @@ func inQueue(t *testing.T, conn *net.TCPConn) int {
 	return n
 }
 
-// maxTCPBuffer is the most a TCP socket's send (tcp_wmem) or receive
-// (tcp_rmem) buffer grows to.
-func maxTCPBuffer(t *testing.T, sysctl string) int {
-	t.Helper()
-	b, err := os.ReadFile("/proc/sys/net/ipv4/" + sysctl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := strings.Fields(string(b))
-	n, err := strconv.Atoi(f[len(f)-1])
-	if err != nil {
-		t.Fatalf("%s %q: %v", sysctl, b, err)
-	}
-	return n
-}
-
 // TestClientGoneMidBody: a client that closes its connection part way
 // through a body ends that response with an error; the server closes the
 // connection, keeps no descriptor for it and serves the next client the
@@ -329,7 +290,7 @@ func maxTCPBuffer(t *testing.T, sysctl string) int {
 func TestClientGoneMidBody(t *testing.T) {
 	_, addr := sizedServer(t)
 	const size = 16 << 20
-	want := bodyOfSize(size)
+	want := wiretest.Body(size)
 	path := "/size/" + strconv.Itoa(size)
 	conn, br := dial(t, addr)
 	exchange(t, conn, br, "GET", path) // caches the entry and opens its memory file
@@ -358,7 +319,7 @@ func TestClientGoneMidBody(t *testing.T) {
 		t.Errorf("%d descriptors open after five abandoned responses, %d before", after, before)
 	}
 	if _, body := exchange(t, conn, br, "GET", path); !bytes.Equal(body, want) {
-		t.Errorf("after the abandoned responses: %d bytes (first difference at %d), want the %d rendered", len(body), firstDiff(body, want), size)
+		t.Errorf("after the abandoned responses: %d bytes (first difference at %d), want the %d rendered", len(body), wiretest.FirstDiff(body, want), size)
 	}
 }
 
@@ -367,8 +328,8 @@ func TestClientGoneMidBody(t *testing.T) {
 // through it, so the body is copied from memory.
 func TestLargeBodyWithoutTCPConn(t *testing.T) {
 	s, _ := sizedServer(t)
-	const size = 3*sendfileMin + 1
-	want := bodyOfSize(size)
+	const size = 3*wire.SendfileMin + 1
+	want := wiretest.Body(size)
 	path := "/size/" + strconv.Itoa(size)
 
 	resp, err := s.App().Test(httptest.NewRequest("GET", path, nil), -1)
@@ -414,97 +375,6 @@ func selfSigned(t *testing.T) tls.Certificate {
 	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
 }
 
-// TestFileBodyToOtherWriters: a reader or writer other than fasthttp's
-// connection writer (fasthttp's Body copies into a byte buffer) gets the
-// body from memory, from where earlier reads stopped.
-func TestFileBodyToOtherWriters(t *testing.T) {
-	e := newEntry(200, bodyOfSize(2*sendfileMin), 10)
-	if e.bodyFile() < 0 {
-		t.Fatal("no memory file")
-	}
-	tests := []struct {
-		name string
-		read func(b *fileBody) ([]byte, error)
-	}{
-		{"WriteTo", func(b *fileBody) ([]byte, error) {
-			var buf bytes.Buffer
-			n, err := b.WriteTo(&buf)
-			if n != int64(buf.Len()) {
-				err = fmt.Errorf("WriteTo counted %d bytes, wrote %d", n, buf.Len())
-			}
-			return buf.Bytes(), err
-		}},
-		{"Read", func(b *fileBody) ([]byte, error) { return io.ReadAll(b) }},
-		{"Read then WriteTo", func(b *fileBody) ([]byte, error) {
-			head := make([]byte, 1000)
-			if _, err := io.ReadFull(b, head); err != nil {
-				return nil, err
-			}
-			var buf bytes.Buffer
-			_, err := b.WriteTo(&buf)
-			return append(head, buf.Bytes()...), err
-		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := tt.read(&fileBody{e: e})
-			if err != nil || !bytes.Equal(got, e.body) {
-				t.Errorf("%d bytes (first difference at %d), %v; want the %d of the body", len(got), firstDiff(got, e.body), err, len(e.body))
-			}
-		})
-	}
-}
-
-// TestMemoryFilesLimitedAndClosed: past memFilesMax open memory files a
-// large body is copied from memory, and an entry's memory file is closed
-// once the entry is collected.
-func TestMemoryFilesLimitedAndClosed(t *testing.T) {
-	s, addr := sizedServer(t)
-	defer func(n int64) { memFilesMax = n }(memFilesMax)
-	// Entries of earlier tests that are garbage close their files now,
-	// not while this test counts.
-	for range 2 {
-		runtime.GC()
-	}
-	time.Sleep(50 * time.Millisecond)
-
-	a := newEntry(200, bodyOfSize(sendfileMin), 10)
-	memFilesMax = memFiles.Load() + 1
-	if a.bodyFile() < 0 {
-		t.Fatal("no memory file under the limit")
-	}
-	var st unix.Stat_t
-	if err := unix.Fstat(a.fd, &st); err != nil {
-		t.Fatal(err)
-	}
-	fd, ino := a.fd, st.Ino
-
-	const size = 2*sendfileMin + 5
-	conn, br := dial(t, addr)
-	if _, body := exchange(t, conn, br, "GET", "/size/"+strconv.Itoa(size)); !bytes.Equal(body, bodyOfSize(size)) {
-		t.Errorf("over the limit: %d bytes (first difference at %d), want the %d rendered", len(body), firstDiff(body, bodyOfSize(size)), size)
-	}
-	// ristretto applies sets in the background: on a loaded machine the
-	// entry may not be in yet when the response is read.
-	s.cache.c.Wait()
-	if e, ok := s.cache.c.Get([]byte("size|" + strconv.Itoa(size))); !ok || e.bodyFile() >= 0 {
-		t.Errorf("over the limit: cached %v, memory file made", ok)
-	}
-
-	// a is not used from here on: the collector may take it.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		runtime.GC()
-		if err := unix.Fstat(fd, &st); err != nil || st.Ino != ino {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("descriptor %d still the entry's memory file 10 s after the entry became garbage", fd)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // TestLentBodiesUnderEviction: with a cache of 1 MiB, bodies of sizes the
 // pool lends are evicted and their buffers recycled while other
 // connections ask for them again: every response still carries its own
@@ -520,10 +390,7 @@ func TestLentBodiesUnderEviction(t *testing.T) {
 		rands[c] = mrand.New(mrand.NewPCG(uint64(c), 2))
 	}
 	getSizes(t, addr, 8, 300, time.Minute, func(c, _ int) int { return sizes[rands[c].IntN(len(sizes))] })
-	s.cache.bodies.mu.Lock()
-	free := s.cache.bodies.freeBytes
-	s.cache.bodies.mu.Unlock()
-	if free == 0 {
+	if s.cache.bodies.Free() == 0 {
 		t.Error("no body went back to the pool: nothing was recycled")
 	}
 }
@@ -537,7 +404,7 @@ func TestLentBodyHeldUntilWritten(t *testing.T) {
 	s, _ := sizedServer(t)
 	handler := s.App().Handler()
 	const size = 10_079
-	want := bodyOfSize(size)
+	want := wiretest.Body(size)
 	var rc fasthttp.RequestCtx
 	rc.Request.Header.SetMethod(fasthttp.MethodGet)
 	rc.Request.SetRequestURI("/size/" + strconv.Itoa(size))
@@ -547,16 +414,16 @@ func TestLentBodyHeldUntilWritten(t *testing.T) {
 	s.cache.c.Clear()
 	// Whatever the pool has of this class is taken and written over.
 	for range 4 {
-		b := s.cache.bodies.take(size)
+		b := s.cache.bodies.Take(size)
 		for i := range b {
 			b[i] = '!'
 		}
 	}
 	if got := rc.Response.Body(); !bytes.Equal(got, want) {
-		t.Fatalf("body changed before it was written: first difference at %d", firstDiff(got, want))
+		t.Fatalf("body changed before it was written: first difference at %d", wiretest.FirstDiff(got, want))
 	}
 	rc.ResetUserValues()
-	if s.cache.bodies.freeBytes == 0 {
+	if s.cache.bodies.Free() == 0 {
 		t.Error("the body did not go back to the pool once written and out of the cache")
 	}
 }
@@ -591,12 +458,12 @@ func getSizes(t *testing.T, addr string, clients, requests int, timeout time.Dur
 					return
 				}
 				body, err := io.ReadAll(resp.Body)
-				want := bodyOfSize(n)
+				want := wiretest.Body(n)
 				if err != nil || !bytes.Equal(body, want) {
-					errs <- fmt.Errorf("client %d, response %d, size %d: %d bytes (first difference at %d), %v", c, i, n, len(body), firstDiff(body, want), err)
+					errs <- fmt.Errorf("client %d, response %d, size %d: %d bytes (first difference at %d), %v", c, i, n, len(body), wiretest.FirstDiff(body, want), err)
 					return
 				}
-				if etag := resp.Header.Get("ETag"); etag != string(newEntry(200, want, 10).etag) {
+				if etag := resp.Header.Get("ETag"); etag != string(newEntry(200, want, 10).ETag()) {
 					errs <- fmt.Errorf("client %d, response %d, size %d: ETag %s is not the body's", c, i, n, etag)
 					return
 				}

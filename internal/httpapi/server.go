@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/footdata/footballd/internal/wire"
 	"github.com/footdata/footballd/pkg/push"
 	"github.com/footdata/footballd/pkg/readmodel"
 	"github.com/gofiber/fiber/v2"
@@ -173,7 +174,7 @@ func New(opts Options) (*Server, error) {
 		StrictRouting:   false,
 		CaseSensitive:   true,
 		ReadBufferSize:  readBuffer,
-		WriteBufferSize: writeBuffer,
+		WriteBufferSize: wire.WriteBuffer,
 		ReadTimeout:     30 * time.Second,
 		WriteTimeout:    writeTimeout,
 		IdleTimeout:     120 * time.Second,
@@ -188,8 +189,8 @@ func New(opts Options) (*Server, error) {
 func (s *Server) App() *fiber.App { return s.app }
 
 // Serve answers the connections ln accepts until the application shuts
-// down. Its TCP connections move their deadlines lazily (lazyConn).
-func (s *Server) Serve(ln net.Listener) error { return s.app.Listener(lazyListener{ln}) }
+// down. Its TCP connections move their deadlines lazily (wire.Listener).
+func (s *Server) Serve(ln net.Listener) error { return s.app.Listener(wire.Listener{Listener: ln}) }
 
 // ShareBudgets counts callers' requests against budgets every replica
 // shares (events.Budgets) rather than this replica's alone. The replica

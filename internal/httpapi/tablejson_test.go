@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/footdata/footballd/internal/wire"
 	"github.com/footdata/footballd/pkg/readmodel"
 )
 
@@ -121,7 +122,7 @@ func TestTableJSONMatchesEncodingJSON(t *testing.T) {
 		tables = append(tables, tb)
 	}
 	// The bodies go through the pool the server's cache uses.
-	rc := &renderCache{bodies: newBodyPool(1 << 20)}
+	rc := &renderCache{bodies: wire.NewPool(1 << 20)}
 	for i, tb := range tables {
 		for _, rep := range []representation{full, minified} {
 			for _, kind := range []linkKind{competitionsPath, soccerseasonsPath, alphaPath} {
@@ -135,7 +136,7 @@ func TestTableJSONMatchesEncodingJSON(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					got := e.body
+					got := e.Body()
 					if !bytes.Equal(got, want) {
 						t.Fatalf("table %d (%s, links %q):\n got %s\nwant %s", i, rep, l.base, got, want)
 					}

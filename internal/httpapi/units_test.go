@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/internal/wire"
 )
 
 func TestLimiterWindows(t *testing.T) {
@@ -153,7 +154,7 @@ func TestRenderCacheRendersOnceForConcurrentMisses(t *testing.T) {
 	defer rc.close()
 	var renders atomic.Int32
 	release := make(chan struct{})
-	render := func() (*entry, error) {
+	render := func() (*wire.Entry, error) {
 		renders.Add(1)
 		<-release
 		return newEntry(200, []byte(`{"a":1}`), 10), nil
@@ -169,7 +170,7 @@ func TestRenderCacheRendersOnceForConcurrentMisses(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			bodies[i] = string(e.body)
+			bodies[i] = string(e.Body())
 		}()
 	}
 	time.Sleep(50 * time.Millisecond)
@@ -206,19 +207,11 @@ func TestRenderCacheKeysAreRequestBuffers(t *testing.T) {
 	}
 	for i, st := range steps {
 		buf = append(buf[:0], st.key...)
-		e, hit, err := rc.get(buf, func() (*entry, error) { return newEntry(200, []byte(st.body), 10), nil })
+		e, hit, err := rc.get(buf, func() (*wire.Entry, error) { return newEntry(200, []byte(st.body), 10), nil })
 		rc.c.Wait()
-		if err != nil || hit != st.hit || string(e.body) != st.body {
-			t.Errorf("step %d, key %s: %q hit=%v err=%v, want %q hit=%v", i, st.key, e.body, hit, err, st.body, st.hit)
+		if err != nil || hit != st.hit || string(e.Body()) != st.body {
+			t.Errorf("step %d, key %s: %q hit=%v err=%v, want %q hit=%v", i, st.key, e.Body(), hit, err, st.body, st.hit)
 		}
-	}
-}
-
-func TestEntryCompressesLargeBodies(t *testing.T) {
-	small := newEntry(200, []byte(`{"a":1}`), 10)
-	large := newEntry(200, make([]byte, 4096), 10)
-	if small.gzipped() != nil || large.gzipped() == nil || len(large.gzipped()) >= 4096 || bytes.Equal(small.etag, large.etag) {
-		t.Errorf("small gz %v, large gz %d bytes, etags %s %s", small.gzipped() != nil, len(large.gzipped()), small.etag, large.etag)
 	}
 }
 
@@ -338,14 +331,14 @@ func TestLentBodyGoesBackAfterLastHolder(t *testing.T) {
 			defer rc.close()
 			body := bytes.Repeat([]byte("x"), 3000)
 			key := []byte("k")
-			e, hit, err := rc.get(key, func() (*entry, error) { return newLentEntry(rc.bodies, 200, body, 10), nil })
-			if err != nil || hit || e.pool == nil {
-				t.Fatalf("render: hit=%v err=%v pooled=%v", hit, err, e.pool != nil)
+			e, hit, err := rc.get(key, func() (*wire.Entry, error) { return rc.bodies.Lend(200, body, cacheControlOf(10)), nil })
+			if err != nil || hit || !e.Lent() {
+				t.Fatalf("render: hit=%v err=%v pooled=%v", hit, err, e.Lent())
 			}
 			rc.c.Wait()
 			held := 1
 			for i, st := range tt.steps {
-				if back := rc.bodies.freeBytes > 0; back {
+				if back := rc.bodies.Free() > 0; back {
 					t.Fatalf("step %d (%s): body back in the pool with %d responses holding it", i, st, held)
 				}
 				switch st {
@@ -356,57 +349,22 @@ func TestLentBodyGoesBackAfterLastHolder(t *testing.T) {
 					}
 					held++
 				case "done":
-					e.release()
+					e.Release()
 					held--
 				case "evict":
 					rc.c.Del(key)
 				}
 			}
-			if rc.bodies.freeBytes != cap(e.body) {
-				t.Fatalf("%d bytes back in the pool, want the body's %d", rc.bodies.freeBytes, cap(e.body))
+			if free := rc.bodies.Free(); free != cap(e.Body()) {
+				t.Fatalf("%d bytes back in the pool, want the body's %d", free, cap(e.Body()))
 			}
-			if e.acquire() {
+			if e.Acquire() {
 				t.Fatal("an entry whose body went back could still be acquired")
 			}
-			if next := rc.bodies.take(len(body)); &next[0] != &e.body[0] {
+			if next := rc.bodies.Take(len(body)); &next[0] != &e.Body()[0] {
 				t.Error("the next body of the same class got a new buffer, not the one given back")
 			}
 		})
-	}
-}
-
-// TestBodyPoolClasses: a body is lent a buffer of the smallest class that
-// holds it, bodies outside the pooled sizes are not lent, and the pool
-// keeps at most its bound of free buffers.
-func TestBodyPoolClasses(t *testing.T) {
-	p := newBodyPool(3 * bodyClassStep)
-	for _, tt := range []struct {
-		n, cap int
-		lent   bool
-	}{
-		{bodyPoolMin - 1, 0, false},
-		{bodyPoolMin, bodyClassStep, true},
-		{bodyPoolMin + 1, 2 * bodyClassStep, true},
-		{10_079, 20 * bodyClassStep, true},
-		{sendfileMin - 1, bodyClasses * bodyClassStep, true},
-		{sendfileMin, 0, false},
-	} {
-		if got := pooled(tt.n); got != tt.lent {
-			t.Errorf("pooled(%d) = %v, want %v", tt.n, got, tt.lent)
-			continue
-		}
-		if !tt.lent {
-			continue
-		}
-		if b := p.take(tt.n); len(b) != tt.n || cap(b) != tt.cap {
-			t.Errorf("take(%d): len %d cap %d, want cap %d", tt.n, len(b), cap(b), tt.cap)
-		}
-	}
-	a, b := p.take(2*bodyClassStep), p.take(2*bodyClassStep)
-	p.give(a)
-	p.give(b) // beyond the bound: left to the collector
-	if p.freeBytes != cap(a) {
-		t.Errorf("%d bytes kept free, want %d", p.freeBytes, cap(a))
 	}
 }
 
@@ -421,24 +379,27 @@ func TestEncodeWritesIntoLentBuffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rc.close()
-	for i, n := range []int{300, 5000, 5100, 2000, 9000, 9000, sendfileMin + 100, 700, 100, 4000} {
+	for i, n := range []int{300, 5000, 5100, 2000, 9000, 9000, wire.SendfileMin + 100, 700, 100, 4000} {
 		body := bytes.Repeat([]byte{byte('a' + i)}, n)
-		free := rc.bodies.freeBytes
+		free := rc.bodies.Free()
 		e, err := rc.encode(rawJSON(body), maxAgeLive)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(e.body, body) {
-			t.Fatalf("body %d (%d bytes): got %d bytes, not the body", i, n, len(e.body))
+		if !bytes.Equal(e.Body(), body) {
+			t.Fatalf("body %d (%d bytes): got %d bytes, not the body", i, n, len(e.Body()))
 		}
-		if lent := e.pool != nil; lent != pooled(n) {
+		if lent := e.Lent(); lent != wire.Pooled(n) {
 			t.Fatalf("body %d (%d bytes): lent=%v", i, n, lent)
 		}
-		if pooled(n) && cap(e.body) != (class(n)+1)*bodyClassStep {
-			t.Errorf("body %d (%d bytes): buffer of %d bytes, want its class's %d", i, n, cap(e.body), (class(n)+1)*bodyClassStep)
+		// A new pool's buffer is of its class's size (TestBodyPoolClasses).
+		if wire.Pooled(n) {
+			if class := cap(wire.NewPool(0).Take(n)); cap(e.Body()) != class {
+				t.Errorf("body %d (%d bytes): buffer of %d bytes, want its class's %d", i, n, cap(e.Body()), class)
+			}
 		}
-		if rc.bodies.freeBytes < free {
-			t.Errorf("body %d (%d bytes): %d bytes free in the pool before, %d after: a buffer was lost", i, n, free, rc.bodies.freeBytes)
+		if after := rc.bodies.Free(); after < free {
+			t.Errorf("body %d (%d bytes): %d bytes free in the pool before, %d after: a buffer was lost", i, n, free, after)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package httpapi
+package wire
 
 import (
 	"bufio"
@@ -8,7 +8,7 @@ import (
 )
 
 // gatherBody is the body stream of a cached response on a lazyConn whose
-// body is from gatherMin up to sendfileMin. fasthttp would copy the body
+// body is from GatherMin up to SendfileMin. fasthttp would copy the body
 // into the connection's write buffer behind the headers and write both;
 // instead the connection holds the headers as fasthttp flushes them, and
 // they leave with the body, read where the cache keeps it, in one
@@ -34,7 +34,7 @@ type gatherBody struct {
 	vec  [2][]byte
 }
 
-// gatherMin is the body size from which a body is gathered with its
+// GatherMin is the body size from which a body is gathered with its
 // headers rather than copied behind them. The copy of a smaller body stays
 // in the core's first-level cache, where the kernel reads it again at
 // once: on the 1M world's replica under wrk (10–12 interleaved rounds,
@@ -42,7 +42,7 @@ type gatherBody struct {
 // fixture 1.075 times the CPU a request and a 10 KB table 1.08 (kernel
 // time 1.055 and 1.07), while a 29 KB team's fixtures cost 0.977 (user
 // time 0.88: 4.58 against 5.65 µs).
-const gatherMin = 16 << 10
+const GatherMin = 16 << 10
 
 // heldMax bounds what a connection holds: a response's headers, and any
 // earlier pipelined response fasthttp had not flushed. Beyond it the bytes

@@ -1,8 +1,8 @@
-package httpapi
+package wire
 
 import "sync"
 
-// bodyPool recycles the buffers of rendered bodies. On a replica of a
+// Pool recycles the buffers of rendered bodies. On a replica of a
 // large world the collector's cost is marking the read model (hundreds of
 // MB of pointers, 0.6–0.8 s of wall time a cycle at 1M fixtures), and what
 // sets how often it runs is how fast the heap grows: a cache miss used to
@@ -12,10 +12,10 @@ import "sync"
 // and is the next miss's buffer, so misses allocate almost nothing.
 //
 // Buffers come in classes of bodyClassStep bytes, from bodyPoolMin to
-// sendfileMin; the body is the buffer cut to its length. Smaller bodies
+// SendfileMin; the body is the buffer cut to its length. Smaller bodies
 // are not worth it and larger ones are sent from a memory file whose
 // lifetime is the entry's, left to the collector.
-type bodyPool struct {
+type Pool struct {
 	mu sync.Mutex
 	// free holds, by class, the buffers given back and not yet taken.
 	free [bodyClasses][][]byte
@@ -28,21 +28,22 @@ type bodyPool struct {
 const (
 	bodyClassStep = 512
 	bodyPoolMin   = bodyClassStep
-	bodyClasses   = (sendfileMin + bodyClassStep - 1) / bodyClassStep
+	bodyClasses   = (SendfileMin + bodyClassStep - 1) / bodyClassStep
 )
 
-// pooled reports whether a body of n bytes is held in a pooled buffer.
-func pooled(n int) bool { return n >= bodyPoolMin && n < sendfileMin }
+// Pooled reports whether a body of n bytes is held in a pooled buffer.
+func Pooled(n int) bool { return n >= bodyPoolMin && n < SendfileMin }
 
 // class is the index of the smallest class that holds n bytes.
 func class(n int) int { return (n+bodyClassStep-1)/bodyClassStep - 1 }
 
-func newBodyPool(maxFree int) *bodyPool { return &bodyPool{maxFree: maxFree} }
+// NewPool makes a pool that keeps at most maxFree bytes of free buffers.
+func NewPool(maxFree int) *Pool { return &Pool{maxFree: maxFree} }
 
-// take returns a buffer of len n (pooled(n) must hold), recycled when one
+// Take returns a buffer of len n (Pooled(n) must hold), recycled when one
 // of its class is free. Its bytes are whatever the last body left: the
 // caller overwrites all n.
-func (p *bodyPool) take(n int) []byte {
+func (p *Pool) Take(n int) []byte {
 	c := class(n)
 	p.mu.Lock()
 	if k := len(p.free[c]); k > 0 {
@@ -57,8 +58,8 @@ func (p *bodyPool) take(n int) []byte {
 	return make([]byte, n, (c+1)*bodyClassStep)
 }
 
-// give takes back a buffer from take once nothing reads it any more.
-func (p *bodyPool) give(b []byte) {
+// give takes back a buffer from Take once nothing reads it any more.
+func (p *Pool) give(b []byte) {
 	c := class(cap(b))
 	p.mu.Lock()
 	if p.freeBytes+cap(b) <= p.maxFree {
@@ -66,4 +67,11 @@ func (p *bodyPool) give(b []byte) {
 		p.freeBytes += cap(b)
 	}
 	p.mu.Unlock()
+}
+
+// Free is the capacity of the buffers given back and not yet taken.
+func (p *Pool) Free() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.freeBytes
 }

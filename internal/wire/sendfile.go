@@ -1,4 +1,4 @@
-package httpapi
+package wire
 
 import (
 	"bufio"
@@ -19,7 +19,7 @@ import (
 // file's position never moves, so responses share the entry's descriptor
 // rather than each opening (and closing) one.
 type fileBody struct {
-	e    *entry
+	e    *Entry
 	conn *net.TCPConn
 	// wd, when set, is the write deadline of conn (a lazyConn's).
 	wd  *lazyDeadline

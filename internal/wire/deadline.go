@@ -1,4 +1,4 @@
-package httpapi
+package wire
 
 import (
 	"errors"
@@ -21,10 +21,11 @@ import (
 // the poller's to that one and goes on. On a busy connection the poller's
 // timer then moves a few times a minute instead of three times a request.
 
-// lazyListener hands out its TCP connections as lazyConns.
-type lazyListener struct{ net.Listener }
+// Listener hands out its TCP connections as lazyConns.
+type Listener struct{ net.Listener }
 
-func (l lazyListener) Accept() (net.Conn, error) {
+// Accept waits for the next connection; a TCP one comes as a lazyConn.
+func (l Listener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if tc, ok := c.(*net.TCPConn); ok {
 		return newLazyConn(tc), nil

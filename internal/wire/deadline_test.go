@@ -1,4 +1,4 @@
-package httpapi
+package wire
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/internal/wire/wiretest"
 )
 
 // lazyPair is a loopback TCP connection: the server's end as the listener
@@ -27,7 +28,7 @@ func lazyPair(t *testing.T) (*lazyConn, net.Conn) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := lazyListener{ln}.Accept()
+	c, err := Listener{Listener: ln}.Accept()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,8 +163,8 @@ func TestLazyDeadlineSendfile(t *testing.T) {
 	c, client := lazyPair(t)
 	// More than both sockets' buffers may hold, so that the send must
 	// wait for the client past the poller's deadline.
-	body := bodyOfSize(max(8<<20, maxTCPBuffer(t, "tcp_wmem")+maxTCPBuffer(t, "tcp_rmem")+1<<20))
-	e := newEntry(200, body, 10)
+	body := wiretest.Body(max(8<<20, wiretest.MaxTCPBuffer(t, "tcp_wmem")+wiretest.MaxTCPBuffer(t, "tcp_rmem")+1<<20))
+	e := NewEntry(200, body, maxAge10)
 	if e.bodyFile() < 0 {
 		natstest.SkipMissing(t, "no memory file (memfd_create) on this system", "a Linux kernel with memfd_create")
 	}
