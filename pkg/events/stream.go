@@ -324,7 +324,7 @@ func (s *Store) Get(ctx context.Context, subject string) (Revision, error) {
 // lost; a replica or a scan would call itself ready before it had seen
 // everything. The leader answers in JSON with the message in base64; an
 // import's CPU per fixture did not change measurably with it
-// (docs/performance.md, "The write path reads from the leader").
+// (docs/archive/performance-rounds.md, "The write path reads from the leader").
 func (s *Store) lastMsg(ctx context.Context, subject string) (*jetstream.RawStreamMsg, error) {
 	return s.leaderMsg(ctx, subject, msgGetRequest{LastFor: subject})
 }
