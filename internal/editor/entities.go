@@ -795,7 +795,7 @@ func (e *Editor) putSquad(ctx context.Context, sq model.Squad, keep bool) (Chang
 			return plan{}, err
 		}
 		if missing > 0 {
-			ids, err := e.newIDs(ctx, "player", missing)
+			ids, err := e.newIDs(ctx, playerIDs, missing)
 			if err != nil {
 				return plan{}, err
 			}

@@ -1,0 +1,339 @@
+package editor
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
+)
+
+// playerIDs is the counter of persons' ids: a squad's players and the
+// scorers of goals are persons, in one space of ids, so that a scorer who
+// is a squad's player is that player.
+const playerIDs events.Kind = "player"
+
+// Persons resolves the names of scorers to persons, one team at a time
+// (the team a scorer played for), and writes the persons it creates or
+// changes when Save is called: an import resolves every name of a group
+// of files, saves them with one batch, then writes its fixtures with the
+// ids. A name is resolved once per team (the first answer is kept), by
+// these rules, on the names' keys (model.NormalizePersonName):
+//
+//  1. a name or alias of one of the team's persons is that person;
+//  2. a short form ("Kane", "Van Dijk", "M. Salah": surname alone, or an
+//     initial and the surname) of the longer name of exactly one person
+//     (whose name ends with that surname, and whose first name begins
+//     with that initial) is that person, and becomes an alias of his;
+//  3. a longer name of which the name of exactly one person is a short
+//     form ("Harry Kane" after "Kane") is that person, whose name becomes
+//     the longer spelling, the shorter one an alias;
+//  4. else the name is a new person. Two persons that fit make a new one
+//     too, with a warning (Warnings): a guess could join two players.
+//
+// A generational suffix (Jr) is no part of the surname: "Neymar" is short
+// for "Neymar Jr". The persons are read once, with the players of every
+// squad (who are persons whether or not a person was written for them).
+// Persons is not safe for concurrent use.
+type Persons struct {
+	e        *Editor
+	teams    map[int][]*person
+	resolved map[teamKey]*person
+	dirty    []*person
+	warnings []string
+}
+
+type teamKey struct {
+	team int
+	key  string
+}
+
+// person is a person as Persons knows it: as stored (rev, nil if not
+// written yet: new, or a squad's player only) and as changed since.
+type person struct {
+	model.Person
+	rev   *events.Revision
+	dirty bool
+	// words are the keys of its name and aliases, as words.
+	words [][]string
+}
+
+func (p *person) index() {
+	p.words = p.words[:0]
+	for _, n := range append([]string{p.Name}, p.Aliases...) {
+		p.words = append(p.words, personWords(n))
+	}
+}
+
+// personWords are a name's key as words.
+func personWords(name string) []string { return strings.Fields(model.NormalizePersonName(name)) }
+
+// Persons reads the stream's persons and squads, to resolve names with.
+func (e *Editor) Persons(ctx context.Context) (*Persons, error) {
+	ps := &Persons{e: e, teams: map[int][]*person{}, resolved: map[teamKey]*person{}}
+	byID := map[int]bool{}
+	err := e.Store.Scan(ctx, events.All(events.KindPerson), func(ev events.Event) error {
+		p, err := events.Decode[model.Person](ev.Data)
+		if err != nil {
+			return fmt.Errorf("person %s: %w", ev.Subject, err)
+		}
+		byID[p.ID] = true
+		ps.add(&person{Person: p, rev: &events.Revision{Subject: ev.Subject, Seq: ev.Seq, Data: slices.Clone(ev.Data)}})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load persons: %w", err)
+	}
+	err = e.Store.Scan(ctx, events.All(events.KindSquad), func(ev events.Event) error {
+		sq, err := events.Decode[model.Squad](ev.Data)
+		if err != nil {
+			return fmt.Errorf("squad %s: %w", ev.Subject, err)
+		}
+		for _, pl := range sq.Players {
+			if !byID[pl.ID] {
+				byID[pl.ID] = true
+				ps.add(&person{Person: personOf(pl, sq.TeamID)})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load squads: %w", err)
+	}
+	return ps, nil
+}
+
+// personOf is the person a squad's player is.
+func personOf(pl model.Player, team int) model.Person {
+	return model.Person{ID: pl.ID, Name: pl.Name, TeamID: team, Nationality: pl.Nationality, DateOfBirth: pl.DateOfBirth, Position: pl.Position}
+}
+
+func (ps *Persons) add(p *person) {
+	p.index()
+	ps.teams[p.TeamID] = append(ps.teams[p.TeamID], p)
+}
+
+// Resolve finds or makes the person name stands for among the persons of
+// team. A team of 0 (not known yet) has no persons: its scorers stay
+// unknown (ID gives 0).
+func (ps *Persons) Resolve(team int, name string) error {
+	if team == 0 {
+		return nil
+	}
+	name = strings.TrimSpace(name)
+	if err := model.CheckRequired("scorer", name, model.MaxName); err != nil {
+		return err
+	}
+	w := personWords(name)
+	if len(w) == 0 {
+		return model.Invalidf("scorer", name, "must contain a letter or digit")
+	}
+	tk := teamKey{team, strings.Join(w, " ")}
+	if _, ok := ps.resolved[tk]; ok {
+		return nil
+	}
+	ps.resolved[tk] = ps.match(team, name, w)
+	return nil
+}
+
+// ID is the person a name Resolve resolved for team stands for, once
+// saved; 0 if the name was not resolved (or the team is 0).
+func (ps *Persons) ID(team int, name string) int {
+	if p := ps.resolved[teamKey{team, model.NormalizePersonName(name)}]; p != nil {
+		return p.ID
+	}
+	return 0
+}
+
+// Warnings returns the warnings of the names resolved since it was last
+// called: the names two persons fitted.
+func (ps *Persons) Warnings() []string {
+	ws := ps.warnings
+	ps.warnings = nil
+	return ws
+}
+
+// match applies the rules (see Persons) to a name not resolved yet.
+func (ps *Persons) match(team int, name string, w []string) *person {
+	var longer, shorter []*person
+	for _, p := range ps.teams[team] {
+		if slices.ContainsFunc(p.words, func(n []string) bool { return slices.Equal(n, w) }) {
+			return p
+		}
+		switch {
+		case slices.ContainsFunc(p.words, func(n []string) bool { return shortFor(w, n) }):
+			longer = append(longer, p)
+		case shortFor(p.words[0], w):
+			shorter = append(shorter, p)
+		}
+	}
+	switch {
+	case len(longer) == 1:
+		p := longer[0]
+		p.Aliases = append(p.Aliases, name)
+		ps.changed(p)
+		return p
+	case len(longer) == 0 && len(shorter) == 1:
+		p := shorter[0]
+		p.Aliases = append(p.Aliases, p.Name)
+		p.Name = name
+		ps.changed(p)
+		return p
+	}
+	p := &person{Person: model.Person{Name: name, TeamID: team}}
+	if fit := append(longer, shorter...); len(fit) > 1 {
+		var names []string
+		for _, q := range fit {
+			names = append(names, fmt.Sprintf("%s (%s)", q.Name, idOrNew(q.ID)))
+		}
+		ps.warnings = append(ps.warnings, fmt.Sprintf("scorer %q of team %d could be %s: recorded as a person of its own (make it an alias of one with `ingest person put`)",
+			name, team, strings.Join(names, " or ")))
+	}
+	ps.add(p)
+	ps.changed(p)
+	return p
+}
+
+func idOrNew(id int) string {
+	if id == 0 {
+		return "new"
+	}
+	return fmt.Sprint(id)
+}
+
+func (ps *Persons) changed(p *person) {
+	p.index()
+	if !p.dirty {
+		p.dirty = true
+		ps.dirty = append(ps.dirty, p)
+	}
+}
+
+// generational are the words after a surname that are no part of it.
+var generational = map[string]bool{"jr": true, "jnr": true, "junior": true, "sr": true, "snr": true}
+
+// surname drops a name's generational suffix ("Neymar Jr").
+func surname(w []string) []string {
+	if len(w) > 1 && generational[w[len(w)-1]] {
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// shortFor reports whether short is a short form of full (both keys as
+// words): full's surname ends with short's, and is longer, or short gives
+// full's first name's initial first ("m salah" for "mohamed salah"), or
+// the two differ only by a generational suffix ("neymar", "neymar jr").
+func shortFor(short, full []string) bool {
+	s, f := surname(short), surname(full)
+	initial := ""
+	if len(s) > 1 && utf8.RuneCountInString(s[0]) == 1 {
+		initial, s = s[0], s[1:]
+	}
+	if len(s) > len(f) || !slices.Equal(f[len(f)-len(s):], s) {
+		return false
+	}
+	if initial != "" {
+		return len(f) > len(s) && strings.HasPrefix(f[0], initial)
+	}
+	return len(f) > len(s) || len(short) < len(full)
+}
+
+// Save writes the persons created or changed since it was last called,
+// with new ids from the players' counter (one reservation for all), in
+// one batch, and returns what it wrote. A person changed meanwhile by
+// another writer is merged with: its aliases and details are kept, beside
+// this writer's.
+func (ps *Persons) Save(ctx context.Context) ([]Change, error) {
+	if len(ps.dirty) == 0 {
+		return nil, nil
+	}
+	var fresh []*person
+	for _, p := range ps.dirty {
+		if p.ID == 0 {
+			fresh = append(fresh, p)
+		}
+	}
+	if len(fresh) > 0 {
+		ids, err := ps.e.newIDs(ctx, playerIDs, len(fresh))
+		if err != nil {
+			return nil, fmt.Errorf("reserve %d person ids: %w", len(fresh), err)
+		}
+		for i, p := range fresh {
+			p.ID = ids[i]
+		}
+	}
+	var failed error
+	var changes []Change
+	b := ps.e.Batch()
+	for _, p := range ps.dirty {
+		want := p.Person
+		want.Aliases = slices.Clone(p.Aliases)
+		pl, err := ps.e.newPlan(ctx, p.rev, &want)
+		if err != nil {
+			return nil, fmt.Errorf("person %d (%s): %w", p.ID, p.Name, err)
+		}
+		redo := func(ctx context.Context) (plan, error) {
+			cur, rev, err := load[model.Person](ctx, ps.e.Store, pl.subject)
+			if err != nil {
+				return plan{}, err
+			}
+			next := want
+			if cur != nil {
+				next = mergePerson(*cur, want)
+			}
+			return ps.e.newPlan(ctx, rev, &next)
+		}
+		err = b.add(ctx, &op{plan: pl, redo: redoFunc(redo), done: func(ch Change, err error) {
+			if err == nil {
+				var stored model.Person
+				if stored, err = events.Decode[model.Person](ch.after); err == nil {
+					p.Person = stored
+					p.rev = &events.Revision{Subject: ch.Subject, Seq: ch.Seq, Data: ch.after}
+					p.index()
+					changes = append(changes, ch)
+				}
+			}
+			if err != nil && failed == nil {
+				failed = fmt.Errorf("person %d (%s): %w", p.ID, p.Name, err)
+			}
+		}})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := b.Flush(ctx); err != nil {
+		return nil, err
+	}
+	for _, p := range ps.dirty {
+		p.dirty = false
+	}
+	ps.dirty = nil
+	return changes, failed
+}
+
+// mergePerson is want written over cur, a state another writer stored
+// meanwhile: cur's spellings and details are kept beside want's.
+func mergePerson(cur, want model.Person) model.Person {
+	next := want
+	next.Aliases = slices.Clone(want.Aliases)
+	for _, n := range append([]string{cur.Name}, cur.Aliases...) {
+		key := model.NormalizePersonName(n)
+		if key != model.NormalizePersonName(next.Name) && !slices.ContainsFunc(next.Aliases, func(a string) bool { return model.NormalizePersonName(a) == key }) {
+			next.Aliases = append(next.Aliases, n)
+		}
+	}
+	if next.Nationality == "" {
+		next.Nationality = cur.Nationality
+	}
+	if next.DateOfBirth == nil {
+		next.DateOfBirth = cur.DateOfBirth
+	}
+	if next.Position == "" {
+		next.Position = cur.Position
+	}
+	return next
+}
