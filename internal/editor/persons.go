@@ -337,3 +337,45 @@ func mergePerson(cur, want model.Person) model.Person {
 	}
 	return next
 }
+
+// ResolveScorers gives the goals of f that have no scorer id yet their
+// scorers' person ids, each name resolved among the persons of the team
+// its scorer played for (the opponent of the side an own goal counts
+// for), and writes the persons created or changed: an editor's goals are
+// decided as an import's are. It returns the warnings of the names two
+// persons fitted.
+func (e *Editor) ResolveScorers(ctx context.Context, f *model.Fixture) ([]string, error) {
+	team := func(g model.Goal) int {
+		if g.ScorerSide() == model.Home {
+			return f.HomeTeamID
+		}
+		return f.AwayTeamID
+	}
+	var ps *Persons
+	for _, g := range f.Goals {
+		if g.ScorerID != 0 {
+			continue
+		}
+		if ps == nil {
+			var err error
+			if ps, err = e.Persons(ctx); err != nil {
+				return nil, err
+			}
+		}
+		if err := ps.Resolve(team(g), g.Scorer); err != nil {
+			return nil, err
+		}
+	}
+	if ps == nil {
+		return nil, nil
+	}
+	if _, err := ps.Save(ctx); err != nil {
+		return nil, err
+	}
+	for i := range f.Goals {
+		if g := &f.Goals[i]; g.ScorerID == 0 {
+			g.ScorerID = ps.ID(team(*g), g.Scorer)
+		}
+	}
+	return ps.Warnings(), nil
+}

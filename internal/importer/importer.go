@@ -1310,11 +1310,10 @@ func (im *Importer) resolveScorers(ctx context.Context, files []*file) error {
 		im.persons = ps
 	}
 	team := func(a at, g model.Goal) int {
-		home, away := a.fl.teamIDs[a.pm.home], a.fl.teamIDs[a.pm.away]
-		if (g.Side == model.Home) != (g.Type == model.GoalOwn) {
-			return home
+		if g.ScorerSide() == model.Home {
+			return a.fl.teamIDs[a.pm.home]
 		}
-		return away
+		return a.fl.teamIDs[a.pm.away]
 	}
 	for i, a := range withGoals {
 		for _, g := range a.pm.goals {
