@@ -146,3 +146,51 @@ func TestGoalRefusals(t *testing.T) {
 		t.Errorf("refused results changed the fixture: %+v", f)
 	}
 }
+
+// TestPersonPut fixes a person by hand: a new name keeps the former one
+// as an alias, --alias and --unalias add and remove spellings, and the
+// scorer's name resolves to the person after.
+func TestPersonPut(t *testing.T) {
+	c := newCLI(t)
+	england, _ := goalsSetup(t, c)
+	tests := []struct {
+		args string
+		want []string
+	}{
+		{"person put --name Hazard --team " + strconv.Itoa(england), []string{`person 1 created`, `name: "Hazard"`}},
+		{"person put --id 1 --name Thorgan_Hazard --alias T._Hazard", []string{`person 1 updated`, `name: "Hazard" → "Thorgan_Hazard"`, `aliases[0]: "T._Hazard"`, `aliases[1]: "Hazard"`}},
+		{"person put --id 1 --alias T._Hazard", []string{`person 1 unchanged`}},
+		{"person put --id 1 --unalias t._hazard", []string{`person 1 updated`, `aliases[0]: "T._Hazard" → "Hazard"`}},
+		{"person put --id 5 --name Harry_Kane --team " + strconv.Itoa(england) + " --date-of-birth 1993-07-28", []string{`person 5 created`, `dateOfBirth: "1993-07-28"`}},
+		{"person put --name Jude_Bellingham", []string{`person 6 created`}},
+		// A scorer's short name finds the person.
+		{"result 7 --score 1-0 --goal home_10_Kane", []string{`goals[0].scorerId: 5`}},
+	}
+	for _, tt := range tests {
+		args := strings.Fields(tt.args)
+		for i := range args {
+			args[i] = strings.ReplaceAll(args[i], "_", " ")
+		}
+		out := c.ok(args...)
+		for _, w := range tt.want {
+			if !strings.Contains(out, strings.ReplaceAll(w, "_", " ")) {
+				t.Errorf("ingest %s\noutput:\n%s\nwant %q", tt.args, out, w)
+			}
+		}
+	}
+	for _, tt := range []struct {
+		args string
+		code int
+		want string
+	}{
+		{"person put --id 1 --date-of-birth 1993-13-01", exitInvalid, `date-of-birth "1993-13-01"`},
+		{"person put --id 1 --alias Ha\u200bzard", exitInvalid, `alias "Ha\u200bzard": must not contain`},
+		{"person put --team 0 --name X", exitInvalid, `team "0": must be a positive whole number`},
+		{"person put --name X --team 99999", exitNotFound, `teamId "99999"`},
+	} {
+		code, out, errOut := c.run(strings.Fields(tt.args)...)
+		if code != tt.code || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("ingest %s: exit %d, stdout %q, stderr %q; want exit %d and %q", tt.args, code, out, errOut, tt.code, tt.want)
+		}
+	}
+}

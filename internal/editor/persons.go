@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -378,4 +379,57 @@ func (e *Editor) ResolveScorers(ctx context.Context, f *model.Fixture) ([]string
 		}
 	}
 	return ps.Warnings(), nil
+}
+
+// PutPerson creates a person or changes one: change is applied to its
+// current state. Id 0 creates one with a new id from the players'
+// counter, an id nobody has yet creates it with that id. A new name keeps
+// the former one as an alias, so that the sources that wrote it still find
+// the person.
+func (e *Editor) PutPerson(ctx context.Context, id int, change func(*model.Person) error) (Change, *model.Person, error) {
+	subject := func(id int) string { return events.Subject(events.KindPerson, strconv.Itoa(id)) }
+	if id != 0 {
+		if err := model.CheckID("id", id); err != nil {
+			return Change{}, nil, err
+		}
+		_, rev, err := load[model.Person](ctx, e.Store, subject(id))
+		if err != nil {
+			return Change{}, nil, err
+		}
+		if rev != nil {
+			var next model.Person
+			ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
+				cur, rev, err := mustLoad[model.Person](ctx, e.Store, subject(id), "person", id)
+				if err != nil {
+					return plan{}, err
+				}
+				next = *cur
+				next.Aliases = slices.Clone(cur.Aliases)
+				if err := change(&next); err != nil {
+					return plan{}, err
+				}
+				next.ID = id
+				former := model.NormalizePersonName(cur.Name)
+				if former != model.NormalizePersonName(next.Name) &&
+					!slices.ContainsFunc(next.Aliases, func(a string) bool { return model.NormalizePersonName(a) == former }) {
+					next.Aliases = append(next.Aliases, cur.Name)
+				}
+				return e.newPlan(ctx, rev, &next)
+			}, false)
+			return ch, &next, err
+		}
+	}
+	p := model.Person{ID: id}
+	if err := change(&p); err != nil {
+		return Change{}, nil, err
+	}
+	p.ID = id
+	if err := e.checkDraft(ctx, &p); err != nil {
+		return Change{}, nil, err
+	}
+	if err := e.assignID(ctx, playerIDs, &p.ID, 0); err != nil {
+		return Change{}, nil, err
+	}
+	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) { return e.newPlan(ctx, nil, &p) }, false)
+	return ch, &p, err
 }
