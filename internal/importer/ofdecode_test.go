@@ -97,28 +97,31 @@ func TestDecodeOfFileLeavesTheRestToEncodingJSON(t *testing.T) {
 	}
 }
 
-// BenchmarkDecodeOfFile decodes the 2015-16 Premier League file by hand
-// and with encoding/json.
+// BenchmarkDecodeOfFile decodes the 2015-16 Premier League file and the
+// World Cup 2018 file (goals, grounds) by hand and with encoding/json.
 func BenchmarkDecodeOfFile(b *testing.B) {
-	raw, err := os.ReadFile("../../../shared/data/openfootball-football-json/2015-16/en.1.json")
-	if err != nil {
-		b.Fatal(err)
+	for _, file := range []string{"openfootball-football-json/2015-16/en.1.json", "openfootball-worldcup-json/2018/worldcup.json"} {
+		raw, err := os.ReadFile("../../../shared/data/" + file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(file), ".json")
+		b.Run(name+"/hand", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, ok := decodeOfFile(raw); !ok {
+					b.Fatal("not taken")
+				}
+			}
+		})
+		b.Run(name+"/encoding-json", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var f ofFile
+				if err := json.Unmarshal(raw, &f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
-	b.Run("hand", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, ok := decodeOfFile(raw); !ok {
-				b.Fatal("not taken")
-			}
-		}
-	})
-	b.Run("encoding-json", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			var f ofFile
-			if err := json.Unmarshal(raw, &f); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
 }
