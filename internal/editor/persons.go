@@ -58,6 +58,9 @@ type person struct {
 	model.Person
 	rev   *events.Revision
 	dirty bool
+	// claim is the key of the name a new person was first met under,
+	// claimed for its id when it is saved.
+	claim string
 	// words are the keys of its name and aliases, as words.
 	words [][]string
 }
@@ -184,7 +187,7 @@ func (ps *Persons) match(team int, name string, w []string) *person {
 		ps.changed(p)
 		return p
 	}
-	p := &person{Person: model.Person{Name: name, TeamID: team}}
+	p := &person{Person: model.Person{Name: name, TeamID: team}, claim: strings.Join(w, " ")}
 	if fit := append(longer, shorter...); len(fit) > 1 {
 		var names []string
 		for _, q := range fit {
@@ -244,28 +247,18 @@ func shortFor(short, full []string) bool {
 }
 
 // Save writes the persons created or changed since it was last called,
-// with new ids from the players' counter (one reservation for all), in
-// one batch, and returns what it wrote. A person changed meanwhile by
-// another writer is merged with: its aliases and details are kept, beside
-// this writer's.
+// in one batch, and returns what it wrote. A new person's id is claimed
+// by its team and the key of the name it was first met under, as an
+// imported fixture's by its source (new ids from the players' counter):
+// writers that meet a new name at once give it one id. A person changed
+// meanwhile by another writer (or created under the id claimed) is merged
+// with: its aliases and details are kept, beside this writer's.
 func (ps *Persons) Save(ctx context.Context) ([]Change, error) {
 	if len(ps.dirty) == 0 {
 		return nil, nil
 	}
-	var fresh []*person
-	for _, p := range ps.dirty {
-		if p.ID == 0 {
-			fresh = append(fresh, p)
-		}
-	}
-	if len(fresh) > 0 {
-		ids, err := ps.e.newIDs(ctx, playerIDs, len(fresh))
-		if err != nil {
-			return nil, fmt.Errorf("reserve %d person ids: %w", len(fresh), err)
-		}
-		for i, p := range fresh {
-			p.ID = ids[i]
-		}
+	if err := ps.claimIDs(ctx); err != nil {
+		return nil, err
 	}
 	var failed error
 	var changes []Change
@@ -314,6 +307,38 @@ func (ps *Persons) Save(ctx context.Context) ([]Change, error) {
 	}
 	ps.dirty = nil
 	return changes, failed
+}
+
+// claimIDs gives the new persons their ids, claimed in one call for all
+// their teams.
+func (ps *Persons) claimIDs(ctx context.Context) error {
+	var claims []SourceClaim
+	at := map[int]int{} // team → its claim
+	for _, p := range ps.dirty {
+		if p.ID != 0 {
+			continue
+		}
+		i, ok := at[p.TeamID]
+		if !ok {
+			i = len(claims)
+			at[p.TeamID] = i
+			claims = append(claims, SourceClaim{Competition: p.TeamID})
+		}
+		claims[i].Sources = append(claims[i].Sources, p.claim)
+	}
+	if len(claims) == 0 {
+		return nil
+	}
+	got, err := ps.e.ClaimSources(ctx, playerIDs, claims)
+	if err != nil {
+		return fmt.Errorf("claim the ids of new persons of %d teams: %w", len(claims), err)
+	}
+	for _, p := range ps.dirty {
+		if p.ID == 0 {
+			p.ID = got[at[p.TeamID]].IDs[p.claim]
+		}
+	}
+	return nil
 }
 
 // mergePerson is want written over cur, a state another writer stored

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -226,5 +227,48 @@ func TestResolveRefusesNoName(t *testing.T) {
 		if model.ErrorCode(err) != model.Invalid {
 			t.Errorf("%q: %v, want invalid", name, err)
 		}
+	}
+}
+
+// TestRacingPersons: two writers that read the persons before either
+// wrote meet the same new names; each name ends as one person, whose id
+// both writers give it, with the spellings both added.
+func TestRacingPersons(t *testing.T) {
+	ctx := ctxT(t)
+	s := natstest.MustOpen(t, natstest.MustStart(t))
+	natstest.PutNew(t, s, &model.Team{ID: 1, Name: "England"})
+	var writers []*editor.Persons
+	for range 2 {
+		ps, err := natstest.Editor(t, s).Persons(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writers = append(writers, ps)
+	}
+	names := [][]string{{"Harry Kane", "John Stones"}, {"Harry Kane", "Kane", "John Stones"}}
+	for i, ps := range writers {
+		for _, n := range names[i] {
+			if err := ps.Resolve(1, n); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, ps := range writers {
+		if _, err := ps.Save(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, n := range []string{"Harry Kane", "John Stones"} {
+		if a, b := writers[0].ID(1, n), writers[1].ID(1, n); a != b || a == 0 {
+			t.Errorf("%s: ids %d and %d", n, a, b)
+		}
+	}
+	persons := natstest.All[model.Person](t, s, events.KindPerson)
+	if len(persons) != 2 {
+		t.Errorf("%d persons, want Harry Kane and John Stones: %v", len(persons), persons)
+	}
+	kane := persons[events.Subject(events.KindPerson, strconv.Itoa(writers[0].ID(1, "Harry Kane")))]
+	if kane.Name != "Harry Kane" || !slices.Equal(kane.Aliases, []string{"Kane"}) {
+		t.Errorf("Harry Kane after both: %+v", kane)
 	}
 }

@@ -1,10 +1,14 @@
 package importer_test
 
 import (
+	"context"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/footdata/footballd/internal/importer"
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -185,4 +189,51 @@ func TestGoalsThatMissTheScore(t *testing.T) {
 		t.Error("no Ukraine v England")
 	}
 	t.Log(warned[0])
+}
+
+// TestRacingGoalImports: importers of the same tournament at once end
+// with each scorer once, every goal naming a stored person of its
+// scorer's team, as one importer alone does.
+func TestRacingGoalImports(t *testing.T) {
+	file := ofFile(t, "openfootball-worldcup-json/2018/worldcup.json")
+	alone := natstest.MustOpen(t, natstest.MustStart(t))
+	importAll(t, alone, file)
+	want := len(natstest.All[model.Person](t, alone, events.KindPerson))
+
+	srv := natstest.MustStart(t)
+	const importers = 3
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range importers {
+		im := newImporter(t, natstest.MustOpen(t, srv))
+		wg.Go(func() {
+			<-start
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if err := im.Import(ctx, importer.Formats["openfootball"], []string{file}, importer.Options{}); err != nil {
+				t.Errorf("importer %d: %v", i, err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	s := natstest.MustOpen(t, srv)
+	persons := map[int]model.Person{}
+	for _, p := range natstest.All[model.Person](t, s, events.KindPerson) {
+		persons[p.ID] = p
+	}
+	if len(persons) != want {
+		t.Errorf("%d persons after racing imports, %d after one", len(persons), want)
+	}
+	for _, f := range load(t, s).fixtures {
+		for _, g := range f.Goals {
+			team := f.HomeTeamID
+			if g.ScorerSide() == model.Away {
+				team = f.AwayTeamID
+			}
+			if p, ok := persons[g.ScorerID]; !ok || p.TeamID != team {
+				t.Errorf("fixture %d: goal %s names person %d (%+v), not one of team %d", f.ID, g, g.ScorerID, p, team)
+			}
+		}
+	}
 }
