@@ -194,3 +194,18 @@ func TestPersonPut(t *testing.T) {
 		}
 	}
 }
+
+// TestGoalAmbiguousScorer: a scorer's name two persons of the team fit is
+// recorded as a person of its own, and the command says so on stderr.
+func TestGoalAmbiguousScorer(t *testing.T) {
+	c := newCLI(t)
+	england, _ := goalsSetup(t, c)
+	for _, name := range []string{"Eden Hazard", "Thorgan Hazard"} {
+		c.ok("person", "put", "--name", name, "--team", strconv.Itoa(england))
+	}
+	code, out, errOut := c.run("result", "7", "--score", "1-0", "--goal", "home 10 Hazard")
+	if code != exitOK || !strings.Contains(out, `goals[0].scorerId: 3`) ||
+		!strings.Contains(errOut, `warning: scorer "Hazard" of team `+strconv.Itoa(england)+` could be Eden Hazard (1) or Thorgan Hazard (2)`) {
+		t.Errorf("exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+}
