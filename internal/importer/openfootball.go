@@ -538,8 +538,17 @@ func goalsOf(m ofMatch) ([]model.Goal, error) {
 }
 
 // goalMinute reads a goal's minute: a number with the stoppage minutes
-// in offset, or "90+4".
+// in offset, or "90+4". A minute past the 120th is the stoppage time of
+// extra time (World Cup 2014's Germany v Algeria writes 121 for 120+1).
 func goalMinute(g ofGoal) (minute, injury int, err error) {
+	minute, injury, err = goalMinuteAsWritten(g)
+	if err == nil && minute > 120 && injury == 0 {
+		minute, injury = 120, minute-120
+	}
+	return minute, injury, err
+}
+
+func goalMinuteAsWritten(g ofGoal) (minute, injury int, err error) {
 	bad := func() (int, int, error) {
 		return 0, 0, model.Invalidf("goal minute", string(g.Minute), "must be a minute such as 67 or 90+4 (%s)", g.Name)
 	}
