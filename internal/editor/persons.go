@@ -217,7 +217,7 @@ func (ps *Persons) changed(p *person) {
 }
 
 // generational are the words after a surname that are no part of it.
-var generational = map[string]bool{"jr": true, "jnr": true, "junior": true, "sr": true, "snr": true}
+var generational = map[string]bool{"jr": true, "jnr": true, "sr": true, "snr": true}
 
 // surname drops a name's generational suffix ("Neymar Jr").
 func surname(w []string) []string {
