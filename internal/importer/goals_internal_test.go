@@ -3,7 +3,9 @@ package importer
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/footdata/footballd/pkg/model"
 )
@@ -53,5 +55,35 @@ func TestGoalsOf(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestGoalsAndGroundAreDetails: goals that do not make the score and a
+// ground too long to be one are left out of their match with a warning
+// naming it; the match keeps everything else.
+func TestGoalsAndGroundAreDetails(t *testing.T) {
+	raw := []byte(`{"name":"World Cup 2018","matches":[
+{"round":"Matchday 1","date":"2018-06-14","team1":"Russia","team2":"Saudi Arabia","score":{"ft":[1,0]},"group":"Group A",
+ "goals1":[{"name":"Gazinsky","minute":12}],"ground":"` + strings.Repeat("x", model.MaxName+1) + `"},
+{"round":"Matchday 1","date":"2018-06-15","team1":"Egypt","team2":"Uruguay","score":{"ft":[0,1]},"group":"Group A",
+ "goals1":[{"name":"Giménez","minute":89}],"ground":"Central Stadium, Yekaterinburg"}]}`)
+	pf, err := parseFile("2018/worldcup.json", raw, model.League{Code: "WC"}, 2018, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := checkDetails(pf)
+	russia, egypt := pf.matches[0], pf.matches[1]
+	if russia.venue != "" || len(russia.goals) != 1 || russia.result.FullTime == nil {
+		t.Errorf("Russia v Saudi Arabia: venue %q, goals %v, result %v", russia.venue, russia.goals, russia.result)
+	}
+	if egypt.venue != "Central Stadium, Yekaterinburg" || egypt.goals != nil || *egypt.result.FullTime != (model.Score{Home: 0, Away: 1}) {
+		t.Errorf("Egypt v Uruguay: venue %q, goals %v, result %v", egypt.venue, egypt.goals, egypt.result)
+	}
+	var what []string
+	for _, w := range ws {
+		what = append(what, w.What)
+	}
+	if len(ws) != 2 || !strings.Contains(what[0], "ground: Russia v Saudi Arabia") || !strings.Contains(what[1], "goals: Egypt v Uruguay") {
+		t.Errorf("warnings: %q", what)
 	}
 }
