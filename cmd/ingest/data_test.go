@@ -178,6 +178,7 @@ func TestTeamMerge(t *testing.T) {
 	}
 	c.ok("tiebreak", "--competition", fmt.Sprint(compID), "--disciplinary", fmt.Sprintf("%d:4", stockport),
 		"--coefficients", fmt.Sprintf("%d,%d", stockport, teamID(t, s, "Luton Town")), "--source", "test")
+	c.ok("person", "put", "--name", "Paddy Madden", "--team", fmt.Sprint(stockport))
 	out := c.ok("team", "merge", "--from", fmt.Sprint(stockport), "--into", fmt.Sprint(county), "--reason", "one club", "--editor", "ann")
 	if !regexp.MustCompile(`team \d+ merged into team \d+: \d+ change\(s\)`).MatchString(out) {
 		t.Errorf("merge output:\n%s", out)
@@ -199,6 +200,11 @@ func TestTeamMerge(t *testing.T) {
 	if out := c.okf(fmt.Sprintf("show tiebreakdata %d", compID)); !strings.Contains(out, fmt.Sprintf(`"%d": 4`, county)) ||
 		!strings.Contains(out, fmt.Sprintf("[\n    %d,", county)) {
 		t.Errorf("tie-break data after the merge: %s", out)
+	}
+	for _, p := range natstest.All[model.Person](t, s, events.KindPerson) {
+		if p.TeamID != county {
+			t.Errorf("person after the merge: %+v, want team %d", p, county)
+		}
 	}
 	if out := c.okf("show teamname Stockport"); !strings.Contains(out, fmt.Sprintf(`"teamId": %d`, county)) {
 		t.Errorf("the duplicate's spelling: %s", out)

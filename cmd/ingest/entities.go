@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,7 +20,7 @@ import (
 
 func commands() []command {
 	return []command{
-		leaguePut(), competitionPut(), teamPut(), teamAlias(), teamMerge(), squadPut(), fixturePut(), result(), status(),
+		leaguePut(), competitionPut(), teamPut(), teamAlias(), teamMerge(), squadPut(), personPut(), fixturePut(), result(), status(),
 		deduct(), tiebreak(), show(), history(),
 		clientAdd(), clientList(), clientRevoke(), clientRotate(),
 		webhookAdd(), webhookList(), webhookShow(), webhookRemove(),
@@ -315,6 +316,65 @@ func squadPut() command {
 			}
 			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.PutSquad(ctx, sq) })
 		}}
+}
+
+var personFields = fields[model.Person]{
+	{"name", "full name (a new name keeps the former one as an alias)", func(p *model.Person, v string) error { p.Name = v; return nil }},
+	{"team", "id of the team the person plays for (scorers are found among their team's persons)", func(p *model.Person, v string) (err error) {
+		p.TeamID, err = parseID("team", v)
+		return err
+	}},
+	{"nationality", "nationality", func(p *model.Person, v string) error { p.Nationality = v; return nil }},
+	{"position", "position", func(p *model.Person, v string) error { p.Position = v; return nil }},
+	{"date-of-birth", "date of birth YYYY-MM-DD (empty clears)", func(p *model.Person, v string) error {
+		if v == "" {
+			p.DateOfBirth = nil
+			return nil
+		}
+		d, err := model.ParseDate("date-of-birth", v)
+		p.DateOfBirth = &d
+		return err
+	}},
+}
+
+func personPut() command {
+	var add, drop []string
+	return putCommand(command{name: "person put", args: "[--id N] --name NAME [--team ID] [--alias NAME]... [--unalias NAME]... [flags]",
+		summary: "create a person (a scorer or player), or change one: its name, team and the other spellings sources use for it",
+		example: "ingest person put --id 12 --name \"Thorgan Hazard\" --alias \"T. Hazard\""},
+		personFields, func(fs *flag.FlagSet) {
+			fs.Func("alias", "another spelling of the person's name, repeated for each (scorers' names are matched on it)", func(v string) error {
+				add = append(add, v)
+				return nil
+			})
+			fs.Func("unalias", "a spelling to remove, repeated for each", func(v string) error {
+				drop = append(drop, v)
+				return nil
+			})
+		}, nil,
+		func(ctx context.Context, ed *editor.Editor, id int, change func(*model.Person) error) (editor.Change, error) {
+			ch, _, err := ed.PutPerson(ctx, id, func(p *model.Person) error {
+				if err := change(p); err != nil {
+					return err
+				}
+				p.Aliases = slices.DeleteFunc(p.Aliases, func(a string) bool {
+					return slices.ContainsFunc(drop, func(d string) bool { return model.NormalizePersonName(d) == model.NormalizePersonName(a) })
+				})
+				for _, a := range add {
+					// Checked before it is compared: a look-alike of a
+					// spelling the person has is refused, not dropped.
+					if err := model.CheckRequired("alias", a, model.MaxName); err != nil {
+						return err
+					}
+					key := model.NormalizePersonName(a)
+					if key != model.NormalizePersonName(p.Name) && !slices.ContainsFunc(p.Aliases, func(b string) bool { return model.NormalizePersonName(b) == key }) {
+						p.Aliases = append(p.Aliases, strings.TrimSpace(a))
+					}
+				}
+				return nil
+			})
+			return ch, err
+		})
 }
 
 // playerFields are the CSV columns of a squad file; name is required, the

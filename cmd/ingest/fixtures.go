@@ -1,9 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
+	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -102,10 +105,20 @@ var resultFields = fields[model.Fixture]{
 
 func result() command {
 	g := given{}
-	return command{name: "result", args: "FIXTURE --score H-A [--half-time H-A] [--extra-time H-A] [--penalties H-A] [--status S] [--awarded SIDE]",
-		summary: "record a final or live result; a fixture not yet IN_PLAY goes through it",
-		example: "ingest result 4242 --score 2-1 --half-time 1-0\n  ingest result 4242 --score 1-0 --status IN_PLAY\n  ingest result 4242 --score 1-1 --extra-time 2-2 --penalties 4-3",
-		flags:   func(fs *flag.FlagSet) { resultFields.register(fs, g) },
+	var goalFlags []string
+	return command{name: "result", args: "FIXTURE --score H-A [--half-time H-A] [--extra-time H-A] [--penalties H-A] [--status S] [--awarded SIDE] [--goal GOAL]...",
+		summary: "record a final or live result, and its goals; a fixture not yet IN_PLAY goes through it",
+		example: "ingest result 4242 --score 2-1 --half-time 1-0\n  ingest result 4242 --score 1-0 --status IN_PLAY\n  ingest result 4242 --score 1-1 --extra-time 2-2 --penalties 4-3\n" +
+			"  ingest result 4242 --score 2-1 --goal \"home 45+2 Harry Kane pen\" --goal \"away 87 Rüdiger og\" --goal \"home 90 Kane\"",
+		flags: func(fs *flag.FlagSet) {
+			resultFields.register(fs, g)
+			fs.Func("goal", "a goal, repeated for each: SIDE MINUTE[+STOPPAGE] SCORER [pen|og]; SIDE is the side it counts for "+
+				"(home or away: an own goal counts for the scorer's opponent); the goals given replace the fixture's, and must make its score; "+
+				"none removes them", func(v string) error {
+				goalFlags = append(goalFlags, v)
+				return nil
+			})
+		},
 		run: func(ctx context.Context, e *env, pos []string) error {
 			id, err := idArg("fixture", pos, 1)
 			if err != nil {
@@ -114,6 +127,10 @@ func result() command {
 			if _, ok := g["status"]; !ok {
 				g["status"] = string(model.Finished)
 			}
+			goals, err := parseGoals(goalFlags)
+			if err != nil {
+				return err
+			}
 			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) {
 				ch, _, err := ed.PutFixture(ctx, id, true, func(f *model.Fixture) error {
 					_, score := g["score"]
@@ -121,11 +138,86 @@ func result() command {
 					if !score && !awarded && f.Result.FullTime == nil {
 						return usagef("want --score H-A (or --awarded SIDE)")
 					}
-					return resultFields.apply(g, f)
+					if err := resultFields.apply(g, f); err != nil || goalFlags == nil {
+						return err
+					}
+					f.Goals = slices.Clone(goals)
+					// The goals are checked against the result before
+					// their scorers are looked up, so that goals refused
+					// leave no person behind.
+					if err := f.Validate(); err != nil {
+						return err
+					}
+					warnings, err := ed.ResolveScorers(ctx, f)
+					for _, w := range warnings {
+						fmt.Fprintf(e.stderr, "warning: %s\n", w)
+					}
+					return err
 				})
 				return ch, err
 			})
 		}}
+}
+
+// parseGoals reads the --goal flags, in the order of play: nil for none
+// given, an empty list for "none".
+func parseGoals(flags []string) ([]model.Goal, error) {
+	if len(flags) == 1 && strings.TrimSpace(flags[0]) == "none" {
+		return []model.Goal{}, nil
+	}
+	var goals []model.Goal
+	for _, v := range flags {
+		g, err := parseGoal(v)
+		if err != nil {
+			return nil, err
+		}
+		goals = append(goals, g)
+	}
+	slices.SortStableFunc(goals, func(a, b model.Goal) int { return cmp.Or(a.Minute-b.Minute, a.Injury-b.Injury) })
+	return goals, nil
+}
+
+// goalTypes are the words that end a --goal of a goal that is not a
+// regular one.
+var goalTypes = map[string]model.GoalType{"pen": model.GoalPenalty, "penalty": model.GoalPenalty, "og": model.GoalOwn, "own": model.GoalOwn}
+
+// parseGoal reads one --goal: SIDE MINUTE[+STOPPAGE] SCORER [pen|og].
+func parseGoal(v string) (model.Goal, error) {
+	bad := func(why string) (model.Goal, error) {
+		return model.Goal{}, model.Invalidf("goal", v, "%s: want SIDE MINUTE[+STOPPAGE] SCORER [pen|og], e.g. \"home 45+2 Harry Kane pen\"", why)
+	}
+	w := strings.Fields(v)
+	if len(w) < 3 {
+		return bad("too few words")
+	}
+	g := model.Goal{Type: model.GoalRegular}
+	switch strings.ToLower(w[0]) {
+	case "home":
+		g.Side = model.Home
+	case "away":
+		g.Side = model.Away
+	default:
+		return bad("the side must be home or away")
+	}
+	minute, plus, hasPlus := strings.Cut(strings.TrimSuffix(w[1], "'"), "+")
+	var err error
+	if g.Minute, err = strconv.Atoi(minute); err != nil || g.Minute < 1 || g.Minute > 120 {
+		return bad("the minute must be from 1 to 120")
+	}
+	if hasPlus {
+		if g.Injury, err = strconv.Atoi(plus); err != nil || g.Injury < 1 || g.Injury > 30 {
+			return bad("the stoppage minutes must be from 1 to 30")
+		}
+	}
+	name := w[2:]
+	if t, ok := goalTypes[strings.ToLower(strings.Trim(name[len(name)-1], "()."))]; ok && len(name) > 1 {
+		g.Type, name = t, name[:len(name)-1]
+	}
+	g.Scorer = strings.Join(name, " ")
+	if err := model.CheckRequired("goal scorer", g.Scorer, model.MaxName); err != nil {
+		return model.Goal{}, err
+	}
+	return g, nil
 }
 
 // statusWords are the verbs editors type for each status.

@@ -56,6 +56,10 @@ func (e *Editor) checkAs(ctx context.Context, v any, draft bool) error {
 		return e.teamExists(ctx, "team", x.TeamID)
 	case *model.Squad:
 		return e.teamExists(ctx, "team", x.TeamID)
+	case *model.Person:
+		if x.TeamID != 0 {
+			return e.teamExists(ctx, "teamId", x.TeamID)
+		}
 	case *model.Adjustment:
 		return e.takePart(ctx, x.CompetitionID, "team", []int{x.TeamID})
 	case *model.TieBreakOrder:

@@ -751,12 +751,13 @@ func (e *Editor) putSquad(ctx context.Context, sq model.Squad, keep bool) (Chang
 	if err := e.checkDraft(ctx, &sq); err != nil {
 		return Change{}, err
 	}
-	return e.run(ctx, func(ctx context.Context) (plan, error) {
+	var next model.Squad
+	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
 		old, rev, err := load[model.Squad](ctx, e.Store, subject)
 		if err != nil {
 			return plan{}, err
 		}
-		next := model.Squad{TeamID: sq.TeamID, Players: append([]model.Player(nil), sq.Players...)}
+		next = model.Squad{TeamID: sq.TeamID, Players: append([]model.Player(nil), sq.Players...)}
 		known := map[string]model.Player{}
 		if old != nil {
 			for _, p := range old.Players {
@@ -784,7 +785,7 @@ func (e *Editor) putSquad(ctx context.Context, sq model.Squad, keep bool) (Chang
 			return plan{}, err
 		}
 		if missing > 0 {
-			ids, err := e.newIDs(ctx, "player", missing)
+			ids, err := e.newIDs(ctx, playerIDs, missing)
 			if err != nil {
 				return plan{}, err
 			}
@@ -796,6 +797,60 @@ func (e *Editor) putSquad(ctx context.Context, sq model.Squad, keep bool) (Chang
 		}
 		return e.newPlan(ctx, rev, &next)
 	}, false)
+	if err != nil {
+		return ch, err
+	}
+	return ch, e.putPlayers(ctx, next)
+}
+
+// putPlayers writes the players of a squad as persons, under their
+// players' ids: a squad's player is a person (a scorer found in the squad
+// is he), and the read side has one source of persons. A person stored
+// under the id keeps the spellings and details it has beside the squad's.
+func (e *Editor) putPlayers(ctx context.Context, sq model.Squad) error {
+	subjects := make([]string, len(sq.Players))
+	for i, pl := range sq.Players {
+		subjects[i] = events.Subject(events.KindPerson, strconv.Itoa(pl.ID))
+	}
+	stored, err := loadAll[model.Person](ctx, e.Store, subjects)
+	if err != nil {
+		return fmt.Errorf("load the squad's persons: %w", err)
+	}
+	var failed error
+	b := e.Batch()
+	for i, pl := range sq.Players {
+		want := personOf(pl, sq.TeamID)
+		decide := func(cur *model.Person, rev *events.Revision) (plan, error) {
+			next := want
+			if cur != nil {
+				next = mergePerson(*cur, want)
+			}
+			return e.newPlan(ctx, rev, &next)
+		}
+		p, err := decide(stored[i].value, stored[i].rev)
+		if err != nil {
+			return fmt.Errorf("person %d (%s): %w", pl.ID, pl.Name, err)
+		}
+		redo := func(ctx context.Context) (plan, error) {
+			cur, rev, err := load[model.Person](ctx, e.Store, subjects[i])
+			if err != nil {
+				return plan{}, err
+			}
+			return decide(cur, rev)
+		}
+		err = b.add(ctx, &op{plan: p, redo: redoFunc(redo), done: func(_ Change, err error) {
+			if err != nil && failed == nil {
+				failed = fmt.Errorf("person %d (%s): %w", pl.ID, pl.Name, err)
+			}
+		}})
+		if err != nil {
+			return err
+		}
+	}
+	if err := b.Flush(ctx); err != nil {
+		return err
+	}
+	return failed
 }
 
 // PutAdjustment records a points adjustment or changes one: change is

@@ -12,7 +12,7 @@ import (
 )
 
 // MergeTeam folds a duplicate team into another: its competitions,
-// fixtures, adjustments, tie-break orders and data, squad and spellings become the
+// fixtures, adjustments, tie-break orders and data, squad, persons and spellings become the
 // other's, each rewritten through the one write path, and the duplicate is
 // marked merged, which takes it out of every answer. Every revision names
 // the merge and reason as its source, so a history says who did it and why.
@@ -43,7 +43,7 @@ func (e *Editor) MergeTeam(ctx context.Context, from, into int, reason string) (
 		return nil, err
 	}
 	for _, step := range []func(context.Context) error{w.addToCompetitions, w.fixtures, w.adjustments, w.orders, w.tieBreakData,
-		w.removeFromCompetitions, w.squad, w.names, w.markMerged} {
+		w.removeFromCompetitions, w.squad, w.persons, w.names, w.markMerged} {
 		if err := step(ctx); err != nil {
 			return w.changes, err
 		}
@@ -289,6 +289,33 @@ func (w *mergeWork) squad(ctx context.Context) error {
 		return err
 	}
 	return w.done(w.e.PutSquad(ctx, model.Squad{TeamID: w.from, Players: []model.Player{}}))
+}
+
+// persons makes the duplicate's persons (its scorers; its squad's players
+// moved with the squad) the other's, among whose persons scorers' names
+// are then found.
+func (w *mergeWork) persons(ctx context.Context) error {
+	var ids []int
+	err := w.e.Store.Scan(ctx, events.All(events.KindPerson), func(ev events.Event) error {
+		p, err := events.Decode[model.Person](ev.Data)
+		if err == nil && p.TeamID == w.from {
+			ids = append(ids, p.ID)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		ch, _, err := w.e.PutPerson(ctx, id, func(p *model.Person) error {
+			p.TeamID = w.into
+			return nil
+		})
+		if err := w.done(ch, err); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // names makes every spelling of the duplicate a spelling of the other.

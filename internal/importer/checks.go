@@ -25,6 +25,7 @@ const (
 	warnSimilarNames = "a team name seen in a few matches beside a similar one: one club under two names? (map it with --aliases or `ingest team alias`)"
 	warnIdentical    = "identical fixture lines: imported once"
 	warnOutOfSeason  = "matches dated outside the season"
+	warnScorer       = "a scorer's name that fits two persons of the team: recorded as a person of its own"
 	warnTwiceADay    = "a team playing twice on one day"
 	warnNoResult     = "past fixtures without a result (postponed, abandoned, or missing from the file?)"
 	warnRoundCount   = "teams with unequal numbers of regular matches: the rounds do not fit the teams"

@@ -8,14 +8,15 @@ import (
 )
 
 // warnDetail is the kind of warning of a detail left out of a match.
-const warnDetail = "a detail of a match that cannot be (a level shoot-out, a half time above full time, odds below 1): the match is imported without it"
+const warnDetail = "a detail of a match that cannot be (a level shoot-out, a half time above full time, odds below 1, goals that do not make the score): the match is imported without it"
 
 // checkDetails leaves out of each match of a season the details that fail
 // the model's checks on their own, with a warning naming the file, line
 // and field: a source's one impossible detail must not cost the match
 // (openfootball's Champions League 2024-25 has two round-of-16 second legs
 // with a 4-4 shoot-out). The details are the half-time, extra-time and
-// shoot-out scores, the odds and the referee, tried in that order on top of
+// shoot-out scores, the odds, the referee, the ground and the goals (last:
+// they must make the score kept), tried in that order on top of
 // what identifies the match (teams, date, status and full-time score): a
 // match whose identity already fails is left as it is, for the writer to
 // reject with its reason. The checks are the model's own (a fixture of a
@@ -51,19 +52,19 @@ func checkDetails(pf *parsedFile) []Warning {
 		}
 		pm.dropped = nil
 		r := pm.result
-		if r.HalfTime == nil && r.ExtraTime == nil && r.Penalties == nil && pm.odds == nil && pm.referee == "" {
+		if r.HalfTime == nil && r.ExtraTime == nil && r.Penalties == nil && pm.odds == nil && pm.referee == "" && pm.venue == "" && len(pm.goals) == 0 {
 			continue
 		}
 		// Stand-in team ids: which teams they are is the writer's check.
 		f := model.Fixture{CompetitionID: comp.ID, Matchday: max(pm.matchday, 1), Group: pm.group, Stage: pm.stage, Leg: pm.leg,
 			Kickoff: pm.kickoff, HomeTeamID: 1, AwayTeamID: 2, Status: pm.status, Awarded: pm.awarded,
-			Result: r, Odds: pm.odds, Referee: pm.referee}
+			Result: r, Odds: pm.odds, Referee: pm.referee, Venue: pm.venue, Goals: pm.goals}
 		if f.Kickoff.IsZero() || model.CheckFixtureDraft(&comp, &f) == nil {
 			// Nearly every match passes whole: one check, not one
 			// per detail.
 			continue
 		}
-		f.Result, f.Odds, f.Referee = model.Result{FullTime: r.FullTime}, nil, ""
+		f.Result, f.Odds, f.Referee, f.Venue, f.Goals = model.Result{FullTime: r.FullTime}, nil, "", "", nil
 		if model.CheckFixtureDraft(&comp, &f) != nil {
 			continue
 		}
@@ -78,6 +79,9 @@ func checkDetails(pf *parsedFile) []Warning {
 			{"p", r.Penalties != nil, func(f *model.Fixture) { f.Result.Penalties = r.Penalties }, func() { pm.result.Penalties = nil }},
 			{"odds", pm.odds != nil, func(f *model.Fixture) { f.Odds = pm.odds }, func() { pm.odds = nil }},
 			{"referee", pm.referee != "", func(f *model.Fixture) { f.Referee = pm.referee }, func() { pm.referee = "" }},
+			{"ground", pm.venue != "", func(f *model.Fixture) { f.Venue = pm.venue }, func() { pm.venue = "" }},
+			// Last: the goals must make the score that is kept.
+			{"goals", len(pm.goals) > 0, func(f *model.Fixture) { f.Goals = pm.goals }, func() { pm.goals = nil }},
 		} {
 			if !d.has {
 				continue

@@ -167,6 +167,9 @@ type Importer struct {
 	// states compare-and-set meets, so a file of that format does not
 	// scan for them (a scan reads every fixture of the stream).
 	created map[int]string
+	// persons resolves the scorers of goals, read from the stream when
+	// the first file with goals is written.
+	persons *editor.Persons
 	Summary Summary
 }
 
@@ -604,6 +607,9 @@ func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*fil
 		return err
 	}
 	if err := im.claimSources(ctx, files, known); err != nil {
+		return err
+	}
+	if err := im.resolveScorers(ctx, files); err != nil {
 		return err
 	}
 	for _, fl := range files {
@@ -1273,6 +1279,76 @@ func sourceClaim(comp int, ms []parsedMatch, existing map[string]editor.Stored[m
 	return c
 }
 
+// resolveScorers gives the goals of the files' matches their scorers'
+// person ids: each name is resolved once per team for the whole import,
+// and the persons created or changed are written in one batch, before the
+// fixtures that name them. A goal counts for the scorer's team, or for
+// its opponent when it is an own goal.
+func (im *Importer) resolveScorers(ctx context.Context, files []*file) error {
+	type at struct {
+		fl *file
+		pm *parsedMatch
+	}
+	var withGoals []at
+	for _, fl := range files {
+		for _, ms := range fl.kept {
+			for i := range ms {
+				if ms[i].err == nil && len(ms[i].goals) > 0 {
+					withGoals = append(withGoals, at{fl, &ms[i]})
+				}
+			}
+		}
+	}
+	if len(withGoals) == 0 {
+		return nil
+	}
+	if im.persons == nil {
+		ps, err := im.ed.Persons(ctx)
+		if err != nil {
+			return err
+		}
+		im.persons = ps
+	}
+	team := func(a at, g model.Goal) int {
+		if g.ScorerSide() == model.Home {
+			return a.fl.teamIDs[a.pm.home]
+		}
+		return a.fl.teamIDs[a.pm.away]
+	}
+	for i, a := range withGoals {
+		for _, g := range a.pm.goals {
+			if err := im.persons.Resolve(team(a, g), g.Scorer); err != nil {
+				// A name that is no one's ("?"): the match is
+				// kept without its goals, as one whose goals do not
+				// make its score.
+				im.Summary.Warnings = append(im.Summary.Warnings, Warning{File: a.fl.path, Kind: warnDetail,
+					What: fmt.Sprintf("line %d, goals: %s v %s (%s): %v", a.pm.line, a.pm.home, a.pm.away, a.pm.round, err)})
+				a.pm.goals = nil
+				break
+			}
+		}
+		if i+1 == len(withGoals) || withGoals[i+1].fl != a.fl {
+			for _, w := range im.persons.Warnings() {
+				im.Summary.Warnings = append(im.Summary.Warnings, Warning{File: a.fl.path, Kind: warnScorer, What: w})
+			}
+		}
+	}
+	changes, err := im.persons.Save(ctx)
+	for _, ch := range changes {
+		im.Summary.Persons.add(ch.Action)
+	}
+	if err != nil {
+		return fmt.Errorf("write the scorers: %w", err)
+	}
+	for _, a := range withGoals {
+		for i := range a.pm.goals {
+			g := &a.pm.goals[i]
+			g.ScorerID = im.persons.ID(team(a, *g), g.Scorer)
+		}
+	}
+	return nil
+}
+
 // putFixtures queues a season's fixtures of fl on batch: new ones under
 // the ids their sources claimed (ids), imported ones again (which
 // publishes nothing unless the file changed).
@@ -1294,7 +1370,8 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 		}
 		f := model.Fixture{ID: ids[pm.source], CompetitionID: c.ID, Matchday: pm.matchday, Group: pm.group, Stage: pm.stage,
 			Leg: pm.leg, Round: pm.round, Kickoff: pm.kickoff, HomeTeamID: fl.teamIDs[pm.home], AwayTeamID: fl.teamIDs[pm.away],
-			Status: pm.status, Result: pm.result, Awarded: pm.awarded, Odds: pm.odds, Referee: pm.referee, Source: pm.source}
+			Status: pm.status, Result: pm.result, Awarded: pm.awarded, Odds: pm.odds, Referee: pm.referee, Source: pm.source,
+			Venue: pm.venue, Goals: pm.goals}
 		if f.HomeTeamID == 0 {
 			f.HomePlaceholder = pm.home
 		}
@@ -1317,6 +1394,12 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 				// of a file that saw less of the season.
 				w.Odds = cmp.Or(w.Odds, cur.Odds)
 				w.Referee = cmp.Or(w.Referee, cur.Referee)
+				// Goals an editor recorded stay while the file has
+				// none and the score they make is the file's.
+				if w.Goals == nil && cur.Goals != nil && sameFinal(w.Result, cur.Result) {
+					w.Goals = cur.Goals
+				}
+				w.Venue = cmp.Or(w.Venue, cur.Venue)
 				if pf.derivedMatchdays {
 					w.Matchday = max(w.Matchday, cur.Matchday)
 				}
@@ -1338,6 +1421,19 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 		}
 	}
 	return nil
+}
+
+// sameFinal reports whether two results end with the same score (after
+// extra time if there was any): the score goals make.
+func sameFinal(a, b model.Result) bool {
+	final := func(r model.Result) *model.Score {
+		if r.ExtraTime != nil {
+			return r.ExtraTime
+		}
+		return r.FullTime
+	}
+	fa, fb := final(a), final(b)
+	return fa != nil && fb != nil && *fa == *fb
 }
 
 // putDeductions records a file's points deductions as adjustments of the

@@ -157,28 +157,80 @@ func (d *ofDecoder) raw() ([]byte, bool) {
 func (d *ofDecoder) ints(out *[]int) bool {
 	*out = make([]int, 0, 2)
 	return d.array(func() bool {
-		d.space()
-		start, neg := d.i, d.i < len(d.b) && d.b[d.i] == '-'
-		if neg {
-			d.i++
-		}
-		n, digits := 0, 0
-		for d.i < len(d.b) && d.b[d.i] >= '0' && d.b[d.i] <= '9' {
-			n = 10*n + int(d.b[d.i]-'0')
-			d.i++
-			digits++
-		}
-		// A leading zero, a fraction or an exponent, or a number too
-		// long to be a score: encoding/json decides.
-		if digits == 0 || digits > 9 || (digits > 1 && d.b[start+btoi(neg)] == '0') ||
-			(d.i < len(d.b) && (d.b[d.i] == '.' || d.b[d.i] == 'e' || d.b[d.i] == 'E')) {
-			return false
-		}
-		if neg {
-			n = -n
-		}
+		n, ok := d.int()
 		*out = append(*out, n)
-		return true
+		return ok
+	})
+}
+
+// int reads a plain integer; its text is d.b[start:d.i] after.
+func (d *ofDecoder) int() (int, bool) {
+	d.space()
+	start, neg := d.i, d.i < len(d.b) && d.b[d.i] == '-'
+	if neg {
+		d.i++
+	}
+	n, digits := 0, 0
+	for d.i < len(d.b) && d.b[d.i] >= '0' && d.b[d.i] <= '9' {
+		n = 10*n + int(d.b[d.i]-'0')
+		d.i++
+		digits++
+	}
+	// A leading zero, a fraction or an exponent, or a number too
+	// long to be a score: encoding/json decides.
+	if digits == 0 || digits > 9 || (digits > 1 && d.b[start+btoi(neg)] == '0') ||
+		(d.i < len(d.b) && (d.b[d.i] == '.' || d.b[d.i] == 'e' || d.b[d.i] == 'E')) {
+		return 0, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// boolean reads true or false.
+func (d *ofDecoder) boolean(b *bool) bool {
+	d.space()
+	for _, lit := range []string{"true", "false"} {
+		if strings.HasPrefix(string(d.b[d.i:min(d.i+len(lit), len(d.b))]), lit) {
+			d.i += len(lit)
+			*b = lit == "true"
+			return true
+		}
+	}
+	return false
+}
+
+// goals reads a list of goals (a match's goals1 or goals2).
+func (d *ofDecoder) goals(out *[]ofGoal) bool {
+	*out = []ofGoal{}
+	return d.array(func() bool {
+		*out = append(*out, ofGoal{})
+		g := &(*out)[len(*out)-1]
+		return d.object(func(key []byte) bool {
+			switch string(key) {
+			case "name":
+				return d.str(&g.Name)
+			case "minute":
+				d.space()
+				if d.i < len(d.b) && d.b[d.i] == '"' {
+					return d.str((*string)(&g.Minute))
+				}
+				start := d.i
+				_, ok := d.int()
+				g.Minute = ofMinute(d.b[start:d.i])
+				return ok
+			case "offset":
+				n, ok := d.int()
+				g.Offset = n
+				return ok
+			case "penalty":
+				return d.boolean(&g.Penalty)
+			case "owngoal":
+				return d.boolean(&g.OwnGoal)
+			}
+			return d.other(key, "name", "minute", "offset", "penalty", "owngoal")
+		})
 	})
 }
 
@@ -212,6 +264,12 @@ func (d *ofDecoder) matches(out *[]ofMatch) bool {
 				return d.str(&m.Stage)
 			case "status":
 				return d.str(&m.Status)
+			case "ground":
+				return d.str(&m.Ground)
+			case "goals1":
+				return d.goals(&m.Goals1)
+			case "goals2":
+				return d.goals(&m.Goals2)
 			case "score":
 				return d.object(func(key []byte) bool {
 					switch string(key) {
@@ -227,7 +285,7 @@ func (d *ofDecoder) matches(out *[]ofMatch) bool {
 					return d.other(key, "ft", "ht", "et", "p")
 				})
 			}
-			return d.other(key, "round", "date", "time", "team1", "team2", "group", "stage", "status", "score")
+			return d.other(key, "round", "date", "time", "team1", "team2", "group", "stage", "status", "score", "ground", "goals1", "goals2")
 		})
 	})
 }
@@ -244,8 +302,9 @@ func (d *ofDecoder) other(key []byte, known ...string) bool {
 	return d.skip()
 }
 
-// skip passes over a string, an array or object of them, or a boolean:
-// the values openfootball files have beside those decoded.
+// skip passes over a string, an array or object of them, a boolean or a
+// plain integer: the values openfootball files have beside those decoded
+// (the World Cup 2026 file numbers its knock-out matches).
 func (d *ofDecoder) skip() bool {
 	d.space()
 	if d.i >= len(d.b) {
@@ -260,13 +319,11 @@ func (d *ofDecoder) skip() bool {
 		_, ok := d.raw()
 		return ok
 	case c == 't' || c == 'f':
-		for _, lit := range []string{"true", "false"} {
-			if strings.HasPrefix(string(d.b[d.i:min(d.i+len(lit), len(d.b))]), lit) {
-				d.i += len(lit)
-				return true
-			}
-		}
-		return false
+		var b bool
+		return d.boolean(&b)
+	case c == '-' || c >= '0' && c <= '9':
+		_, ok := d.int()
+		return ok
 	}
 	return false
 }

@@ -65,6 +65,40 @@ type ofMatch struct {
 	Stage  string  `json:"stage"`
 	Status string  `json:"status"`
 	Score  ofScore `json:"score"`
+	// Goals1 and Goals2 are the goals that count for team1 and team2
+	// (an own goal in Goals2 was scored by a player of team1); Ground
+	// the venue. Tournament files have them, league files do not.
+	Goals1 []ofGoal `json:"goals1"`
+	Goals2 []ofGoal `json:"goals2"`
+	Ground string   `json:"ground"`
+}
+
+// ofGoal is one goal of a match.
+type ofGoal struct {
+	Name    string   `json:"name"`
+	Minute  ofMinute `json:"minute"`
+	Offset  int      `json:"offset"`
+	Penalty bool     `json:"penalty"`
+	OwnGoal bool     `json:"owngoal"`
+}
+
+// ofMinute is a goal's minute as the file writes it: a number (90, with
+// the stoppage minutes in the goal's offset) or a string ("90+4", the
+// World Cup 2026 file's way), read by goalsOf.
+type ofMinute string
+
+func (m *ofMinute) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*m = ofMinute(s)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("minute: want a number or a string such as \"90+4\": %w", err)
+	}
+	*m = ofMinute(n)
+	return nil
 }
 
 type ofScore struct {
@@ -93,6 +127,10 @@ type parsedMatch struct {
 	awarded  model.Side
 	odds     *model.Odds
 	referee  string
+	venue    string
+	// goals are the match's goals in the order of play, their scorers'
+	// person ids resolved by the writer (resolveScorers).
+	goals []model.Goal
 	// dropped are details the parser could not read (a half-time score
 	// that is not one): left out, the rest imported, with a warning.
 	dropped []droppedDetail
@@ -278,6 +316,13 @@ func parseFile(path string, raw []byte, league model.League, year int, zone *tim
 				pm.err = model.Invalidf("score", fmt.Sprint(m.Score.FT), "awarded with a drawn score: the winner is unknown; set it with `ingest result --awarded`")
 			}
 		}
+		pm.venue = m.Ground
+		if pm.err == nil && pm.status == model.Finished {
+			var err error
+			if pm.goals, err = goalsOf(m); err != nil {
+				pm.dropped = append(pm.dropped, droppedDetail{field: "goals", err: err})
+			}
+		}
 		if pm.status == model.Timed && !pm.timed {
 			pm.status = model.Scheduled
 		}
@@ -460,6 +505,67 @@ func score(field string, v []int) (*model.Score, error) {
 		return &model.Score{Home: v[0], Away: v[1]}, nil
 	}
 	return nil, model.Invalidf(field, fmt.Sprint(v), "must be two goal counts")
+}
+
+// goalsOf reads a match's goals, in the order of play (a file lists
+// each team's apart, and not always in order: Russia's 90+1 before its
+// 71st minute in 2018).
+func goalsOf(m ofMatch) ([]model.Goal, error) {
+	var out []model.Goal
+	for _, side := range []struct {
+		goals []ofGoal
+		side  model.Side
+	}{{m.Goals1, model.Home}, {m.Goals2, model.Away}} {
+		for _, g := range side.goals {
+			minute, injury, err := goalMinute(g)
+			if err != nil {
+				return nil, err
+			}
+			typ := model.GoalRegular
+			switch {
+			case g.OwnGoal:
+				typ = model.GoalOwn
+			case g.Penalty:
+				typ = model.GoalPenalty
+			}
+			out = append(out, model.Goal{Minute: minute, Injury: injury, Side: side.side, Type: typ, Scorer: strings.TrimSpace(g.Name)})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return out[i].Minute < out[j].Minute || out[i].Minute == out[j].Minute && out[i].Injury < out[j].Injury
+	})
+	return out, nil
+}
+
+// goalMinute reads a goal's minute: a number with the stoppage minutes
+// in offset, or "90+4". A minute past the 120th is the stoppage time of
+// extra time (World Cup 2014's Germany v Algeria writes 121 for 120+1).
+func goalMinute(g ofGoal) (minute, injury int, err error) {
+	minute, injury, err = goalMinuteAsWritten(g)
+	if err == nil && minute > 120 && injury == 0 {
+		minute, injury = 120, minute-120
+	}
+	return minute, injury, err
+}
+
+func goalMinuteAsWritten(g ofGoal) (minute, injury int, err error) {
+	bad := func() (int, int, error) {
+		return 0, 0, model.Invalidf("goal minute", string(g.Minute), "must be a minute such as 67 or 90+4 (%s)", g.Name)
+	}
+	m, plus, hasPlus := strings.Cut(string(g.Minute), "+")
+	if minute, err = strconv.Atoi(strings.TrimSpace(m)); err != nil {
+		return bad()
+	}
+	injury = g.Offset
+	if hasPlus {
+		if g.Offset != 0 {
+			return bad()
+		}
+		if injury, err = strconv.Atoi(strings.TrimSpace(plus)); err != nil {
+			return bad()
+		}
+	}
+	return minute, injury, nil
 }
 
 // outcome maps a match's score and status to ours. Abandoned matches with no

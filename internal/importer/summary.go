@@ -73,8 +73,11 @@ type Summary struct {
 	// Squads are the squads written; TieBreaks the competitions' tie-break
 	// data (disciplinary points counted from a file's cards).
 	Squads, TieBreaks Counts
-	Rejected          []Rejection
-	Warnings          []Warning
+	// Persons are the scorers of goals written (created, or changed: a
+	// spelling added).
+	Persons  Counts
+	Rejected []Rejection
+	Warnings []Warning
 	// HeldBack counts, by the name no team has, the fixtures held back
 	// for it (Options.HoldUnknownTeams).
 	HeldBack map[string]int
@@ -83,7 +86,7 @@ type Summary struct {
 // Changes counts the entities created or updated, of every kind.
 func (s *Summary) Changes() int {
 	return s.Leagues.Changed() + s.Competitions.Changed() + s.Teams.Changed() + s.Fixtures.Changed() + s.Adjustments.Changed() +
-		s.Squads.Changed() + s.TieBreaks.Changed()
+		s.Squads.Changed() + s.TieBreaks.Changed() + s.Persons.Changed()
 }
 
 func (s *Summary) reject(r Rejection) { s.Rejected = append(s.Rejected, r) }
@@ -119,6 +122,9 @@ func (s *Summary) Print(w io.Writer, dryRun, verbose bool) {
 	}
 	if s.TieBreaks != (Counts{}) {
 		rows = append(rows, row{"tie-breaks", s.TieBreaks})
+	}
+	if s.Persons != (Counts{}) {
+		rows = append(rows, row{"persons", s.Persons})
 	}
 	for _, r := range rows {
 		fmt.Fprintf(w, "  %-13s %8d %8d %10d %9d\n", r.name, r.c.Created, r.c.Updated, r.c.Unchanged, r.c.Rejected)

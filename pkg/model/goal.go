@@ -34,6 +34,18 @@ type Goal struct {
 	Scorer   string `json:"scorer"`
 }
 
+// ScorerSide is the side of the player who scored: the side the goal
+// counts for, or its opponent for an own goal.
+func (g Goal) ScorerSide() Side {
+	if g.Type != GoalOwn {
+		return g.Side
+	}
+	if g.Side == Home {
+		return Away
+	}
+	return Home
+}
+
 // String is the goal as a listing writes it: 45+2' Kane (pen.).
 func (g Goal) String() string {
 	var b strings.Builder

@@ -26,9 +26,12 @@ func (k *CompetitionKey) Validate() error {
 
 // SourceKeys maps the source of each imported entity of one kind in a
 // competition (a fixture's file and match, a deduction's team and reason)
-// to the entity's id.
+// to the entity's id. Persons are claimed the same way in a team: the key
+// of the name a writer first met a person under (NormalizePersonName),
+// mapped to the person's id, CompetitionID holding the team's id.
 type SourceKeys struct {
-	// Kind is the kind of entity: fixture or adjustment.
+	// Kind is the kind of entity: fixture, adjustment or player (a
+	// person).
 	Kind          string         `json:"kind"`
 	CompetitionID int            `json:"competitionId"`
 	IDs           map[string]int `json:"ids"`
@@ -36,8 +39,8 @@ type SourceKeys struct {
 
 // Validate checks the map.
 func (k *SourceKeys) Validate() error {
-	if k.Kind != "fixture" && k.Kind != "adjustment" {
-		return Invalidf("kind", k.Kind, "must be fixture or adjustment")
+	if k.Kind != "fixture" && k.Kind != "adjustment" && k.Kind != "player" {
+		return Invalidf("kind", k.Kind, "must be fixture, adjustment or player")
 	}
 	if err := CheckID("competition", k.CompetitionID); err != nil {
 		return err

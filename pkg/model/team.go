@@ -182,9 +182,7 @@ var clubAffixes = map[string]bool{"fc": true, "afc": true, "cf": true, "sc": tru
 // one club, and a name that only looks like another ("Arse\u200bnal FC")
 // is that other. Editors can map any other spelling to a team explicitly.
 func NormalizeTeamName(name string) string {
-	words := strings.FieldsFunc(strings.ToLower(strings.Map(dropInvisible, name)), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
+	words := nameWords(name)
 	kept := words[:0:0]
 	for _, w := range words {
 		if !clubAffixes[w] {
@@ -195,6 +193,20 @@ func NormalizeTeamName(name string) string {
 		kept = words
 	}
 	return strings.Join(kept, " ")
+}
+
+// NormalizePersonName is NormalizeTeamName for a person's name: the same
+// key (accents kept, case, punctuation and look-alikes not), without the
+// clubs' legal-form words, which a person's name never drops ("Mbappé",
+// "MBAPPÉ" and "Mbap\u200bpé" are one key; "Mbappe" is another).
+func NormalizePersonName(name string) string { return strings.Join(nameWords(name), " ") }
+
+// nameWords are a name's words, as both keys see them: invisible
+// characters dropped, lower case, anything but letters and digits a break.
+func nameWords(name string) []string {
+	return strings.FieldsFunc(strings.ToLower(strings.Map(dropInvisible, name)), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
 }
 
 // dropInvisible is a strings.Map mapping that drops invisible characters.
