@@ -13,20 +13,19 @@ import (
 	"github.com/footdata/footballd/pkg/model"
 )
 
-// The persons of the v4 world: the scorers of the World Cup 2022's final
-// and of Japan–Croatia, published straight to the stream (the importer's
-// goals are another change's). Mbappé is a squad's player, Messi a person
-// event, Di María a scorer only his goals name, Doan a scorer without an
-// id, and a reserve keeper a person without a team or a match.
-const (
-	messi         = 9001
-	mbappe        = 9002
-	diMaria       = 9003
-	perisic       = 9005
-	reserveKeeper = 9006
-)
+// The persons of the v4 world come from the World Cup 2022 file: the
+// importer keeps every goal and makes a person of every scorer, by team.
+// The world adds what the file lacks: Mbappé in France's squad (a squad's
+// player is a person, with the same id), more about Messi in a person
+// event, a reserve keeper without a team or a match, and Japan's goal
+// against Croatia stripped of its scorer's id (a goal that names its
+// scorer only). Di María and Perišić stay as the import made them.
+var messi, mbappe, diMaria, perisic int
 
-// addGoals publishes the goals, squads and persons of the v4 world.
+const reserveKeeper = 99006
+
+// addGoals finds the imported scorers and publishes the squad, persons
+// and edit above.
 func (w *v4World) addGoals(t *testing.T) {
 	s := w.r.store()
 	ed := natstest.Editor(t, s)
@@ -55,22 +54,29 @@ func (w *v4World) addGoals(t *testing.T) {
 			japanCroatia = m.HomeTeam.Name + "–" + m.AwayTeam.Name
 		}
 	}
-	// The goals below name their sides as the data has them.
 	if w.wcFinal == 0 || !strings.Contains(home, "Argentina") || japanCroatia != "Japan–Croatia" {
 		t.Fatalf("World Cup final %d at home %q, the first shoot-out %q", w.wcFinal, home, japanCroatia)
 	}
-	g := func(minute, injury int, side model.Side, typ model.GoalType, id int, name string) model.Goal {
-		return model.Goal{Minute: minute, Injury: injury, Side: side, Type: typ, ScorerID: id, Scorer: name}
+	var scorers struct {
+		Scorers []v4ScorerRow `json:"scorers"`
 	}
-	withGoals := func(id int, venue string, goals ...model.Goal) *model.Fixture {
-		f, _, err := ed.Fixture(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
+	w.getJSON(t, "/v4/competitions/WC/scorers?limit=200", &scorers)
+	ids := map[string]*int{"Lionel Messi": &messi, "Kylian Mbappé": &mbappe, "Ángel Di María": &diMaria, "Ivan Perišić": &perisic}
+	for _, r := range scorers.Scorers {
+		if id, ok := ids[r.Player.Name]; ok && r.Player.ID != nil {
+			*id = *r.Player.ID
 		}
-		f.Goals = goals
-		f.Venue = venue
-		return f
 	}
+	for name, id := range ids {
+		if *id == 0 {
+			t.Fatalf("no imported scorer %s among %d", name, len(scorers.Scorers))
+		}
+	}
+	maeda, _, err := ed.Fixture(context.Background(), w.wcKnockout)
+	if err != nil || len(maeda.Goals) != 2 || maeda.Goals[0].Scorer != "Daizen Maeda" {
+		t.Fatalf("Japan–Croatia: %v, %v", maeda, err)
+	}
+	maeda.Goals[0].ScorerID = 0
 	born := model.Date("1998-12-20")
 	ten := 10
 	natstest.Put(t, s,
@@ -78,16 +84,7 @@ func (w *v4World) addGoals(t *testing.T) {
 			DateOfBirth: &born, JerseyNumber: &ten}}},
 		&model.Person{ID: messi, Name: "Lionel Messi", TeamID: argentina, Nationality: "Argentina", Position: "Offence", Aliases: []string{"Messi"}},
 		&model.Person{ID: reserveKeeper, Name: "Reserve Keeper", Nationality: "Norway"},
-		withGoals(w.wcFinal, "Lusail Iconic Stadium, Lusail",
-			g(23, 0, model.Home, model.GoalPenalty, messi, "Messi"),
-			g(36, 0, model.Home, model.GoalRegular, diMaria, "Di María"),
-			g(80, 0, model.Away, model.GoalPenalty, mbappe, "Mbappé"),
-			g(81, 0, model.Away, model.GoalRegular, mbappe, "Mbappé"),
-			g(108, 0, model.Home, model.GoalRegular, messi, "Messi"),
-			g(118, 0, model.Away, model.GoalPenalty, mbappe, "Mbappé")),
-		withGoals(w.wcKnockout, "Al Janoub Stadium, Al Wakrah",
-			g(43, 0, model.Home, model.GoalRegular, 0, "Doan"),
-			g(55, 0, model.Away, model.GoalRegular, perisic, "Perišić")),
+		maeda,
 	)
 	w.r.waitApplied(s)
 }
@@ -117,25 +114,27 @@ func (r v4ScorerRow) String() string {
 	return fmt.Sprintf("%s %s (%s) %d/%s", id, r.Player.Name, r.Team.Name, r.Goals, pens)
 }
 
-// TestV4Scorers: a season's scorers from its goals: regular and penalty
-// goals count, penalties apart; most goals first, then by name.
+// TestV4Scorers: a season's scorers from the goals the importer kept:
+// regular and penalty goals count, penalties apart, own goals for nobody;
+// most goals first, then by name. The World Cup 2022's are FIFA's
+// published ones: Mbappé 8, Messi 7, Álvarez and Giroud 4, then seven
+// players on 3, of which the first six by name fill the ten rows.
 func TestV4Scorers(t *testing.T) {
 	w := theV4World(t)
-	all := []string{
-		fmt.Sprintf("%d Kylian Mbappé (France) 3/2", mbappe),
-		fmt.Sprintf("%d Lionel Messi (Argentina) 2/1", messi),
-		fmt.Sprintf("%d Di María (Argentina) 1/null", diMaria),
-		"null Doan (Japan) 1/null",
-		fmt.Sprintf("%d Perišić (Croatia) 1/null", perisic),
+	top := []string{
+		fmt.Sprintf("%d Kylian Mbappé (France) 8/2", mbappe),
+		fmt.Sprintf("%d Lionel Messi (Argentina) 7/4", messi),
 	}
+	onThree := map[string]bool{"Enner Valencia": true, "Cody Gakpo": true, "Bukayo Saka": true, "Marcus Rashford": true,
+		"Gonçalo Ramos": true, "Álvaro Morata": true, "Richarlison": true}
 	for _, c := range []struct {
 		path    string
 		filters string
-		want    []string
+		count   int
 	}{
-		{"/v4/competitions/WC/scorers", `{"season":"2022","limit":10}`, all},
-		{"/v4/competitions/2000/scorers?limit=2&season=2022", `{"season":"2022","limit":2}`, all[:2]},
-		{"/v4/competitions/BL1/scorers", `{"season":"2022","limit":10}`, []string{}},
+		{"/v4/competitions/WC/scorers", `{"season":"2022","limit":10}`, 10},
+		{"/v4/competitions/2000/scorers?limit=2&season=2022", `{"season":"2022","limit":2}`, 2},
+		{"/v4/competitions/BL1/scorers", `{"season":"2022","limit":10}`, 0},
 	} {
 		t.Run(c.path, func(t *testing.T) {
 			var out struct {
@@ -148,8 +147,18 @@ func TestV4Scorers(t *testing.T) {
 			for _, r := range out.Scorers {
 				got = append(got, r.String())
 			}
-			if !reflect.DeepEqual(got, c.want) || out.Count != len(c.want) || string(out.Filters) != c.filters {
-				t.Errorf("count %d, filters %s, scorers\n%v\nwant %s\n%v", out.Count, out.Filters, got, c.filters, c.want)
+			if out.Count != c.count || len(got) != c.count || string(out.Filters) != c.filters {
+				t.Fatalf("count %d, filters %s, scorers %v; want %d, %s", out.Count, out.Filters, got, c.count, c.filters)
+			}
+			for i, r := range out.Scorers {
+				switch {
+				case i < len(top) && got[i] != top[i]:
+					t.Errorf("row %d: %s, want %s", i+1, got[i], top[i])
+				case i >= 2 && i < 4 && (r.Goals != 4 || r.Player.Name != []string{"Julián Álvarez", "Olivier Giroud"}[i-2]):
+					t.Errorf("row %d: %s, want Álvarez then Giroud on 4", i+1, got[i])
+				case i >= 4 && (r.Goals != 3 || !onThree[r.Player.Name]):
+					t.Errorf("row %d: %s, want one of the players on 3", i+1, got[i])
+				}
 			}
 		})
 	}
@@ -169,7 +178,7 @@ func TestV4Persons(t *testing.T) {
 		{fmt.Sprintf("/v4/persons/%d", mbappe), "Kylian Mbappé", "France", "1998-12-20", 10.0, true, true},
 		{fmt.Sprintf("/v4/players/%d", mbappe), "Kylian Mbappé", "France", "1998-12-20", 10.0, true, true},
 		{fmt.Sprintf("/v4/persons/%d", messi), "Lionel Messi", "Argentina", "", nil, true, true},
-		{fmt.Sprintf("/v4/persons/%d", diMaria), "Di María", "", "", nil, false, false},
+		{fmt.Sprintf("/v4/persons/%d", diMaria), "Ángel Di María", "Argentina", "", nil, true, true},
 		{fmt.Sprintf("/v4/persons/%d", reserveKeeper), "Reserve Keeper", "", "", nil, true, false},
 	} {
 		t.Run(c.path, func(t *testing.T) {
@@ -208,13 +217,19 @@ func TestV4PersonMatches(t *testing.T) {
 		fmt.Sprint(france.Filters) != "map[competitions:WC limit:15 offset:0 permission:TIER_ONE]" {
 		t.Fatalf("Mbappé: %v, %v, %v", v4IDs(france.Matches), france.ResultSet, france.Filters)
 	}
+	var argentina result
+	w.getJSON(t, fmt.Sprintf("/v4/persons/%d/matches", messi), &argentina)
+	if len(argentina.Matches) != 7 || argentina.Matches[0].ID != w.wcFinal {
+		t.Fatalf("Messi: %v", v4IDs(argentina.Matches))
+	}
 	for _, c := range []struct {
 		path      string
 		want      []int
 		resultSet string
 	}{
 		{fmt.Sprintf("/v4/players/%d/matches?limit=2&offset=1", mbappe), v4IDs(france.Matches)[1:3], ""},
-		{fmt.Sprintf("/v4/persons/%d/matches", diMaria), []int{w.wcFinal}, "map[competitions:WC count:1 first:2022-12-18 last:2022-12-18]"},
+		// Di María scored in the final only; his team's matches are his.
+		{fmt.Sprintf("/v4/persons/%d/matches", diMaria), v4IDs(argentina.Matches), "map[competitions:WC count:7 first:2022-11-22 last:2022-12-18]"},
 		{fmt.Sprintf("/v4/persons/%d/matches", reserveKeeper), []int{}, "map[count:0]"},
 		{fmt.Sprintf("/v4/persons/%d/matches?competitions=PL", mbappe), []int{}, "map[count:0]"},
 		{fmt.Sprintf("/v4/persons/%d/matches?competitions=WC&status=FINISHED&dateFrom=2022-12-18&dateTo=2022-12-19", mbappe), []int{w.wcFinal}, ""},
@@ -261,6 +276,10 @@ func TestV4UnfoldGoals(t *testing.T) {
 		ID    int              `json:"id"`
 		Venue *string          `json:"venue"`
 		Goals *json.RawMessage `json:"goals"`
+		Score struct {
+			FullTime  struct{ Home, Away *int } `json:"fullTime"`
+			Penalties *struct{ Home, Away int } `json:"penalties"`
+		} `json:"score"`
 	}
 	render := func(raw *json.RawMessage) string {
 		var gs []goal
@@ -321,8 +340,20 @@ func TestV4UnfoldGoals(t *testing.T) {
 						if got := render(m.Goals); got != want {
 							t.Errorf("final's goals\n%s\nwant\n%s", got, want)
 						}
-					case c.unfold && m.ID != w.wcFinal && m.ID != w.wcKnockout && string(*m.Goals) != "[]":
-						t.Errorf("match %d: goals %s, want []", m.ID, *m.Goals)
+					case c.unfold && m.Score.FullTime.Home != nil:
+						// Imported from the World Cup file: the goals make
+						// the score (v4's fullTime counts the shoot-out).
+						var gs []goal
+						if err := json.Unmarshal(*m.Goals, &gs); err != nil {
+							t.Fatal(err)
+						}
+						total := *m.Score.FullTime.Home + *m.Score.FullTime.Away
+						if p := m.Score.Penalties; p != nil {
+							total -= p.Home + p.Away
+						}
+						if len(gs) != total {
+							t.Errorf("match %d: %d goals for a score of %d goals: %s", m.ID, len(gs), total, *m.Goals)
+						}
 					}
 				}
 				if c.unfold && !found {

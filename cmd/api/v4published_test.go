@@ -3,8 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/pkg/model"
 )
 
 // v4Standings is what a v4 standings answer says of each table.
@@ -60,6 +65,51 @@ func TestV4PublishedStandings(t *testing.T) {
 		}
 		if !slices.Equal(gotRows[typ], wantRows[typ]) {
 			t.Errorf("%s table after matchday 6:\n got %q\nwant %q", typ, gotRows[typ], wantRows[typ])
+		}
+	}
+}
+
+// TestV4PublishedScorers: the scorers of two more tournaments as FIFA and
+// UEFA published them, from the goals of the openfootball files: the
+// World Cup 2018's golden boot (Harry Kane, 6, three of them penalties)
+// and the Euro 2024's six players on 3, who shared it. The Euro file
+// names five of them by surname only, and so do we.
+func TestV4PublishedScorers(t *testing.T) {
+	r := startReplica(t, natstest.FreeAddr(t), true, "--now", "2024-08-01T12:00:00Z")
+	s := r.store()
+	importFiles(t, s, "openfootball-worldcup-json/2018/worldcup.json", "openfootball-euro-json/2024/euro.json")
+	token := addClient(t, s, "scorers", model.TierRegistered, 1000)
+	r.waitApplied(s)
+	for _, c := range []struct {
+		path string
+		want []string
+	}{
+		{"/v4/competitions/WC/scorers?season=2018&limit=1", []string{"Harry Kane (England) 6/3"}},
+		{"/v4/competitions/EC/scorers?season=2024&limit=6", []string{"Gakpo (Netherlands) 3/null", "Harry Kane (England) 3/1",
+			"Mikautadze (Georgia) 3/2", "Musiala (Germany) 3/null", "Olmo (Spain) 3/null", "Schranz (Slovakia) 3/null"}},
+		{"/v4/competitions/EC/scorers?season=2024&limit=7", nil},
+	} {
+		resp := r.do(http.MethodGet, c.path, map[string]string{"X-Auth-Token": token})
+		var out struct {
+			Scorers []v4ScorerRow `json:"scorers"`
+		}
+		if resp.status != http.StatusOK || json.Unmarshal(resp.body, &out) != nil {
+			t.Fatalf("GET %s: %d %s", c.path, resp.status, resp.body)
+		}
+		var got []string
+		for _, row := range out.Scorers {
+			line := row.String()
+			got = append(got, line[strings.Index(line, " ")+1:])
+		}
+		if c.want == nil {
+			// The seventh has fewer: the six are all who scored 3.
+			if len(out.Scorers) != 7 || out.Scorers[6].Goals >= 3 {
+				t.Errorf("GET %s: %v, want a seventh on fewer than 3", c.path, got)
+			}
+			continue
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("GET %s:\n got %q\nwant %q", c.path, got, c.want)
 		}
 	}
 }
