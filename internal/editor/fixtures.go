@@ -54,28 +54,15 @@ func (e *Editor) PutFixture(ctx context.Context, id int, mustExist bool, change 
 }
 
 func (e *Editor) updateFixture(ctx context.Context, id int, change func(*model.Fixture) error) (Change, *model.Fixture, error) {
-	var next model.Fixture
-	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
-		cur, rev, err := mustLoad[model.Fixture](ctx, e.Store, fixtureSubject(id), "fixture", id)
-		if err != nil {
-			return plan{}, err
-		}
-		next = *cur
-		if err := change(&next); err != nil {
-			return plan{}, err
-		}
-		next.ID = id
-		c, err := e.competition(ctx, cur.CompetitionID)
-		if err != nil {
-			return plan{}, err
-		}
-		states, err := fixtureStates(c, cur, next)
-		if err != nil {
-			return plan{}, err
-		}
-		return e.newPlan(ctx, rev, states...)
-	}, false)
-	return ch, &next, err
+	return update[model.Fixture]{subject: fixtureSubject(id), field: "fixture", key: id, change: change,
+		then: func(ctx context.Context, cur, next *model.Fixture) ([]any, error) {
+			next.ID = id
+			c, err := e.competition(ctx, cur.CompetitionID)
+			if err != nil {
+				return nil, err
+			}
+			return fixtureStates(c, cur, *next)
+		}}.run(ctx, e)
 }
 
 // fixtureStates checks each wanted state of a fixture of c against its

@@ -422,26 +422,21 @@ func (e *Editor) PutPerson(ctx context.Context, id int, change func(*model.Perso
 			return Change{}, nil, err
 		}
 		if rev != nil {
-			var next model.Person
-			ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
-				cur, rev, err := mustLoad[model.Person](ctx, e.Store, subject(id), "person", id)
-				if err != nil {
-					return plan{}, err
-				}
-				next = *cur
-				next.Aliases = slices.Clone(cur.Aliases)
-				if err := change(&next); err != nil {
-					return plan{}, err
-				}
-				next.ID = id
-				former := model.NormalizePersonName(cur.Name)
-				if former != model.NormalizePersonName(next.Name) &&
-					!slices.ContainsFunc(next.Aliases, func(a string) bool { return model.NormalizePersonName(a) == former }) {
-					next.Aliases = append(next.Aliases, cur.Name)
-				}
-				return e.newPlan(ctx, rev, &next)
-			}, false)
-			return ch, &next, err
+			return update[model.Person]{subject: subject(id), field: "person", key: id, change: change,
+				clone: func(cur *model.Person) model.Person {
+					next := *cur
+					next.Aliases = slices.Clone(cur.Aliases)
+					return next
+				},
+				then: func(_ context.Context, cur, next *model.Person) ([]any, error) {
+					next.ID = id
+					former := model.NormalizePersonName(cur.Name)
+					if former != model.NormalizePersonName(next.Name) &&
+						!slices.ContainsFunc(next.Aliases, func(a string) bool { return model.NormalizePersonName(a) == former }) {
+						next.Aliases = append(next.Aliases, cur.Name)
+					}
+					return nil, nil
+				}}.run(ctx, e)
 		}
 	}
 	p := model.Person{ID: id}
