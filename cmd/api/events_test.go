@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -45,17 +46,18 @@ func (r *replica) openStream(t *testing.T, query string, header map[string]strin
 // the replica frees a closed stream's once it sees the connection close.
 func (r *replica) openStreamWait(t *testing.T, query string, header map[string]string) *eventStream {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		st, resp := r.tryStream(t, query, header)
-		if st != nil {
-			return st
+	var st *eventStream
+	natstest.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
+		var resp response
+		if st, resp = r.tryStream(t, query, header); st == nil {
+			if resp.status != http.StatusTooManyRequests {
+				t.Fatalf("GET /v1/events%s: %d %s", query, resp.status, resp.body)
+			}
+			return fmt.Errorf("GET /v1/events%s: %d %s", query, resp.status, resp.body)
 		}
-		if resp.status != http.StatusTooManyRequests || time.Now().After(deadline) {
-			t.Fatalf("GET /v1/events%s: %d %s", query, resp.status, resp.body)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return nil
+	})
+	return st
 }
 
 // tryStream opens an event stream, or returns the response refusing it.

@@ -2,11 +2,13 @@ package httpapi
 
 import (
 	"bufio"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/internal/wire"
 	"github.com/footdata/footballd/pkg/push"
 )
@@ -54,9 +56,12 @@ func BenchmarkEventStreamSlotFree(b *testing.B) {
 		}
 		conn.Close()
 		start := time.Now()
-		for held() > 0 {
-			time.Sleep(10 * time.Microsecond)
-		}
+		natstest.CheckFor(b, 10*time.Second, 10*time.Microsecond, func() error {
+			if n := held(); n > 0 {
+				return fmt.Errorf("%d event streams of 127.0.0.1 still held after the client closed its connection", n)
+			}
+			return nil
+		})
 		free += time.Since(start)
 	}
 	b.ReportMetric(float64(free.Nanoseconds())/float64(b.N), "ns/free")

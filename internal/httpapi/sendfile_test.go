@@ -18,12 +18,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/internal/wire"
 	"github.com/footdata/footballd/internal/wire/wiretest"
 	"github.com/gofiber/fiber/v2"
@@ -248,12 +250,15 @@ func TestSlowReaderWhileEntryIsEvicted(t *testing.T) {
 	if _, err := io.WriteString(conn, "GET "+path+" HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
-	// What the client holds plus the most the server's socket may hold:
-	// less than the body means the send had to wait for the client.
-	if held := inQueue(t, conn.(*net.TCPConn)) + wiretest.MaxTCPBuffer(t, "tcp_wmem"); held >= size {
-		t.Fatalf("the socket buffers may hold %d bytes, the whole body of %d: the send need not wait", held, size)
-	}
+	// The send is waiting for the client once the goroutine sending the
+	// body is parked on the poller inside the sendfile loop.
+	natstest.CheckFor(t, 10*time.Second, 5*time.Millisecond, func() error {
+		if waiting := stacksWith("[IO wait", "wire.(*fileBody).WriteTo", "internal/poll.(*FD).RawWrite"); len(waiting) != 1 {
+			return fmt.Errorf("%d sends of the body waiting for the socket, want 1; the client holds %d bytes unread of %d; the sending goroutines:\n%s",
+				len(waiting), inQueue(t, conn.(*net.TCPConn)), size, strings.Join(stacksWith("wire.(*fileBody).WriteTo"), "\n"))
+		}
+		return nil
+	})
 	s.cache.c.Clear()
 	for range 3 {
 		runtime.GC()
@@ -283,6 +288,28 @@ func inQueue(t *testing.T, conn *net.TCPConn) int {
 	return n
 }
 
+// stacksWith returns the stacks, as runtime.Stack writes them, of the
+// goroutines whose stack (with its header, which says what a parked
+// goroutine waits for) contains every one of parts.
+func stacksWith(parts ...string) []string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	var found []string
+	for g := range strings.SplitSeq(string(buf), "\n\n") {
+		if !slices.ContainsFunc(parts, func(p string) bool { return !strings.Contains(g, p) }) {
+			found = append(found, g)
+		}
+	}
+	return found
+}
+
 // TestClientGoneMidBody: a client that closes its connection part way
 // through a body ends that response with an error; the server closes the
 // connection, keeps no descriptor for it and serves the next client the
@@ -310,14 +337,13 @@ func TestClientGoneMidBody(t *testing.T) {
 		// sendfile fails rather than filling a buffer nobody reads.
 		c.Close()
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for openFDs(t) > before && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
 	// The five client ends are closed too; the server's ends must be.
-	if after := openFDs(t); after > before {
-		t.Errorf("%d descriptors open after five abandoned responses, %d before", after, before)
-	}
+	natstest.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
+		if after := openFDs(t); after > before {
+			return fmt.Errorf("%d descriptors open after five abandoned responses, %d before", after, before)
+		}
+		return nil
+	})
 	if _, body := exchange(t, conn, br, "GET", path); !bytes.Equal(body, want) {
 		t.Errorf("after the abandoned responses: %d bytes (first difference at %d), want the %d rendered", len(body), wiretest.FirstDiff(body, want), size)
 	}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -150,13 +151,12 @@ func (g *gate) ClientByToken(ctx context.Context, hash string) (model.Client, ui
 // waitInFlight waits until the server answers n requests at once.
 func waitInFlight(t *testing.T, s *Server, n int64) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for s.metrics.inFlight.Load() < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d requests in flight after 10s, want %d", s.metrics.inFlight.Load(), n)
+	natstest.CheckFor(t, 10*time.Second, time.Millisecond, func() error {
+		if got := s.metrics.inFlight.Load(); got < n {
+			return fmt.Errorf("%d requests in flight, want %d", got, n)
 		}
-		time.Sleep(time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // TestTokenLookupsAreSharedAndBounded: requests with the same new token at

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"net/netip"
 	"strings"
@@ -173,7 +174,14 @@ func TestRenderCacheRendersOnceForConcurrentMisses(t *testing.T) {
 			bodies[i] = string(e.Body())
 		}()
 	}
-	time.Sleep(50 * time.Millisecond)
+	// The first request renders; the others must be waiting for its
+	// render before it ends, or they would render again.
+	natstest.CheckFor(t, 10*time.Second, time.Millisecond, func() error {
+		if n, waiting := renders.Load(), len(stacksWith("sync.(*WaitGroup).Wait", "httpapi.(*renderCache).get")); n != 1 || waiting != len(bodies)-1 {
+			return fmt.Errorf("%d renders and %d requests waiting for one, want 1 and %d", n, waiting, len(bodies)-1)
+		}
+		return nil
+	})
 	close(release)
 	wg.Wait()
 	if n := renders.Load(); n != 1 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/push"
@@ -100,13 +101,12 @@ func TestHangingReceiverDelaysNoOther(t *testing.T) {
 		evs = append(evs, w.event(push.FixtureUpdate, "PL", model.TierAnonymous))
 	}
 	r.d.Publish(evs)
-	deadline := time.Now().Add(15 * time.Second)
-	for !w.delivered("ok", evs...)() {
-		if time.Now().After(deadline) {
-			t.Fatalf("the healthy webhook got %d of %d events while the other receiver hung", len(w.recv.deliveries("ok")), len(evs))
+	natstest.CheckFor(t, 15*time.Second, 10*time.Millisecond, func() error {
+		if !w.delivered("ok", evs...)() {
+			return fmt.Errorf("the healthy webhook got %d of %d events while the other receiver hung", len(w.recv.deliveries("ok")), len(evs))
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return nil
+	})
 	if got := len(w.recv.deliveries("hung")); got != 0 {
 		t.Fatalf("the hanging receiver answered %d deliveries before it was released", got)
 	}

@@ -130,7 +130,8 @@ func TestLazyWriteDeadline(t *testing.T) {
 	}()
 	received := make(chan int, 1)
 	go func() {
-		// The client reads nothing for 300 ms, then everything.
+		// The client reads nothing for 300 ms, well past the poller's
+		// deadline, then everything: the pause under test, not a wait.
 		time.Sleep(300 * time.Millisecond)
 		n, _ := io.CopyN(io.Discard, client, int64(len(data)))
 		received <- int(n)
@@ -176,6 +177,7 @@ func TestLazyDeadlineSendfile(t *testing.T) {
 	}
 	received := make(chan []byte, 1)
 	go func() {
+		// As above, the client's pause under test: not a wait.
 		time.Sleep(300 * time.Millisecond)
 		b, _ := io.ReadAll(io.LimitReader(client, int64(len(body))))
 		received <- b

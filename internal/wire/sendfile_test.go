@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/internal/wire/wiretest"
 	"github.com/valyala/fasthttp"
 	"golang.org/x/sys/unix"
@@ -103,12 +104,15 @@ func TestMemoryFilesLimitedAndClosed(t *testing.T) {
 	over := NewEntry(200, wiretest.Body(size), maxAge10)
 	addr := serve(t, map[string]*Entry{"/over": over})
 	defer func(n int64) { memFilesMax = n }(memFilesMax)
-	// Entries of earlier tests that are garbage close their files now,
-	// not while this test counts.
-	for range 2 {
+	// Entries of earlier tests are garbage: their files must be closed
+	// before this test counts, not while it does. over has none yet.
+	natstest.CheckFor(t, 10*time.Second, 10*time.Millisecond, func() error {
 		runtime.GC()
-	}
-	time.Sleep(50 * time.Millisecond)
+		if n := memFiles.Load(); n != 0 {
+			return fmt.Errorf("%d memory files open while no entry is reachable", n)
+		}
+		return nil
+	})
 
 	a := NewEntry(200, wiretest.Body(SendfileMin), maxAge10)
 	memFilesMax = memFiles.Load() + 1
@@ -129,15 +133,11 @@ func TestMemoryFilesLimitedAndClosed(t *testing.T) {
 	}
 
 	// a is not used from here on: the collector may take it.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	natstest.CheckFor(t, 10*time.Second, 10*time.Millisecond, func() error {
 		runtime.GC()
-		if err := unix.Fstat(fd, &st); err != nil || st.Ino != ino {
-			break
+		if err := unix.Fstat(fd, &st); err == nil && st.Ino == ino {
+			return fmt.Errorf("descriptor %d still the entry's memory file (inode %d) after the entry became garbage", fd, ino)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("descriptor %d still the entry's memory file 10 s after the entry became garbage", fd)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return nil
+	})
 }
