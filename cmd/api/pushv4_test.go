@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,20 +56,16 @@ func TestPushV4URIs(t *testing.T) {
 	for i := range rows {
 		name := "hook" + strconv.Itoa(i)
 		created := hooks[events.Subject(events.KindWebhook, name)].Created
-		deadline := time.Now().Add(30 * time.Second)
-		for {
+		natstest.CheckFor(t, 30*time.Second, 20*time.Millisecond, func() error {
 			states, err := webhook.ReadStates(ctx, s.Conn())
 			if err != nil {
-				t.Fatal(err)
+				return err
 			}
-			if st, _, _ := states.Get(ctx, name, created); st.Status == webhook.Verified {
-				break
+			if st, _, err := states.Get(ctx, name, created); err != nil || st.Status != webhook.Verified {
+				return fmt.Errorf("webhook %s: state %+v, %v; want verified", name, st, err)
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("webhook %s never verified", name)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return nil
+		})
 	}
 
 	setResult(t, ed, f.ID, 2, 1)

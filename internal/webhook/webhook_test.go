@@ -178,17 +178,14 @@ func (w *world) state(name string) webhook.State {
 // waitState waits until the state of name satisfies ok.
 func (w *world) waitState(name string, ok func(webhook.State) bool) webhook.State {
 	w.t.Helper()
-	for {
-		st := w.state(name)
-		if ok(st) {
-			return st
+	var st webhook.State
+	natstest.CheckFor(w.t, time.Minute, 20*time.Millisecond, func() error {
+		if st = w.state(name); !ok(st) {
+			return fmt.Errorf("webhook %s: state %+v", name, st)
 		}
-		select {
-		case <-w.ctx.Done():
-			w.t.Fatalf("webhook %s: state %+v never came", name, st)
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+		return nil
+	})
+	return st
 }
 
 func status(s webhook.Status) func(webhook.State) bool {
@@ -203,17 +200,16 @@ func (w *world) waitQueueEmpty() {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	for {
+	natstest.CheckFor(w.t, time.Minute, 20*time.Millisecond, func() error {
 		s, err := js.Stream(w.ctx, webhook.QueueStream)
-		if err == nil && s.CachedInfo().State.Msgs == 0 {
-			return
+		if err != nil {
+			return fmt.Errorf("work queue: %w", err)
 		}
-		select {
-		case <-w.ctx.Done():
-			w.t.Fatalf("work queue never empty: %v", err)
-		case <-time.After(20 * time.Millisecond):
+		if n := s.CachedInfo().State.Msgs; n > 0 {
+			return fmt.Errorf("work queue holds %d messages", n)
 		}
-	}
+		return nil
+	})
 }
 
 // delivery is one request the receiver got.
@@ -326,13 +322,12 @@ func (rc *receiver) deliveries(hook string) map[string][]delivery {
 // waitFor waits until ok holds of the receiver.
 func (w *world) waitFor(what string, ok func() bool) {
 	w.t.Helper()
-	for !ok() {
-		select {
-		case <-w.ctx.Done():
-			w.t.Fatalf("never: %s", what)
-		case <-time.After(10 * time.Millisecond):
+	natstest.CheckFor(w.t, time.Minute, 10*time.Millisecond, func() error {
+		if !ok() {
+			return fmt.Errorf("not yet: %s", what)
 		}
-	}
+		return nil
+	})
 }
 
 // delivered reports whether hook has had a 2xx for every event.
