@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -138,7 +139,10 @@ func passwd() command {
 				password = hex.EncodeToString(b)
 				fmt.Fprintf(e.stderr, "password: %s\n", password)
 			} else {
-				line, err := bufio.NewReader(e.stdin).ReadString('\n')
+				// One line, and no more of it than a password can be
+				// (bcrypt takes 72 bytes): a stdin that never ends is
+				// refused, not read whole.
+				line, err := bufio.NewReader(io.LimitReader(e.stdin, 1<<10)).ReadString('\n')
 				password = strings.TrimRight(line, "\r\n")
 				if password == "" {
 					return usagef("password: none on stdin (or use --generate): %v", err)

@@ -195,7 +195,7 @@ func TestPasswd(t *testing.T) {
 	if code != exitOK || !ok || !found || bcrypt.CompareHashAndPassword([]byte(strings.Trim(hash, `"`)), []byte(password)) != nil {
 		t.Fatalf("passwd --user api --generate: exit %d, %q %q", code, out, errOut)
 	}
-	for _, stdin := range []string{"", "\n", "with@at\n", "with space\n"} {
+	for _, stdin := range []string{"", "\n", "with@at\n", "with space\n", strings.Repeat("x", 100) + "\n", strings.Repeat("y", 10<<20)} {
 		if code, _, errOut := bare(t, "", stdin, "passwd"); code != exitInvalid || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("passwd with %q: exit %d, %q", stdin, code, errOut)
 		}
