@@ -189,8 +189,10 @@ func TestMakeRun(t *testing.T) {
 		"127.0.0.1:9091", secondAdmin).Replace(readmeText(t, readme, "### Running replicas", "sh"))
 	replica := exec.Command("bash", "-euo", "pipefail", "-c", "exec "+strings.TrimSpace(block))
 	replica.Dir = ".."
-	var replicaLog strings.Builder
-	replica.Stderr = &replicaLog
+	// Read by CheckFor's message while the process writes it: a locked
+	// buffer.
+	replicaLog := &natstest.Buffer{}
+	replica.Stderr = replicaLog
 	if err := replica.Start(); err != nil {
 		t.Fatal(err)
 	}
