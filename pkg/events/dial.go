@@ -11,7 +11,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -53,10 +52,7 @@ func (d Dial) Conn() (*nats.Conn, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	opts := []nats.Option{nats.Name(d.Name), nats.CustomInboxPrefix(inbox), nats.MaxReconnects(-1), nats.ReconnectWait(100 * time.Millisecond),
-		nats.ErrorHandler(func(nc *nats.Conn, sub *nats.Subscription, err error) {
-			if errors.Is(err, nats.ErrPermissionViolation) {
-				violations.Store(nc, time.Now())
-			}
+		nats.ErrorHandler(func(_ *nats.Conn, sub *nats.Subscription, err error) {
 			attrs := []any{"err", err.Error()}
 			if sub != nil {
 				attrs = append(attrs, "subject", sub.Subject)
@@ -69,7 +65,6 @@ func (d Dial) Conn() (*nats.Conn, error) {
 			}
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) { log.Info("nats reconnected", "url", Redacted(nc.ConnectedUrlRedacted())) }),
-		nats.ClosedHandler(func(nc *nats.Conn) { violations.Delete(nc) }),
 	}
 	if d.CA != "" || d.Cert != "" || d.Key != "" {
 		tc, err := d.tlsConfig()
@@ -143,28 +138,15 @@ func (e *PermissionError) Unwrap() error { return e.Err }
 
 var violationSubject = regexp.MustCompile(`(?i)publish to "([^"]+)"`)
 
-// violations holds, for each connection Dial made, when the server last
-// refused it a subject: the connection keeps its last error for ever, and
-// a refusal long past must not be named for a later, unrelated time-out.
-var violations sync.Map // *nats.Conn → time.Time
-
-// violationFresh is how long a refusal explains a time-out: longer than
-// any request's wait (10 s at most), shorter than the next retry's.
-var violationFresh = 15 * time.Second
-
 // Explain turns err, the failure of a request on nc, into a
 // PermissionError when the server refused the request's subject: a
-// time-out that follows, within violationFresh, a permission violation
-// on the connection.
+// time-out that follows a permission violation on the connection.
 func Explain(nc *nats.Conn, err error) error {
 	if err == nil || !(errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded)) {
 		return err
 	}
 	last := nc.LastError()
 	if !errors.Is(last, nats.ErrPermissionViolation) {
-		return err
-	}
-	if at, ok := violations.Load(nc); ok && time.Since(at.(time.Time)) > violationFresh {
 		return err
 	}
 	m := violationSubject.FindStringSubmatch(last.Error())
