@@ -130,6 +130,9 @@ const maxPage = 500
 
 // parseFilters reads the filters an endpoint accepts. A time frame counts
 // from the UTC date of snap's clock, worked out only when one is asked for.
+// Each step reads one filter or one group of them, and only if accept
+// names it; the steps run in this order, so that of several bad filters
+// the same one is reported first.
 func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filters, error) {
 	f := filters{head2head: -1, offset: -1}
 	// The numbers and the venue are read from the query's bytes: a cached
@@ -143,11 +146,52 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 		v, ok := raw(name)
 		return string(v), ok
 	}
+	if err := f.parseNumbers(raw, accept); err != nil {
+		return f, err
+	}
+	if err := f.parseVenue(raw, accept); err != nil {
+		return f, err
+	}
+	if err := f.parseLeague(q, accept); err != nil {
+		return f, err
+	}
+	if err := f.parseTimeFrame(q, accept, snap); err != nil {
+		return f, err
+	}
+	if accept&fName != 0 {
+		f.name, f.hasName = q("name")
+	}
+	if err := f.parseDates(q, accept); err != nil {
+		return f, err
+	}
+	if err := f.parseDate(q, accept, snap); err != nil {
+		return f, err
+	}
+	if err := f.parseMatchFilters(q, accept); err != nil {
+		return f, err
+	}
+	if err := f.parsePage(raw, accept); err != nil {
+		return f, err
+	}
+	if err := f.parseCompetitions(q, accept); err != nil {
+		return f, err
+	}
+	if err := f.parseVersion(q, accept); err != nil {
+		return f, err
+	}
+	if err := f.parseStreamIDs(q, accept); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// parseNumbers reads v1's season, matchday and head2head.
+func (f *filters) parseNumbers(raw func(string) ([]byte, bool), accept allowed) error {
 	if accept&fSeason != 0 {
 		if v, ok := raw("season"); ok {
 			n, ok := number(v, 9999)
 			if !ok || len(v) != 4 || n < 1000 {
-				return f, badRequest("season must be a four-digit year such as 2015, got '%s'", v)
+				return badRequest("season must be a four-digit year such as 2015, got '%s'", v)
 			}
 			f.season = n
 		}
@@ -156,7 +200,7 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 		if v, ok := raw("matchday"); ok {
 			n, ok := number(v, 99)
 			if !ok || n < 1 {
-				return f, badRequest("matchday must be an integer from 1 to 99, got '%s'", v)
+				return badRequest("matchday must be an integer from 1 to 99, got '%s'", v)
 			}
 			f.matchday = n
 		}
@@ -165,11 +209,16 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 		if v, ok := raw("head2head"); ok {
 			n, ok := number(v, 1000)
 			if !ok {
-				return f, badRequest("head2head must be an integer from 0 to 1000 (number of former games), got '%s'", v)
+				return badRequest("head2head must be an integer from 0 to 1000 (number of former games), got '%s'", v)
 			}
 			f.head2head = n
 		}
 	}
+	return nil
+}
+
+// parseVenue reads the venue, v1's home or away or v4's HOME or AWAY.
+func (f *filters) parseVenue(raw func(string) ([]byte, bool), accept allowed) error {
 	if accept&fVenue != 0 {
 		if v, ok := raw("venue"); ok {
 			switch string(v) {
@@ -178,7 +227,7 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 			case "away":
 				f.venue = "away"
 			default:
-				return f, badRequest("venue must be 'home' or 'away', got '%s'", v)
+				return badRequest("venue must be 'home' or 'away', got '%s'", v)
 			}
 		}
 	}
@@ -190,41 +239,35 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 			case bytes.EqualFold(v, []byte("AWAY")):
 				f.venue = "away"
 			default:
-				return f, badRequest("venue must be HOME or AWAY, got '%s'", truncateText(string(v), 40))
+				return badRequest("venue must be HOME or AWAY, got '%s'", truncateText(string(v), 40))
 			}
 		}
 	}
-	if accept&fLeague != 0 {
-		if v, ok := q("league"); ok {
-			if !leaguesRE.MatchString(v) {
-				return f, badRequest("league must be a comma-separated list of league codes of 2 to 4 letters or digits such as PL,BL1, got '%s'", v)
-			}
-			f.leagues = strings.Split(strings.ToUpper(v), ",")
+	return nil
+}
+
+// parseLeague reads v1's league codes.
+func (f *filters) parseLeague(q func(string) (string, bool), accept allowed) error {
+	if accept&fLeague == 0 {
+		return nil
+	}
+	if v, ok := q("league"); ok {
+		if !leaguesRE.MatchString(v) {
+			return badRequest("league must be a comma-separated list of league codes of 2 to 4 letters or digits such as PL,BL1, got '%s'", v)
 		}
+		f.leagues = strings.Split(strings.ToUpper(v), ",")
 	}
-	if accept&fTimeFrame != 0 {
-		if err := f.parseTimeFrame(q, snap); err != nil {
-			return f, err
-		}
-	}
-	if accept&fName != 0 {
-		f.name, f.hasName = q("name")
-	}
-	if accept&fDates != 0 {
-		if err := f.parseDates(q); err != nil {
-			return f, err
-		}
-	}
-	if accept&fDate != 0 {
-		if err := f.parseDate(q, snap); err != nil {
-			return f, err
-		}
-	}
+	return nil
+}
+
+// parseMatchFilters reads v4's filters of matches: ids, stage, group and
+// status.
+func (f *filters) parseMatchFilters(q func(string) (string, bool), accept allowed) error {
 	if accept&fIDs != 0 {
 		if v, ok := q("ids"); ok {
 			list, err := parseIDs("ids", v)
 			if err != nil {
-				return f, err
+				return err
 			}
 			f.ids = list
 		}
@@ -232,14 +275,14 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 	if accept&fStage != 0 {
 		if v, ok := q("stage"); ok {
 			if f.stage = strings.ToUpper(v); !slices.Contains(v4Stages, f.stage) {
-				return f, badRequest("stage must be one of %s, got '%s'", strings.Join(v4Stages, ", "), truncateText(v, 40))
+				return badRequest("stage must be one of %s, got '%s'", strings.Join(v4Stages, ", "), truncateText(v, 40))
 			}
 		}
 	}
 	if accept&fGroup != 0 {
 		if v, ok := q("group"); ok {
 			if f.group = strings.ToUpper(v); !groupRE.MatchString(f.group) {
-				return f, badRequest("group must be one of GROUP_A to GROUP_L, got '%s'", truncateText(v, 40))
+				return badRequest("group must be one of GROUP_A to GROUP_L, got '%s'", truncateText(v, 40))
 			}
 		}
 	}
@@ -248,47 +291,71 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 			for _, st := range strings.Split(v, ",") {
 				st = strings.ToUpper(strings.TrimSpace(st))
 				if !slices.Contains(v4Statuses, st) {
-					return f, badRequest("status must be a comma-separated list of %s, got '%s'", strings.Join(v4Statuses, ", "), truncateText(v, 80))
+					return badRequest("status must be a comma-separated list of %s, got '%s'", strings.Join(v4Statuses, ", "), truncateText(v, 80))
 				}
 				f.statuses = append(f.statuses, st)
 			}
 		}
 	}
-	if accept&fLimit != 0 {
-		for _, p := range [...]struct {
-			name  string
-			least int
-		}{{"limit", 1}, {"offset", 0}} {
-			v, ok := raw(p.name)
-			if !ok {
-				continue
-			}
-			n, ok := number(v, maxPage)
-			if !ok || n < p.least {
-				return f, badRequest("%s must be an integer from %d to %d, got '%s'", p.name, p.least, maxPage, v)
-			}
-			if p.name == "limit" {
-				f.limit = n
-			} else {
-				f.offset = n
-			}
+	return nil
+}
+
+// parsePage reads v4's limit and offset.
+func (f *filters) parsePage(raw func(string) ([]byte, bool), accept allowed) error {
+	if accept&fLimit == 0 {
+		return nil
+	}
+	for _, p := range [...]struct {
+		name  string
+		least int
+	}{{"limit", 1}, {"offset", 0}} {
+		v, ok := raw(p.name)
+		if !ok {
+			continue
+		}
+		n, ok := number(v, maxPage)
+		if !ok || n < p.least {
+			return badRequest("%s must be an integer from %d to %d, got '%s'", p.name, p.least, maxPage, v)
+		}
+		if p.name == "limit" {
+			f.limit = n
+		} else {
+			f.offset = n
 		}
 	}
-	if accept&fCompetitions != 0 {
-		if v, ok := q("competitions"); ok {
-			if !competitionsRE.MatchString(v) {
-				return f, badRequest("competitions must be a comma-separated list of competition codes or ids such as PL,BL1 or 2021, got '%s'", truncateText(v, 80))
-			}
-			f.codes = strings.Split(strings.ToUpper(v), ",")
+	return nil
+}
+
+// parseCompetitions reads v4's competitions, codes or ids.
+func (f *filters) parseCompetitions(q func(string) (string, bool), accept allowed) error {
+	if accept&fCompetitions == 0 {
+		return nil
+	}
+	if v, ok := q("competitions"); ok {
+		if !competitionsRE.MatchString(v) {
+			return badRequest("competitions must be a comma-separated list of competition codes or ids such as PL,BL1 or 2021, got '%s'", truncateText(v, 80))
+		}
+		f.codes = strings.Split(strings.ToUpper(v), ",")
+	}
+	return nil
+}
+
+// parseVersion reads the API the event stream's URIs name.
+func (f *filters) parseVersion(q func(string) (string, bool), accept allowed) error {
+	if accept&fAPI == 0 {
+		return nil
+	}
+	if v, ok := q("version"); ok {
+		if f.api, ok = push.ParseAPI(v); !ok {
+			return badRequest("version must be %s, the API the events' URIs point into, got '%s'", strings.Join(push.APIs[:], " or "), truncateText(v, 40))
 		}
 	}
-	if accept&fAPI != 0 {
-		if v, ok := q("version"); ok {
-			if f.api, ok = push.ParseAPI(v); !ok {
-				return f, badRequest("version must be %s, the API the events' URIs point into, got '%s'", strings.Join(push.APIs[:], " or "), truncateText(v, 40))
-			}
-		}
-	}
+	return nil
+}
+
+// parseStreamIDs reads the ids of the event stream's filters: competition,
+// team and fixture.
+func (f *filters) parseStreamIDs(q func(string) (string, bool), accept allowed) error {
 	for _, ids := range [...]struct {
 		accept allowed
 		name   string
@@ -299,7 +366,7 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 		if v, ok := q(ids.name); ok {
 			list, err := parseIDs(ids.name, v)
 			if err != nil {
-				return f, err
+				return err
 			}
 			switch ids.accept {
 			case fCompetitionIDs:
@@ -311,7 +378,7 @@ func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filter
 			}
 		}
 	}
-	return f, nil
+	return nil
 }
 
 // parseIDs reads the list of ids of the filter name. Its own function, not
@@ -328,7 +395,12 @@ func parseIDs(name, v string) ([]int32, error) {
 	return ids, nil
 }
 
-func (f *filters) parseTimeFrame(q func(string) (string, bool), snap readmodel.Snapshot) error {
+// parseTimeFrame reads v1's time frame: timeFrame, days before or after
+// today, or the dates timeFrameStart and timeFrameEnd.
+func (f *filters) parseTimeFrame(q func(string) (string, bool), accept allowed, snap readmodel.Snapshot) error {
+	if accept&fTimeFrame == 0 {
+		return nil
+	}
 	tf, hasTF := q("timeFrame")
 	start, hasStart := q("timeFrameStart")
 	end, hasEnd := q("timeFrameEnd")
@@ -375,7 +447,10 @@ var dayNames = map[string]int{"YESTERDAY": -1, "TODAY": 0, "TOMORROW": 1}
 // parseDate reads v4's date, one day: a date, or YESTERDAY, TODAY or
 // TOMORROW from the UTC date of snap's clock. It is the range [day, day+1)
 // and so cannot go with dateFrom and dateTo.
-func (f *filters) parseDate(q func(string) (string, bool), snap readmodel.Snapshot) error {
+func (f *filters) parseDate(q func(string) (string, bool), accept allowed, snap readmodel.Snapshot) error {
+	if accept&fDate == 0 {
+		return nil
+	}
 	v, ok := q("date")
 	if !ok {
 		return nil
@@ -399,7 +474,10 @@ func (f *filters) parseDate(q func(string) (string, bool), snap readmodel.Snapsh
 
 // parseDates reads v4's dateFrom and dateTo, which go together; dateTo is
 // the first day after the range.
-func (f *filters) parseDates(q func(string) (string, bool)) error {
+func (f *filters) parseDates(q func(string) (string, bool), accept allowed) error {
+	if accept&fDates == 0 {
+		return nil
+	}
 	from, hasFrom := q("dateFrom")
 	to, hasTo := q("dateTo")
 	if !hasFrom && !hasTo {

@@ -97,81 +97,127 @@ func (b *batch) touch() {
 // skipped), never silently dropped, since its entity is missing from every
 // answer until the replica is upgraded (package events, "Compatibility").
 func decodeEvent(ev events.Event) (any, error) {
-	switch ev.Kind {
-	case events.KindFixture:
-		f, err := decode[model.Fixture](ev, 2)
-		if err == nil {
-			err = checkIDs(ev, []int{f.CompetitionID, f.ID}, f.HomeTeamID, f.AwayTeamID)
-		}
-		return f, err
-	case events.KindCompetition:
-		c, err := decode[model.Competition](ev, 1)
-		if err == nil {
-			teams := make([]int, len(c.Teams))
-			for i, t := range c.Teams {
-				teams[i] = t.TeamID
-			}
-			err = checkIDs(ev, []int{c.ID}, teams...)
-		}
-		return c, err
-	case events.KindTeam:
-		t, err := decode[model.Team](ev, 1)
-		if err == nil {
-			err = checkIDs(ev, []int{t.ID})
-		}
-		return t, err
-	case events.KindSquad:
-		q, err := decode[model.Squad](ev, 1)
-		if err == nil {
-			err = checkIDs(ev, []int{q.TeamID})
-		}
-		return q, err
-	case events.KindAdjustment:
-		a, err := decode[model.Adjustment](ev, 2)
-		if err == nil {
-			err = checkIDs(ev, []int{a.CompetitionID, a.ID}, a.TeamID)
-		}
-		return a, err
-	case events.KindTieBreak:
-		o, err := decode[model.TieBreakOrder](ev, 1)
-		if err == nil {
-			err = checkIDs(ev, []int{o.CompetitionID}, o.TeamIDs...)
-		}
-		return o, err
-	case events.KindTieBreakData:
-		d, err := decode[model.TieBreakData](ev, 1)
-		if err == nil {
-			err = checkIDs(ev, []int{d.CompetitionID}, d.Teams()...)
-		}
-		return d, err
-	case events.KindClient:
-		c, err := decode[model.Client](ev, 1)
-		if err == nil && ev.Key[0] != c.Name {
-			err = fmt.Errorf("subject %s does not hold client %s", ev.Subject, c.Name)
-		}
-		return c, err
-	case events.KindWebhook:
-		h, err := decode[model.Webhook](ev, 1)
-		if err == nil && ev.Key[0] != h.Name {
-			err = fmt.Errorf("subject %s does not hold webhook %s", ev.Subject, h.Name)
-		}
-		return h, err
-	case events.KindLeague:
-		l, err := decode[model.League](ev, 1)
-		if err == nil && ev.Key[0] != string(l.Code) {
-			err = fmt.Errorf("subject %s does not hold league %s", ev.Subject, l.Code)
-		}
-		return l, err
-	case events.KindPerson:
-		p, err := decode[model.Person](ev, 1)
-		if err == nil {
-			err = checkIDs(ev, []int{p.ID}, p.TeamID)
-		}
-		return p, err
-	case events.KindTeamName, events.KindCompetitionKey, events.KindSourceKeys, events.KindSequence, events.KindClientToken:
-		return nil, nil
+	if dec, ok := decoders[ev.Kind]; ok {
+		return dec(ev)
 	}
 	return nil, fmt.Errorf("kind %q is unknown to this build: a newer release wrote it (upgrade the replicas before the editors)", ev.Kind)
+}
+
+// decoders holds, for each kind this build knows, how decodeEvent reads
+// and checks it.
+var decoders = map[events.Kind]func(events.Event) (any, error){
+	events.KindFixture:        decodeFixture,
+	events.KindCompetition:    decodeCompetition,
+	events.KindTeam:           decodeTeam,
+	events.KindSquad:          decodeSquad,
+	events.KindAdjustment:     decodeAdjustment,
+	events.KindTieBreak:       decodeTieBreak,
+	events.KindTieBreakData:   decodeTieBreakData,
+	events.KindClient:         decodeClient,
+	events.KindWebhook:        decodeWebhook,
+	events.KindLeague:         decodeLeague,
+	events.KindPerson:         decodePerson,
+	events.KindTeamName:       decodeNothing,
+	events.KindCompetitionKey: decodeNothing,
+	events.KindSourceKeys:     decodeNothing,
+	events.KindSequence:       decodeNothing,
+	events.KindClientToken:    decodeNothing,
+}
+
+// decodeNothing is the decoder of the kinds the model has nothing to show
+// of.
+func decodeNothing(events.Event) (any, error) { return nil, nil }
+
+func decodeFixture(ev events.Event) (any, error) {
+	f, err := decode[model.Fixture](ev, 2)
+	if err == nil {
+		err = checkIDs(ev, []int{f.CompetitionID, f.ID}, f.HomeTeamID, f.AwayTeamID)
+	}
+	return f, err
+}
+
+func decodeCompetition(ev events.Event) (any, error) {
+	c, err := decode[model.Competition](ev, 1)
+	if err == nil {
+		teams := make([]int, len(c.Teams))
+		for i, t := range c.Teams {
+			teams[i] = t.TeamID
+		}
+		err = checkIDs(ev, []int{c.ID}, teams...)
+	}
+	return c, err
+}
+
+func decodeTeam(ev events.Event) (any, error) {
+	t, err := decode[model.Team](ev, 1)
+	if err == nil {
+		err = checkIDs(ev, []int{t.ID})
+	}
+	return t, err
+}
+
+func decodeSquad(ev events.Event) (any, error) {
+	q, err := decode[model.Squad](ev, 1)
+	if err == nil {
+		err = checkIDs(ev, []int{q.TeamID})
+	}
+	return q, err
+}
+
+func decodeAdjustment(ev events.Event) (any, error) {
+	a, err := decode[model.Adjustment](ev, 2)
+	if err == nil {
+		err = checkIDs(ev, []int{a.CompetitionID, a.ID}, a.TeamID)
+	}
+	return a, err
+}
+
+func decodeTieBreak(ev events.Event) (any, error) {
+	o, err := decode[model.TieBreakOrder](ev, 1)
+	if err == nil {
+		err = checkIDs(ev, []int{o.CompetitionID}, o.TeamIDs...)
+	}
+	return o, err
+}
+
+func decodeTieBreakData(ev events.Event) (any, error) {
+	d, err := decode[model.TieBreakData](ev, 1)
+	if err == nil {
+		err = checkIDs(ev, []int{d.CompetitionID}, d.Teams()...)
+	}
+	return d, err
+}
+
+func decodeClient(ev events.Event) (any, error) {
+	c, err := decode[model.Client](ev, 1)
+	if err == nil && ev.Key[0] != c.Name {
+		err = fmt.Errorf("subject %s does not hold client %s", ev.Subject, c.Name)
+	}
+	return c, err
+}
+
+func decodeWebhook(ev events.Event) (any, error) {
+	h, err := decode[model.Webhook](ev, 1)
+	if err == nil && ev.Key[0] != h.Name {
+		err = fmt.Errorf("subject %s does not hold webhook %s", ev.Subject, h.Name)
+	}
+	return h, err
+}
+
+func decodeLeague(ev events.Event) (any, error) {
+	l, err := decode[model.League](ev, 1)
+	if err == nil && ev.Key[0] != string(l.Code) {
+		err = fmt.Errorf("subject %s does not hold league %s", ev.Subject, l.Code)
+	}
+	return l, err
+}
+
+func decodePerson(ev events.Event) (any, error) {
+	p, err := decode[model.Person](ev, 1)
+	if err == nil {
+		err = checkIDs(ev, []int{p.ID}, p.TeamID)
+	}
+	return p, err
 }
 
 // decode reads and validates the entity of ev, whose key must have n tokens.

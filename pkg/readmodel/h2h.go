@@ -119,26 +119,37 @@ func (s Snapshot) HeadToHeadWhere(fixtureID, n int, tier model.Tier, q HeadToHea
 		return h, true
 	}
 	h.Version = p.version
-	end := sort.Search(len(p.fixtures), func(i int) bool { return p.fixtures[i].kickoff > f.kickoff })
-	meetings := p.fixtures[max(0, end-n):end]
-	if tier != model.TierDonating || q.narrows() {
-		// The oldest first, as the pair's list: the last n visible.
-		var seen []*fixture
-		for i := end - 1; i >= 0 && len(seen) < n; i-- {
-			if c, ok := s.comp(int(p.fixtures[i].comp)); ok && tier.Allows(c.comp.Tier) && q.keeps(p.fixtures[i], c) {
-				seen = append(seen, p.fixtures[i])
-			}
-		}
-		slices.Reverse(seen)
-		meetings = seen
-	}
+	meetings := s.meetingsBefore(p, f, n, tier, &q)
 	h.Count = len(meetings)
 	if h.Count == 0 {
 		return h, true
 	}
 	h.TimeFrameStart = dayStart(meetings[0])
 	h.TimeFrameEnd = dayStart(meetings[len(meetings)-1])
-	detailed := q.Detailed
+	s.tally(&h, f, meetings, q.Detailed)
+	return h, true
+}
+
+// meetingsBefore is the last n of the pair's meetings up to f's kick-off
+// that tier sees and q keeps, the oldest first, as the pair's list.
+func (s Snapshot) meetingsBefore(p *pairSnap, f *fixture, n int, tier model.Tier, q *HeadToHeadFilter) []*fixture {
+	end := sort.Search(len(p.fixtures), func(i int) bool { return p.fixtures[i].kickoff > f.kickoff })
+	if tier == model.TierDonating && !q.narrows() {
+		return p.fixtures[max(0, end-n):end]
+	}
+	var seen []*fixture
+	for i := end - 1; i >= 0 && len(seen) < n; i-- {
+		if c, ok := s.comp(int(p.fixtures[i].comp)); ok && tier.Allows(c.comp.Tier) && q.keeps(p.fixtures[i], c) {
+			seen = append(seen, p.fixtures[i])
+		}
+	}
+	slices.Reverse(seen)
+	return seen
+}
+
+// tally counts meetings into h, the latest first: goals, results, and the
+// first detailed of them (h2hDetailed when not positive) in full.
+func (s Snapshot) tally(h *HeadToHead, f *fixture, meetings []*fixture, detailed int) {
 	if detailed <= 0 {
 		detailed = h2hDetailed
 	}
@@ -150,38 +161,44 @@ func (s Snapshot) HeadToHeadWhere(fixtureID, n int, tier model.Tier, q HeadToHea
 	for i := len(meetings) - 1; i >= 0; i-- {
 		m := meetings[i]
 		h.Goals += m.goalsInPlay()
-		var winner int32
-		switch side, _ := m.outcome(); side {
-		case model.Home:
-			winner = m.home
-		case model.Away:
-			winner = m.away
-		default:
-			h.Draws++
-		}
-		switch winner {
-		case f.home:
-			h.HomeTeamWins++
-			if h.LastWinHomeTeam == nil {
-				h.LastWinHomeTeam = view(m)
-			}
-			if m.home == f.home && h.LastHomeWinHomeTeam == nil {
-				h.LastHomeWinHomeTeam = view(m)
-			}
-		case f.away:
-			h.AwayTeamWins++
-			if h.LastWinAwayTeam == nil {
-				h.LastWinAwayTeam = view(m)
-			}
-			if m.away == f.away && h.LastAwayWinAwayTeam == nil {
-				h.LastAwayWinAwayTeam = view(m)
-			}
-		}
+		h.countResult(m, f, view)
 		if len(h.Fixtures) < detailed {
 			h.Fixtures = append(h.Fixtures, s.fixture(m, &sc))
 		}
 	}
-	return h, true
+}
+
+// countResult counts meeting m as a draw or a win of one of f's teams, and
+// keeps, for each, their last win and last win on f's side of the pitch;
+// meetings come the latest first.
+func (h *HeadToHead) countResult(m, f *fixture, view func(*fixture) *Fixture) {
+	var winner int32
+	switch side, _ := m.outcome(); side {
+	case model.Home:
+		winner = m.home
+	case model.Away:
+		winner = m.away
+	default:
+		h.Draws++
+	}
+	switch winner {
+	case f.home:
+		h.HomeTeamWins++
+		if h.LastWinHomeTeam == nil {
+			h.LastWinHomeTeam = view(m)
+		}
+		if m.home == f.home && h.LastHomeWinHomeTeam == nil {
+			h.LastHomeWinHomeTeam = view(m)
+		}
+	case f.away:
+		h.AwayTeamWins++
+		if h.LastWinAwayTeam == nil {
+			h.LastWinAwayTeam = view(m)
+		}
+		if m.away == f.away && h.LastAwayWinAwayTeam == nil {
+			h.LastAwayWinAwayTeam = view(m)
+		}
+	}
 }
 
 func dayStart(f *fixture) time.Time {

@@ -367,15 +367,34 @@ func (d *delta) firstMatchday() int {
 func (w *writer) publish(now time.Time) *world {
 	w.gen++
 	g := w.gen
-	b := &w.b
 	d := w.collect()
-	// A team's name, short name and crest show in its competitions' tables
-	// and fixture lists, and its name orders ties: its competitions are
-	// rebuilt from the first matchday. Its fixtures as last published
-	// name them; the batch's own fixtures are in competitions rebuilt
-	// anyway (d.comps), whose earlier tables cannot hold the team unless
-	// it listed or played there before. The initial replay, which renames
-	// every team, has no list to read.
+	w.dirtyRenamed()
+	w.publishDays(d.days.m)
+	w.publishPairs(d.pairs.m, g)
+	currentMoved := w.publishTeams(d.teams.m, g)
+	for c, dl := range d.comps.m {
+		w.b.dirtyComp(c, dl.firstMatchday())
+	}
+	before := w.liveBefore()
+	w.publishComps(d.comps.m, g, now)
+	w.deriveEvents(before)
+	nw := w.nextWorld()
+	w.bumpVersions(nw, g, currentMoved)
+	w.prev = nw
+	w.b = newBatch()
+	return nw
+}
+
+// dirtyRenamed marks the competitions of the batch's renamed teams. A
+// team's name, short name and crest show in its competitions' tables and
+// fixture lists, and its name orders ties: its competitions are rebuilt
+// from the first matchday. Its fixtures as last published name them; the
+// batch's own fixtures are in competitions rebuilt anyway (d.comps), whose
+// earlier tables cannot hold the team unless it listed or played there
+// before. The initial replay, which renames every team, has no list to
+// read.
+func (w *writer) dirtyRenamed() {
+	b := &w.b
 	for t := range b.renamed {
 		for _, c := range w.listedIn[t] {
 			b.dirtyComp(c, 1)
@@ -390,12 +409,15 @@ func (w *writer) publish(now time.Time) *world {
 			}
 		}
 	}
+}
 
-	days := slices.Collect(maps.Keys(d.days.m))
+// publishDays merges the batch's changes into the days' fixture lists.
+func (w *writer) publishDays(changed map[int32]*delta) {
+	days := slices.Collect(maps.Keys(changed))
 	dayLists := make([][]*fixture, len(days))
 	forEach(len(days), func(i int) {
 		old, _ := w.days.get(days[i])
-		dayLists[i] = merge(old, d.days.m[days[i]], byDate)
+		dayLists[i] = merge(old, changed[days[i]], byDate)
 	})
 	for i, day := range days {
 		if list := dayLists[i]; len(list) > 0 {
@@ -404,14 +426,18 @@ func (w *writer) publish(now time.Time) *world {
 			w.days.del(day)
 		}
 	}
-	pairs := slices.Collect(maps.Keys(d.pairs.m))
+}
+
+// publishPairs merges the batch's changes into the pairs' meetings.
+func (w *writer) publishPairs(changed map[uint64]*delta, g uint64) {
+	pairs := slices.Collect(maps.Keys(changed))
 	pairLists := make([][]*fixture, len(pairs))
 	forEach(len(pairs), func(i int) {
 		var old []*fixture
 		if p, ok := w.pairs.get(pairs[i]); ok {
 			old = p.fixtures
 		}
-		pairLists[i] = merge(old, d.pairs.m[pairs[i]], byDate)
+		pairLists[i] = merge(old, changed[pairs[i]], byDate)
 	})
 	for i, k := range pairs {
 		if list := pairLists[i]; len(list) > 0 {
@@ -420,14 +446,18 @@ func (w *writer) publish(now time.Time) *world {
 			w.pairs.del(k)
 		}
 	}
+}
 
-	for t := range d.teams.m {
-		b.teams[t] = true
+// publishTeams rebuilds the teams the batch touched, and reports whether a
+// team's current competition moved.
+func (w *writer) publishTeams(changed map[int32]*delta, g uint64) bool {
+	for t := range changed {
+		w.b.teams[t] = true
 	}
-	teams := slices.Collect(maps.Keys(b.teams))
+	teams := slices.Collect(maps.Keys(w.b.teams))
 	teamSnaps := make([]*teamSnap, len(teams))
 	forEach(len(teams), func(i int) {
-		teamSnaps[i] = w.rebuildTeam(teams[i], d.teams.m[teams[i]], g)
+		teamSnaps[i] = w.rebuildTeam(teams[i], changed[teams[i]], g)
 	})
 	currentMoved := false
 	for i, id := range teams {
@@ -440,21 +470,31 @@ func (w *writer) publish(now time.Time) *world {
 			currentMoved = true
 		}
 	}
-	for c, dl := range d.comps.m {
-		b.dirtyComp(c, dl.firstMatchday())
+	return currentMoved
+}
+
+// liveBefore is, for each competition a live message touched, its snapshot
+// before the rebuild; nil without live messages.
+func (w *writer) liveBefore() map[int32]*compSnap {
+	if len(w.b.live) == 0 {
+		return nil
 	}
-	var before map[int32]*compSnap
-	if len(b.live) > 0 {
-		before = make(map[int32]*compSnap, len(b.live))
-		for c := range b.live {
-			before[c], _ = w.comps.get(c)
-		}
+	before := make(map[int32]*compSnap, len(w.b.live))
+	for c := range w.b.live {
+		before[c], _ = w.comps.get(c)
 	}
+	return before
+}
+
+// publishComps rebuilds the competitions the batch marked, and notes the
+// seasons of those still served.
+func (w *writer) publishComps(changed map[int32]*delta, g uint64, now time.Time) {
+	b := &w.b
 	comps := slices.Collect(maps.Keys(b.comps))
 	compSnaps := make([]*compSnap, len(comps))
 	forEach(len(comps), func(i int) {
 		c := comps[i]
-		compSnaps[i] = w.rebuildComp(c, d.comps.m[c], b.comps[c], g, now.Unix())
+		compSnaps[i] = w.rebuildComp(c, changed[c], b.comps[c], g, now.Unix())
 	})
 	for i, c := range comps {
 		s := compSnaps[i]
@@ -467,6 +507,12 @@ func (w *writer) publish(now time.Time) *world {
 			b.years[s.comp.Year] = true
 		}
 	}
+}
+
+// deriveEvents adds the push events of the live competitions, rebuilt from
+// before, and hands the batch's events, sorted, to the pusher.
+func (w *writer) deriveEvents(before map[int32]*compSnap) {
+	b := &w.b
 	for c, msg := range b.live {
 		after, _ := w.comps.get(c)
 		if e, ok := competitionEvent(c, msg, before[c], after); ok {
@@ -475,7 +521,11 @@ func (w *writer) publish(now time.Time) *world {
 	}
 	sortEvents(b.events)
 	w.pushed = b.events
+}
 
+// nextWorld is the world of the writer's tables, with the parts rebuilt
+// whole carried from the last world, or built for the first.
+func (w *writer) nextWorld() *world {
 	nw := &world{
 		seq:      w.seq,
 		fixtures: w.fixtures.publish(),
@@ -501,6 +551,13 @@ func (w *writer) publish(now time.Time) *world {
 		nw.seasons, nw.clients, nw.clientNames, nw.search = map[int]*season{}, map[string]*model.Client{}, map[string]*model.Client{}, &searchIndex{}
 		nw.leagues = w.leagueList()
 	}
+	return nw
+}
+
+// bumpVersions rebuilds in nw the parts the batch changed and gives them
+// version g.
+func (w *writer) bumpVersions(nw *world, g uint64, currentMoved bool) {
+	b := &w.b
 	if b.seasonsMoved || nw.byLeague == nil {
 		nw.byLeague = w.leagueIndex()
 	}
@@ -538,9 +595,6 @@ func (w *writer) publish(now time.Time) *world {
 		nw.leaguesVersion = g
 		nw.leagues = w.leagueList()
 	}
-	w.prev = nw
-	w.b = newBatch()
-	return nw
 }
 
 // rebuildTeam rebuilds a team's fixtures and current competitions; nil
