@@ -122,6 +122,7 @@ var decoders = map[events.Kind]func(events.Event) (any, error){
 	events.KindSourceKeys:     decodeNothing,
 	events.KindSequence:       decodeNothing,
 	events.KindClientToken:    decodeNothing,
+	events.KindFeed:           decodeNothing,
 }
 
 // decodeNothing is the decoder of the kinds the model has nothing to show

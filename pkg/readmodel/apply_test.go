@@ -224,3 +224,18 @@ func TestRenameInABatchWithNewFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryKindIsKnown: an event of any kind the service writes is applied
+// or deliberately left aside, never counted as rejected (the feed
+// follower's feeds were, on every replica).
+func TestEveryKindIsKnown(t *testing.T) {
+	f := newFeed(t, t0)
+	f.put(teams()...)
+	f.put(league(10, 2017, gd))
+	f.put(&model.Feed{Name: "pl", URL: "https://example.org/en.1.json", Format: "openfootball", EverySeconds: 1800,
+		Created: t0}, &model.Person{ID: 9, Name: "Harry Kane"})
+	f.m.MarkReady()
+	if st := f.m.Stats(); st.DecodeErrors != 0 {
+		t.Errorf("%d events rejected: %s", st.DecodeErrors, st.LastDecodeError)
+	}
+}
