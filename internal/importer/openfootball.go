@@ -632,43 +632,78 @@ func outcome(m ofMatch) (model.Status, model.Result, model.Side, []droppedDetail
 // numbered on from it (Belgium: 31 on); the split itself is the table's
 // business. Play-off and knock-out rounds follow the last regular matchday.
 func numberRounds(pf *parsedFile, raw []ofMatch) {
+	afterSplit := numberRegularRounds(pf, raw)
+	if pf.kind == model.TypeTournament {
+		numberGroupGames(pf)
+	}
+	regularMax := 0
+	for i := range pf.matches {
+		if pf.matches[i].stage == model.Regular {
+			regularMax = max(regularMax, pf.matches[i].matchday)
+		}
+	}
+	season := regularMax
+	for i, n := range afterSplit {
+		if n > 0 {
+			md := n
+			if n <= season {
+				md = season + n
+			}
+			pf.matches[i].matchday = md
+			regularMax = max(regularMax, md)
+		}
+	}
+	numberPlayoffRounds(pf, raw, regularMax)
+	pf.matchdays = regularMax
+	for i := range pf.matches {
+		if pm := &pf.matches[i]; pm.err == nil && (pm.matchday < 1 || pm.matchday > 99) {
+			pm.err = model.Invalidf("round", raw[i].Round, "gives matchday %d, outside 1 to 99", pm.matchday)
+		}
+	}
+}
+
+// isPlayoff reports whether raw match m of a file of kind is a play-off
+// or knock-out game rather than a regular round's.
+func isPlayoff(kind model.CompetitionType, m ofMatch) bool {
+	switch kind {
+	case model.TypeCup:
+		return true
+	case model.TypeTournament:
+		return groupOf(m) == ""
+	}
+	if m.Stage != "" && m.Stage != "Regular" {
+		return true
+	}
+	phase, rest, hasPhase := strings.Cut(m.Round, ",")
+	if !hasPhase {
+		// "Final", "Semifinals": knock-out rounds inside a league file.
+		return roundNumber(m.Round) == 0
+	}
+	for _, w := range playoffWords {
+		if strings.Contains(strings.ToLower(phase), w) {
+			return true
+		}
+	}
+	return roundNumber(rest) == 0
+}
+
+// numberRegularRounds (pass 1) gives every match its stage, and the
+// regular rounds of leagues their matchday: each phase's rounds follow the
+// phases before it. It returns, for the rounds of a league's split (its
+// phase after the regular season), their number within the phase.
+func numberRegularRounds(pf *parsedFile, raw []ofMatch) []int {
 	type phaseInfo struct{ offset, max int }
 	phases := map[string]*phaseInfo{}
 	var phaseOrder []string
-	regularMax := 0
 	split := pf.kind == model.TypeLeague && len(model.DefaultRules(pf.league.Code, pf.year).Phases) > 0
-	afterSplit := make([]int, len(pf.matches)) // the round's number within its phase, if a phase's
-	isPlayoff := func(i int) bool {
-		m := raw[i]
-		switch pf.kind {
-		case model.TypeCup:
-			return true
-		case model.TypeTournament:
-			return groupOf(m) == ""
-		}
-		if m.Stage != "" && m.Stage != "Regular" {
-			return true
-		}
-		phase, rest, hasPhase := strings.Cut(m.Round, ",")
-		if !hasPhase {
-			// "Final", "Semifinals": knock-out rounds inside a league file.
-			return roundNumber(m.Round) == 0
-		}
-		for _, w := range playoffWords {
-			if strings.Contains(strings.ToLower(phase), w) {
-				return true
-			}
-		}
-		return roundNumber(rest) == 0
-	}
-	// Pass 1: regular rounds of leagues.
+	afterSplit := make([]int, len(pf.matches))
 	for i := range pf.matches {
 		pm := &pf.matches[i]
 		if n := phaseRound(raw[i]); split && n > 0 {
 			pm.stage, afterSplit[i] = model.Regular, n
 			continue
 		}
-		if isPlayoff(i) {
+		if isPlayoff(pf.kind, raw[i]) {
 			pm.stage = model.Playoff
 			continue
 		}
@@ -693,41 +728,32 @@ func numberRounds(pf *parsedFile, raw []ofMatch) {
 		p.max = max(p.max, n)
 		pm.matchday = p.offset + n
 	}
-	// Tournament group games: each team's first, second... game.
-	if pf.kind == model.TypeTournament {
-		idx := make([]int, 0, len(pf.matches))
-		for i := range pf.matches {
-			if pf.matches[i].stage == model.Regular {
-				idx = append(idx, i)
-			}
-		}
-		sort.SliceStable(idx, func(a, b int) bool { return pf.matches[idx[a]].kickoff.Before(pf.matches[idx[b]].kickoff) })
-		played := map[string]int{}
-		for _, i := range idx {
-			pm := &pf.matches[i]
-			pm.matchday = max(played[pm.home], played[pm.away]) + 1
-			played[pm.home], played[pm.away] = pm.matchday, pm.matchday
-		}
-	}
+	return afterSplit
+}
+
+// numberGroupGames numbers a tournament's group games: each team's first,
+// second... game, in kick-off order.
+func numberGroupGames(pf *parsedFile) {
+	idx := make([]int, 0, len(pf.matches))
 	for i := range pf.matches {
 		if pf.matches[i].stage == model.Regular {
-			regularMax = max(regularMax, pf.matches[i].matchday)
+			idx = append(idx, i)
 		}
 	}
-	season := regularMax
-	for i, n := range afterSplit {
-		if n > 0 {
-			md := n
-			if n <= season {
-				md = season + n
-			}
-			pf.matches[i].matchday = md
-			regularMax = max(regularMax, md)
-		}
+	sort.SliceStable(idx, func(a, b int) bool { return pf.matches[idx[a]].kickoff.Before(pf.matches[idx[b]].kickoff) })
+	played := map[string]int{}
+	for _, i := range idx {
+		pm := &pf.matches[i]
+		pm.matchday = max(played[pm.home], played[pm.away]) + 1
+		played[pm.home], played[pm.away] = pm.matchday, pm.matchday
 	}
-	// Pass 2: play-off rounds. Numbered rounds without a phase (Austria's
-	// "Matchday 29" in the championship group) keep their number; others
-	// are numbered in order of appearance after the regular season.
+}
+
+// numberPlayoffRounds (pass 2) numbers the play-off rounds after the
+// regular season's last matchday, regularMax. Numbered rounds without a
+// phase (Austria's "Matchday 29" in the championship group) keep their
+// number; others are numbered in order of appearance.
+func numberPlayoffRounds(pf *parsedFile, raw []ofMatch, regularMax int) {
 	next := regularMax
 	named := map[string]int{}
 	for i := range pf.matches {
@@ -747,12 +773,6 @@ func numberRounds(pf *parsedFile, raw []ofMatch) {
 		next++
 		named[raw[i].Round] = next
 		pm.matchday = next
-	}
-	pf.matchdays = regularMax
-	for i := range pf.matches {
-		if pm := &pf.matches[i]; pm.err == nil && (pm.matchday < 1 || pm.matchday > 99) {
-			pm.err = model.Invalidf("round", raw[i].Round, "gives matchday %d, outside 1 to 99", pm.matchday)
-		}
 	}
 }
 
