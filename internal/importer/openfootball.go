@@ -306,26 +306,7 @@ func parseFile(path string, raw []byte, league model.League, year int, zone *tim
 			key += "#" + strconv.Itoa(seen[key])
 		}
 		pm.source = prefix + key
-		pm.kickoff, pm.timed, pm.err = kickoff(m.Date, m.Time, zone)
-		if pm.err == nil {
-			pm.status, pm.result, pm.awarded, pm.dropped, pm.err = outcome(m)
-		}
-		if pm.err == nil && pm.status == model.Finished && pm.awarded == "" && m.Status == "awarded" {
-			pm.awarded = awardedWinners[fmt.Sprintf("%s/%d/%s/%s", league.Code, year, model.NormalizeTeamName(pm.home), model.NormalizeTeamName(pm.away))]
-			if pm.awarded == "" {
-				pm.err = model.Invalidf("score", fmt.Sprint(m.Score.FT), "awarded with a drawn score: the winner is unknown; set it with `ingest result --awarded`")
-			}
-		}
-		pm.venue = m.Ground
-		if pm.err == nil && pm.status == model.Finished {
-			var err error
-			if pm.goals, err = goalsOf(m); err != nil {
-				pm.dropped = append(pm.dropped, droppedDetail{field: "goals", err: err})
-			}
-		}
-		if pm.status == model.Timed && !pm.timed {
-			pm.status = model.Scheduled
-		}
+		pm.readMatch(m, league.Code, year, zone)
 		pf.matches = append(pf.matches, pm)
 	}
 	numberRounds(pf, f.Matches)
@@ -619,6 +600,32 @@ func outcome(m ofMatch) (model.Status, model.Result, model.Side, []droppedDetail
 		return model.Finished, r, w, dropped, nil
 	}
 	return "", r, "", nil, model.Invalidf("status", m.Status, "must be cancelled, postponed, awarded or abandoned")
+}
+
+// readMatch reads what m says of its match: kick-off, status and result,
+// an awarded winner (from awardedWinners where the file does not say),
+// ground and goals. A detail it cannot read is dropped, not the match.
+func (pm *parsedMatch) readMatch(m ofMatch, league model.LeagueCode, year int, zone *time.Location) {
+	pm.kickoff, pm.timed, pm.err = kickoff(m.Date, m.Time, zone)
+	if pm.err == nil {
+		pm.status, pm.result, pm.awarded, pm.dropped, pm.err = outcome(m)
+	}
+	if pm.err == nil && pm.status == model.Finished && pm.awarded == "" && m.Status == "awarded" {
+		pm.awarded = awardedWinners[fmt.Sprintf("%s/%d/%s/%s", league, year, model.NormalizeTeamName(pm.home), model.NormalizeTeamName(pm.away))]
+		if pm.awarded == "" {
+			pm.err = model.Invalidf("score", fmt.Sprint(m.Score.FT), "awarded with a drawn score: the winner is unknown; set it with `ingest result --awarded`")
+		}
+	}
+	pm.venue = m.Ground
+	if pm.err == nil && pm.status == model.Finished {
+		var err error
+		if pm.goals, err = goalsOf(m); err != nil {
+			pm.dropped = append(pm.dropped, droppedDetail{field: "goals", err: err})
+		}
+	}
+	if pm.status == model.Timed && !pm.timed {
+		pm.status = model.Scheduled
+	}
 }
 
 // numberRounds gives each match its matchday and stage. Regular rounds keep
