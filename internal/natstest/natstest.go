@@ -451,24 +451,3 @@ func (s *Buffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
-
-// Docs is what a reader of the repository at root reads: README.md, then
-// every page under docs/ (not its archive), as one text. Tests find the
-// shell blocks they run in it by the words before them, wherever the page.
-func Docs(tb testing.TB, root string) []byte {
-	tb.Helper()
-	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sort.Strings(pages)
-	var out []byte
-	for _, p := range append([]string{filepath.Join(root, "README.md")}, pages...) {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out = append(append(out, b...), '\n')
-	}
-	return out
-}
