@@ -34,13 +34,11 @@ var runbookFull = flag.Bool("runbook.full", false, "run the runbook test at full
 // shBlocks returns the ```sh blocks of a Markdown file, in order.
 func shBlocks(t *testing.T, path string) []string {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var blocks []string
-	for _, m := range regexp.MustCompile("(?ms)^```sh\n(.*?)^```\n").FindAllSubmatch(b, -1) {
-		blocks = append(blocks, string(m[1]))
+	for _, b := range natstest.Blocks(t, path) {
+		if b.Lang == "sh" {
+			blocks = append(blocks, b.Text)
+		}
 	}
 	return blocks
 }

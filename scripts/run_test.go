@@ -159,11 +159,7 @@ func TestMakeRun(t *testing.T) {
 
 	// The README's first edit, as written there: a live score for a match
 	// of the next Premier League matchday.
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := readmeBlock(t, readme, "The first edit", listen, natsAddr).CombinedOutput()
+	out, err := docBlock(t, "../README.md", "The first edit", listen, natsAddr).CombinedOutput()
 	edited := regexp.MustCompile(`fixture 6/(\d+) updated`).FindSubmatch(out)
 	if err != nil || edited == nil {
 		t.Fatalf("the README's first edit: %v\n%s", err, out)
@@ -181,12 +177,12 @@ func TestMakeRun(t *testing.T) {
 		return nil
 	})
 
-	// The README's second replica beside make run, as written there (only
-	// the addresses moved to free ones): it starts, and answers as the
-	// first does.
+	// docs/operations.md's second replica beside make run, as written
+	// there (only the addresses moved to free ones): it starts, and
+	// answers as the first does.
 	second, secondAdmin := natstest.FreeAddr(t), natstest.FreeAddr(t)
 	block := strings.NewReplacer("nats://127.0.0.1:4222", "nats://"+natsAddr, "--listen :8081", "--listen "+second,
-		"127.0.0.1:9091", secondAdmin).Replace(readmeText(t, readme, "### Running replicas", "sh"))
+		"127.0.0.1:9091", secondAdmin).Replace(natstest.BlockAfter(t, "../docs/operations.md", "## Running replicas", "sh").Text)
 	replica := exec.Command("bash", "-euo", "pipefail", "-c", "exec "+strings.TrimSpace(block))
 	replica.Dir = ".."
 	// Read by CheckFor's message while the process writes it: a locked
@@ -206,7 +202,7 @@ func TestMakeRun(t *testing.T) {
 			}
 			err = fmt.Errorf("/readyz: %s", resp.Status)
 		}
-		return fmt.Errorf("the README's second replica is not ready: %v\n%s", err, replicaLog.String())
+		return fmt.Errorf("the documented second replica is not ready: %v\n%s", err, replicaLog.String())
 	})
 	for _, path := range []string{"/competitions/", "/competitions/6/leagueTable", "/fixtures/" + string(edited[1]), "/teams/57"} {
 		var one, two any
@@ -220,20 +216,21 @@ func TestMakeRun(t *testing.T) {
 			for i < min(len(a), len(mine)) && a[i] == mine[i] {
 				i++
 			}
-			t.Errorf("GET %s: the README's second replica answers otherwise from byte %d: %.80q, want %.80q", path, i, mine[i:], a[i:])
+			t.Errorf("GET %s: the documented second replica answers otherwise from byte %d: %.80q, want %.80q", path, i, mine[i:], a[i:])
 		}
 	}
 
-	webhookWalkthrough(t, readme, natsAddr, string(edited[1]))
+	webhookWalkthrough(t, natsAddr, string(edited[1]))
 
-	// The README's first requests and its Superliga, as written there.
-	requests := readmeBlock(t, readme, "In another terminal:", listen, natsAddr)
+	// The README's first requests and docs/tables.md's Superliga, as
+	// written there.
+	requests := docBlock(t, "../README.md", "In another terminal:", listen, natsAddr)
 	if out, err := requests.CombinedOutput(); err != nil || strings.Count(string(out), `"error"`) != 1 || !strings.Contains(string(out), "Arsenal FC") {
 		t.Errorf("the README's first requests (one error, a hint, expected): %v\n%.2000s", err, out)
 	}
-	superliga := readmeBlock(t, readme, "Denmark's Superliga", listen, natsAddr)
+	superliga := docBlock(t, "../docs/tables.md", "Denmark's Superliga", listen, natsAddr)
 	if out, err := superliga.CombinedOutput(); err != nil || !strings.Contains(string(out), `rules.phases[1].name: "Relegation round"`) {
-		t.Errorf("the README's Superliga: %v\n%s", err, out)
+		t.Errorf("docs/tables.md's Superliga: %v\n%s", err, out)
 	}
 
 	// A second make run on the same ports, or the same data, says so in
@@ -276,27 +273,27 @@ func TestMakeRun(t *testing.T) {
 	}
 }
 
-// webhookWalkthrough runs the README's webhook commands and its receiver
+// webhookWalkthrough runs docs/api.md's webhook commands and its receiver
 // program as written there (only the receiver's address moved to a free
 // one) beside make run started with FD_WEBHOOK_ALLOW=127.0.0.1/32: the
 // receiver passes the host verification, and a live edit reaches it,
 // signed.
-func webhookWalkthrough(t *testing.T, readme []byte, natsAddr, fixture string) {
+func webhookWalkthrough(t *testing.T, natsAddr, fixture string) {
 	t.Helper()
 	recvAddr := natstest.FreeAddr(t)
-	sh := strings.ReplaceAll(readmeText(t, readme, "### Webhooks", "sh"), "127.0.0.1:8999", recvAddr)
+	sh := strings.ReplaceAll(natstest.BlockAfter(t, "../docs/api.md", "## Webhooks", "sh").Text, "127.0.0.1:8999", recvAddr)
 	out, err := shell(sh, natsAddr).CombinedOutput()
 	secret := regexp.MustCompile(`(?m)^secret: (whsec_\S+)$`).FindSubmatch(out)
 	if err != nil || secret == nil || !strings.Contains(string(out), "warning: 127.0.0.1 is not a public address") {
-		t.Fatalf("the README's webhook commands: %v\n%s", err, out)
+		t.Fatalf("docs/api.md's webhook commands: %v\n%s", err, out)
 	}
 	src := filepath.Join(t.TempDir(), "receiver.go")
-	if err := os.WriteFile(src, []byte(strings.ReplaceAll(readmeText(t, readme, "A receiver in Go", "go"), "127.0.0.1:8999", recvAddr)), 0o644); err != nil {
+	if err := os.WriteFile(src, []byte(strings.ReplaceAll(natstest.BlockAfter(t, "../docs/api.md", "A receiver in Go", "go").Text, "127.0.0.1:8999", recvAddr)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(t.TempDir(), "receiver")
 	if out, err := exec.Command("go", "build", "-o", bin, src).CombinedOutput(); err != nil {
-		t.Fatalf("the README's receiver does not build: %v\n%s", err, out)
+		t.Fatalf("docs/api.md's receiver does not build: %v\n%s", err, out)
 	}
 	recv := exec.Command(bin)
 	recv.Env = append(os.Environ(), "FD_WEBHOOK_SECRET="+string(secret[1]))
@@ -333,22 +330,12 @@ func webhookWalkthrough(t *testing.T, readme []byte, natsAddr, fixture string) {
 	})
 }
 
-// readmeText is the first block fenced as lang in the README after the
-// text after.
-func readmeText(t *testing.T, readme []byte, after, lang string) string {
+// docBlock is the first sh block of the Markdown file at path after the
+// text after, as a command to run from the repository with make run's
+// addresses.
+func docBlock(t *testing.T, path, after, listen, natsAddr string) *exec.Cmd {
 	t.Helper()
-	m := regexp.MustCompile("(?s)" + regexp.QuoteMeta(after) + ".*?```" + lang + "\n(.*?)```").FindSubmatch(readme)
-	if m == nil {
-		t.Fatalf("README has no %s block after %q", lang, after)
-	}
-	return string(m[1])
-}
-
-// readmeBlock is the first sh block of the README after the text after,
-// as a command to run from the repository with make run's addresses.
-func readmeBlock(t *testing.T, readme []byte, after, listen, natsAddr string) *exec.Cmd {
-	t.Helper()
-	return shell(strings.ReplaceAll(readmeText(t, readme, after, "sh"), "localhost:8080", listen), natsAddr)
+	return shell(strings.ReplaceAll(natstest.BlockAfter(t, path, after, "sh").Text, "localhost:8080", listen), natsAddr)
 }
 
 // shell runs script with bash from the repository, its ingest commands

@@ -66,7 +66,7 @@ type option struct {
 	value                        flag.Value
 }
 
-// options are the replica's flags, grouped as the README's flag table.
+// options are the replica's flags, grouped as docs/api.md's flag table.
 func (c *config) options() []option {
 	return []option{
 		{"HTTP", "listen", "FD_LISTEN", "ADDR", "HTTP address", addrValue{&c.listen, false}},

@@ -138,7 +138,7 @@ func TestBadFlagsFailAtStart(t *testing.T) {
 	}
 }
 
-// TestHelpIsTheFlagTable: --help lists every flag of the README's flag
+// TestHelpIsTheFlagTable: --help lists every flag of docs/api.md's flag
 // table in groups, on one line with its environment variable and its
 // default, and ends with an example; a bad environment value is refused
 // naming the flag and the variable.
@@ -148,13 +148,13 @@ func TestHelpIsTheFlagTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	help := out.String()
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../docs/api.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := regexp.MustCompile("(?m)^\\| `--([a-z-]+)[^`]*`(?:, `--([a-z-]+)`)? \\| `(FD_[A-Z_]+)`(?:, `(FD_[A-Z_]+)`)? \\| ([^|]*) \\|").FindAllStringSubmatch(string(readme), -1)
+	rows := regexp.MustCompile("(?m)^\\| `--([a-z-]+)[^`]*`(?:, `--([a-z-]+)`)? \\| `(FD_[A-Z_]+)`(?:, `(FD_[A-Z_]+)`)? \\| ([^|]*) \\|").FindAllStringSubmatch(string(page), -1)
 	if len(rows) < 20 {
-		t.Fatalf("found %d rows of the README's flag table", len(rows))
+		t.Fatalf("found %d rows of docs/api.md's flag table", len(rows))
 	}
 	for _, row := range rows {
 		for i, name := range []string{row[1], row[2]} {

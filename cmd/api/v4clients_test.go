@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -159,7 +158,7 @@ type v4ClientResult struct {
 // against a replica with real seasons imported: every call to a served
 // route succeeds, with data where the seasons have some. The library with
 // a base URL of its own is given the replica's; the one with
-// https://api.football-data.org written in reaches it as the README says
+// https://api.football-data.org written in reaches it as docs/v4.md says
 // (a hosts entry, a certificate from a CA of one's own, a TLS front), in a
 // mount namespace of its own so that the machine's /etc/hosts is left alone.
 func TestV4ClientLibraries(t *testing.T) {
@@ -322,7 +321,7 @@ func withoutProxies(env []string) []string {
 	})
 }
 
-// redirectFootballData does what the README's "Pointing v4 clients at
+// redirectFootballData does what docs/v4.md's "Pointing v4 clients at
 // footballd" tells a user whose client has https://api.football-data.org
 // written in: its sh block makes the CA and the certificate and adds the
 // hosts entry, run in a mount namespace whose /etc/hosts is a copy, and a
@@ -368,27 +367,19 @@ func redirectFootballData(t *testing.T, base string, env []string, served *atomi
 		return c
 	}
 
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile("(?s)written in \\(.*?```sh\n(.*?)```").FindSubmatch(readme)
-	if m == nil {
-		t.Fatal("README.md has no sh block for a client with its base URL written in")
-	}
-	block := strings.ReplaceAll(string(m[1]), "127.0.0.1 ", ip+" ")
+	block := strings.ReplaceAll(natstest.BlockAfter(t, "../../docs/v4.md", "written in (", "sh").Text, "127.0.0.1 ", ip+" ")
 	mk := wrap(exec.Command("bash", "-euo", "pipefail", "-c", block))
 	mk.Dir = dir
 	if out, err := mk.CombinedOutput(); err != nil {
-		t.Fatalf("the README's block: %v\n%s", err, out)
+		t.Fatalf("docs/v4.md's block: %v\n%s", err, out)
 	}
 	if b, _ := os.ReadFile(hosts); !strings.Contains(string(b), ip+" api.football-data.org") {
-		t.Fatalf("the README's block added no hosts entry for %s:\n%s", ip, b)
+		t.Fatalf("docs/v4.md's block added no hosts entry for %s:\n%s", ip, b)
 	}
 
 	cert, err := tls.LoadX509KeyPair(filepath.Join(dir, "api.pem"), filepath.Join(dir, "api.key"))
 	if err != nil {
-		t.Fatalf("the README's certificate: %v", err)
+		t.Fatalf("docs/v4.md's certificate: %v", err)
 	}
 	target, err := url.Parse(base)
 	if err != nil {

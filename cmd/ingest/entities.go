@@ -144,7 +144,7 @@ func competitionPut() command {
 		competitionFields,
 		func(fs *flag.FlagSet) {
 			fs.StringVar(&file, "file", "", "JSON file with the whole competition (- for stdin), applied before the other flags")
-			fs.StringVar(&rulesFile, "rules", "", "JSON file with the table rules (- for stdin): points, tie-breakers, head-to-head mode, phases, best thirds (README: Table rules)")
+			fs.StringVar(&rulesFile, "rules", "", "JSON file with the table rules (- for stdin): points, tie-breakers, head-to-head mode, phases, best thirds (docs/tables.md)")
 			fileFlags(fs, &in)
 		},
 		func(e *env, _ int, _ given) (func(*model.Competition) error, error) {

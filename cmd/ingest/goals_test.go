@@ -30,7 +30,7 @@ func goalsSetup(t *testing.T, c *cli) (england, germany int) {
 	return england, germany
 }
 
-// shellWords splits a README command line as the shell would: words
+// shellWords splits a documented command line as the shell would: words
 // apart, double quotes keeping one word together.
 func shellWords(line string) []string {
 	var words []string
@@ -57,17 +57,17 @@ func shellWords(line string) []string {
 	return words
 }
 
-// TestReadmeGoals runs the README's goals example: the goals are stored in
+// TestDocsGoals runs docs/ingest.md's goals example: the goals are stored in
 // the order of play, "Kane" is Harry Kane, and the own goal's scorer is a
 // person of the home side, for whom it does not count.
-func TestReadmeGoals(t *testing.T) {
+func TestDocsGoals(t *testing.T) {
 	c := newCLI(t)
 	england, _ := goalsSetup(t, c)
 	var outs []string
-	for _, line := range readmeBlock(t, "### Goals and scorers") {
+	for _, line := range docBlock(t, "ingest.md", "## Goals and scorers") {
 		args := shellWords(line)
 		if args[0] != "ingest" {
-			t.Fatalf("README line %q: not an ingest command", line)
+			t.Fatalf("docs/ingest.md line %q: not an ingest command", line)
 		}
 		outs = append(outs, c.ok(args[1:]...))
 	}
@@ -100,7 +100,7 @@ func TestReadmeGoals(t *testing.T) {
 		t.Errorf("%d persons, want Harry Kane and Stones", len(persons))
 	}
 	// The same goals again change nothing; none removes them.
-	if out := c.ok(shellWords(readmeBlock(t, "### Goals and scorers")[0])[1:]...); !strings.Contains(out, "fixture 1/7 unchanged") {
+	if out := c.ok(shellWords(docBlock(t, "ingest.md", "## Goals and scorers")[0])[1:]...); !strings.Contains(out, "fixture 1/7 unchanged") {
 		t.Errorf("the same goals again: %s", out)
 	}
 	if out := c.ok("result", "7", "--goal", "none"); !strings.Contains(out, `goals[0].scorer: "Harry Kane" → (none)`) {

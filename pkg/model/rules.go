@@ -235,7 +235,7 @@ const (
 
 // DefaultRules returns the table rules a league used in the season starting
 // in year (a tournament: the year it was held). Editors override them per
-// competition. The README lists them with their sources.
+// competition. docs/tables.md lists them with their sources.
 //
 //   - Points: 3 for a win from 1981 in England (PL, ELC, EL1, EL2, FAC),
 //     1994 at the World Cup and 1995 elsewhere, 2 before.

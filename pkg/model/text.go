@@ -21,7 +21,7 @@ func CheckID(field string, id int) error {
 	return nil
 }
 
-// Bounds of text fields, in characters. The README lists them.
+// Bounds of text fields, in characters. docs/ingest.md lists them.
 const (
 	MaxName   = 100 // team, player, league and competition names
 	MaxShort  = 50  // short names, market values

@@ -3,7 +3,6 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,23 +12,11 @@ import (
 	"github.com/footdata/footballd/pkg/model"
 )
 
-// readmeBlock returns the first sh block of README.md after heading,
-// its continued lines joined and comments dropped.
-func readmeBlock(t *testing.T, heading string) []string {
+// docBlock returns the first sh block of docs/page after the text after, its
+// continued lines joined and comments dropped.
+func docBlock(t *testing.T, page, after string) []string {
 	t.Helper()
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(b), "\n"+heading+"\n")
-	if !ok {
-		t.Fatalf("README.md has no %q", heading)
-	}
-	_, rest, ok = strings.Cut(rest, "```sh\n")
-	block, _, ok2 := strings.Cut(rest, "```")
-	if !ok || !ok2 {
-		t.Fatalf("README.md: no sh block under %q", heading)
-	}
+	block := natstest.BlockAfter(t, "../../docs/"+page, after, "sh").Text
 	block = strings.ReplaceAll(block, "\\\n", " ")
 	var lines []string
 	for _, line := range strings.Split(block, "\n") {
@@ -41,11 +28,11 @@ func readmeBlock(t *testing.T, heading string) []string {
 	return lines
 }
 
-// TestReadmeKeepingDataCurrent runs the README's worked example as
+// TestDocsKeepingDataCurrent runs docs/feeds.md's worked example as
 // written there, with openfootball's host replaced by a local server of
 // the same files (../shared/data) and the admin listener on a free port.
-func TestReadmeKeepingDataCurrent(t *testing.T) {
-	lines := readmeBlock(t, "## Keeping data current")
+func TestDocsKeepingDataCurrent(t *testing.T) {
+	lines := docBlock(t, "feeds.md", "# Keeping data current")
 	mux := http.NewServeMux()
 	mux.Handle("/openfootball/football.json/master/", http.StripPrefix("/openfootball/football.json/master/",
 		http.FileServer(http.Dir(natstest.SharedData(t, "openfootball-football-json")))))
@@ -61,12 +48,12 @@ func TestReadmeKeepingDataCurrent(t *testing.T) {
 	for _, line := range lines {
 		args := strings.Fields(local.Replace(line))
 		if args[0] != "ingest" {
-			t.Fatalf("README line %q: not an ingest command", line)
+			t.Fatalf("docs/feeds.md line %q: not an ingest command", line)
 		}
 		switch {
 		case args[len(args)-1] == "&":
 			if args[1] != "follow" {
-				t.Fatalf("README line %q: only follow runs in the background", line)
+				t.Fatalf("docs/feeds.md line %q: only follow runs in the background", line)
 			}
 			c.follow(t, args[2:len(args)-1]...)
 		case args[1] == "feed" && args[2] == "show":
