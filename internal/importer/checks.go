@@ -42,8 +42,25 @@ func checkSeason(pf *parsedFile, now time.Time) []Warning {
 	pf.matches = dropIdentical(pf.matches, func(pm parsedMatch) {
 		warn(warnIdentical, "line %d repeats %s v %s (%s, %s)", pm.line, pm.home, pm.away, pm.round, pm.kickoff.Format(time.DateOnly))
 	})
-	// Spellings that normalise alike are one team already.
 	norm := normalizer{}
+	checkNames(pf, norm, warn)
+	checkWindow(pf, warn)
+	checkTwiceADay(pf, warn)
+	checkResults(pf, now, warn)
+	if pf.kind == model.TypeLeague {
+		if lo, hi := regularRange(pf.matches, norm); lo != hi {
+			warn(warnRoundCount, "between %d and %d regular matches per team over %d matchdays", lo, hi, pf.matchdays)
+		}
+	}
+	return ws
+}
+
+// warnFunc adds a warning of kind about the season being checked.
+type warnFunc func(kind, format string, args ...any)
+
+// checkNames warns of two spellings that look like one team. Spellings
+// that normalise alike are one team already.
+func checkNames(pf *parsedFile, norm normalizer, warn warnFunc) {
 	counts, spelling := map[string]int{}, map[string]string{}
 	for _, pm := range pf.matches {
 		for _, name := range []string{pm.home, pm.away} {
@@ -57,6 +74,10 @@ func checkSeason(pf *parsedFile, now time.Time) []Warning {
 	for _, pair := range similarNames(counts, spelling) {
 		warn(warnSimilarNames, "%q in %d matches, %q in %d", spelling[pair[0]], counts[pair[0]], spelling[pair[1]], counts[pair[1]])
 	}
+}
+
+// checkWindow warns of matches outside the season's dates.
+func checkWindow(pf *parsedFile, warn warnFunc) {
 	first, last := seasonWindow(pf.year, pf.calendarYear)
 	var outside []parsedMatch
 	for _, pm := range pf.matches {
@@ -69,6 +90,10 @@ func checkSeason(pf *parsedFile, now time.Time) []Warning {
 			outside[0].kickoff.Format(time.DateOnly), outside[len(outside)-1].kickoff.Format(time.DateOnly),
 			first.Format(time.DateOnly), last.AddDate(0, 0, -1).Format(time.DateOnly), roundsOf(outside))
 	}
+}
+
+// checkTwiceADay warns of a team with two matches on one day.
+func checkTwiceADay(pf *parsedFile, warn warnFunc) {
 	// A team's days, each with the match it last played on it (an index:
 	// this runs over every match of every file).
 	type teamDay struct {
@@ -91,6 +116,11 @@ func checkSeason(pf *parsedFile, now time.Time) []Warning {
 			days[key] = i
 		}
 	}
+}
+
+// checkResults warns of matches long past without a result (none when
+// now is zero).
+func checkResults(pf *parsedFile, now time.Time, warn warnFunc) {
 	due := now.AddDate(0, 0, -resultGraceDays)
 	var missing []parsedMatch
 	for _, pm := range pf.matches {
@@ -101,12 +131,6 @@ func checkSeason(pf *parsedFile, now time.Time) []Warning {
 	if len(missing) > 0 {
 		warn(warnNoResult, "%d matches before %s have none: %s", len(missing), due.Format(time.DateOnly), examplesOf(missing))
 	}
-	if pf.kind == model.TypeLeague {
-		if lo, hi := regularRange(pf.matches, norm); lo != hi {
-			warn(warnRoundCount, "between %d and %d regular matches per team over %d matchdays", lo, hi, pf.matchdays)
-		}
-	}
-	return ws
 }
 
 // resultGraceDays is how long a match may go without its result before it

@@ -100,31 +100,10 @@ func readSquads(name string, body []byte, opts Options, _ func(model.LeagueCode)
 			src.rejected = append(src.rejected, Rejection{File: name, Line: line, What: "player of " + sq.team, Err: err})
 			continue
 		}
-		switch {
-		case code == "":
-			p.Nationality = country
-			if country == "" {
-				noCountry++
-			}
-		case nations[code] != "":
-			p.Nationality = nations[code]
-		default:
-			p.Nationality = code
-			src.warnings = append(src.warnings, Warning{File: name, Kind: warnNationCode, What: fmt.Sprintf("line %d %s: %s", line, p.Name, code)})
+		if !src.nationality(&p, code, country, line) {
+			noCountry++
 		}
-		if n := p.JerseyNumber; n != nil {
-			other, worn := shirts[*n]
-			if worn || *n < 1 || *n > 99 {
-				what := fmt.Sprintf("line %d %s: %d", line, p.Name, *n)
-				if worn {
-					what += " (worn by " + other + ")"
-				}
-				src.warnings = append(src.warnings, Warning{File: name, Kind: warnShirt, What: what})
-				p.JerseyNumber = nil
-			} else {
-				shirts[*n] = p.Name
-			}
-		}
+		src.shirt(&p, shirts, line)
 		if err := p.ValidateDraft(); err != nil {
 			src.rejected = append(src.rejected, Rejection{File: name, Line: line, What: "player of " + sq.team, Err: err})
 			continue
@@ -212,4 +191,41 @@ func (im *Importer) putSquads(ctx context.Context, path string, squads []parsedS
 		}
 	}
 	return nil
+}
+
+// nationality sets p's nationality from the code the line gave, or the
+// league's country without one; false when it has neither. An unknown
+// code is kept as it is, with a warning.
+func (src *source) nationality(p *model.Player, code, country string, line int) bool {
+	switch {
+	case code == "":
+		p.Nationality = country
+		return country != ""
+	case nations[code] != "":
+		p.Nationality = nations[code]
+	default:
+		p.Nationality = code
+		src.warnings = append(src.warnings, Warning{File: src.path, Kind: warnNationCode, What: fmt.Sprintf("line %d %s: %s", line, p.Name, code)})
+	}
+	return true
+}
+
+// shirt keeps p's shirt number unless it is out of range or another
+// player of the squad wears it, then drops it with a warning.
+func (src *source) shirt(p *model.Player, shirts map[int]string, line int) {
+	n := p.JerseyNumber
+	if n == nil {
+		return
+	}
+	other, worn := shirts[*n]
+	if !worn && *n >= 1 && *n <= 99 {
+		shirts[*n] = p.Name
+		return
+	}
+	what := fmt.Sprintf("line %d %s: %d", line, p.Name, *n)
+	if worn {
+		what += " (worn by " + other + ")"
+	}
+	src.warnings = append(src.warnings, Warning{File: src.path, Kind: warnShirt, What: what})
+	p.JerseyNumber = nil
 }
