@@ -571,20 +571,7 @@ func applyAliases(src *source, aliases map[string]string) map[string]string {
 // it stays: see Import). written are the files with fixtures on batch, of
 // which a failure of the batch names the first (failedFile).
 func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*file, written []*file, loaded func() error) error {
-	var files []*file
-	for _, fl := range group {
-		for _, r := range fl.src.rejected {
-			if fl.src.format == squadsFormat {
-				im.Summary.Squads.Rejected++
-			} else {
-				im.Summary.Fixtures.Rejected++
-			}
-			im.Summary.reject(r)
-		}
-		if len(fl.src.seasons) > 0 || len(fl.src.deductions) > 0 || len(fl.src.squads) > 0 {
-			files = append(files, fl)
-		}
-	}
+	files := im.withData(group)
 	if len(files) == 0 {
 		return nil
 	}
@@ -613,20 +600,49 @@ func (im *Importer) write(ctx context.Context, batch *editor.Batch, group []*fil
 		return err
 	}
 	for _, fl := range files {
-		for i, pf := range fl.src.seasons {
-			if err := im.putFixtures(ctx, batch, fl, pf, fl.kept[i], fl.comps[i], known.bySource, fl.claimed[i].IDs); err != nil {
-				return failedFile(written, err)
-			}
-			if err := im.putDisciplinary(ctx, fl.path, pf, fl.comps[i], fl.teamIDs); err != nil {
-				return fmt.Errorf("%s: %w", fl.path, err)
-			}
+		if err := im.putFile(ctx, batch, fl, known, written); err != nil {
+			return err
 		}
-		if err := im.putDeductions(ctx, fl.path, fl.src.deductions); err != nil {
+	}
+	return nil
+}
+
+// withData counts the rejections of the group's files and returns those
+// left with something to write.
+func (im *Importer) withData(group []*file) []*file {
+	var files []*file
+	for _, fl := range group {
+		for _, r := range fl.src.rejected {
+			if fl.src.format == squadsFormat {
+				im.Summary.Squads.Rejected++
+			} else {
+				im.Summary.Fixtures.Rejected++
+			}
+			im.Summary.reject(r)
+		}
+		if len(fl.src.seasons) > 0 || len(fl.src.deductions) > 0 || len(fl.src.squads) > 0 {
+			files = append(files, fl)
+		}
+	}
+	return files
+}
+
+// putFile writes one prepared file: its seasons' fixtures and
+// disciplinary points, its deductions, its squads.
+func (im *Importer) putFile(ctx context.Context, batch *editor.Batch, fl *file, known known, written []*file) error {
+	for i, pf := range fl.src.seasons {
+		if err := im.putFixtures(ctx, batch, fl, pf, fl.kept[i], fl.comps[i], known.bySource, fl.claimed[i].IDs); err != nil {
+			return failedFile(written, err)
+		}
+		if err := im.putDisciplinary(ctx, fl.path, pf, fl.comps[i], fl.teamIDs); err != nil {
 			return fmt.Errorf("%s: %w", fl.path, err)
 		}
-		if err := im.putSquads(ctx, fl.path, fl.src.squads); err != nil {
-			return fmt.Errorf("%s: %w", fl.path, err)
-		}
+	}
+	if err := im.putDeductions(ctx, fl.path, fl.src.deductions); err != nil {
+		return fmt.Errorf("%s: %w", fl.path, err)
+	}
+	if err := im.putSquads(ctx, fl.path, fl.src.squads); err != nil {
+		return fmt.Errorf("%s: %w", fl.path, err)
 	}
 	return nil
 }
