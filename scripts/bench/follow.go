@@ -70,37 +70,20 @@ func followRows(ctx context.Context, env *benchEnv) error {
 		return err
 	}
 	dir := filepath.Join(env.tmp, "follow-source")
-	var urls []string
-	srv, base, err := followSource(dir)
+	srv, urls, err := serveFeeds(dir, body)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	for i := range followFeeds {
-		p := filepath.Join(dir, fmt.Sprintf("f%02d", i), followSeason)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, body, 0o644); err != nil {
-			return err
-		}
-		urls = append(urls, fmt.Sprintf("%s/f%02d/%s", base, i, followSeason))
-	}
 	w, err := newWorld(ctx, env, "follow")
 	if err != nil {
 		return err
 	}
 	defer w.close()
-	admin, err := freeAddr()
+	p, err := startFollower(env, w, ingestBin)
 	if err != nil {
 		return err
 	}
-	p, err := startProcess(env.logPath("follow"), admin, ingestBin, "--nats", w.url(), "follow", "--admin-listen", admin,
-		"--lease", "3s", "--log-level", "warn")
-	if err != nil {
-		return err
-	}
-	p.admin = admin
 	defer p.stop()
 	ed := &editor.Editor{Store: w.store, Meta: benchMeta}
 	for i, u := range urls {
@@ -119,8 +102,54 @@ func followRows(ctx context.Context, env *benchEnv) error {
 	}); err != nil {
 		return fmt.Errorf("the follower's first polls: %w; its log: %s", err, p.logTail())
 	}
+	if err := unchangedFeedRows(ctx, env, p, urls); err != nil {
+		return err
+	}
+	return changedFeedRows(ctx, env, p, ed, state, dir, body, urls)
+}
 
-	// All 20 unchanged: every poll of the window a 304.
+// serveFeeds writes a copy of the season file for every feed under dir and
+// serves them (followSource); it returns the feeds' URLs.
+func serveFeeds(dir string, body []byte) (*http.Server, []string, error) {
+	srv, base, err := followSource(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var urls []string
+	for i := range followFeeds {
+		p := filepath.Join(dir, fmt.Sprintf("f%02d", i), followSeason)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			srv.Close()
+			return nil, nil, err
+		}
+		if err := os.WriteFile(p, body, 0o644); err != nil {
+			srv.Close()
+			return nil, nil, err
+		}
+		urls = append(urls, fmt.Sprintf("%s/f%02d/%s", base, i, followSeason))
+	}
+	return srv, urls, nil
+}
+
+// startFollower starts `ingest follow` on the world's stream, with an
+// admin listener for its metrics.
+func startFollower(env *benchEnv, w *world, ingestBin string) (*process, error) {
+	admin, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	p, err := startProcess(env.logPath("follow"), admin, ingestBin, "--nats", w.url(), "follow", "--admin-listen", admin,
+		"--lease", "3s", "--log-level", "warn")
+	if err != nil {
+		return nil, err
+	}
+	p.admin = admin
+	return p, nil
+}
+
+// unchangedFeedRows: all 20 feeds unchanged, every poll of the window a
+// 304.
+func unchangedFeedRows(ctx context.Context, env *benchEnv, p *process, urls []string) error {
 	window := 5 * time.Second
 	if env.Big >= fullScale.Big {
 		window = 20 * time.Second
@@ -142,8 +171,12 @@ func followRows(ctx context.Context, env *benchEnv) error {
 		Ours: ms(ourTime), Baseline: "plain GET of one file " + ms(plain.wall/followFeeds), Ratio: ourTime.Seconds() / (plain.wall / followFeeds).Seconds(),
 		Note:   "a poll: the status read, a conditional GET, the status written",
 		Values: map[string]float64{"oursMs": ourTime.Seconds() * 1000, "plainMs": (plain.wall / followFeeds).Seconds() * 1000}})
+	return nil
+}
 
-	// One changed file, the others paused.
+// changedFeedRows: one feed's file changed (a result added), the other
+// feeds paused.
+func changedFeedRows(ctx context.Context, env *benchEnv, p *process, ed *editor.Editor, state *follow.State, dir string, body []byte, urls []string) error {
 	for i := 1; i < followFeeds; i++ {
 		if _, err := ed.PauseFeed(ctx, fmt.Sprintf("f%02d", i), true); err != nil {
 			return err
@@ -155,7 +188,7 @@ func followRows(ctx context.Context, env *benchEnv) error {
 	}
 	changed := bytes.Replace(body, []byte(`"score": {
       }`), []byte(`"score": {"ft": [2, 1]}`), 1)
-	polls, cpu, took, err = p.followWindow(ctx, "changed", 0, func() error {
+	polls, cpu, took, err := p.followWindow(ctx, "changed", 0, func() error {
 		return os.WriteFile(filepath.Join(dir, "f00", followSeason), changed, 0o644)
 	})
 	if err != nil {

@@ -97,34 +97,17 @@ func main() {
 	data := flag.String("data", "../shared/data", "directory holding openfootball-football-json and engsoccerdata")
 	noEng := flag.Bool("no-engsoccer", false, "skip the engsoccerdata rows of a full run")
 	only := flag.String("only", "", "run only these steps, comma-separated: ingest, follow, empty, small, edits, big, engsoccer, fanout (rows compared with a skipped step's figure are left out or shown without it)")
-	bareFile := flag.String("bare-serve", "", "internal: serve the captured responses in this file as the bare baseline")
-	listen := flag.String("listen", "", "internal: address of the bare baseline server")
-	openLoopFile := flag.String("open-loop", "", "internal: run the open-loop load described in this file")
-	openLoopOut := flag.String("open-loop-out", "", "internal: where --open-loop writes its latencies")
-	rawReplayURL := flag.String("raw-replay", "", "internal: run the raw replay baseline against this NATS URL")
-	plainGet := flag.String("plain-get", "", "internal: GET these URLs (comma-separated), the follower's baseline")
-	plainRounds := flag.Int("plain-rounds", 1, "internal: rounds of --plain-get")
+	var in internalFlags
+	flag.StringVar(&in.bareFile, "bare-serve", "", "internal: serve the captured responses in this file as the bare baseline")
+	flag.StringVar(&in.listen, "listen", "", "internal: address of the bare baseline server")
+	flag.StringVar(&in.openLoopFile, "open-loop", "", "internal: run the open-loop load described in this file")
+	flag.StringVar(&in.openLoopOut, "open-loop-out", "", "internal: where --open-loop writes its latencies")
+	flag.StringVar(&in.rawReplayURL, "raw-replay", "", "internal: run the raw replay baseline against this NATS URL")
+	flag.StringVar(&in.plainGet, "plain-get", "", "internal: GET these URLs (comma-separated), the follower's baseline")
+	flag.IntVar(&in.plainRounds, "plain-rounds", 1, "internal: rounds of --plain-get")
 	flag.Parse()
-	if *plainGet != "" {
-		if err := plainGetMain(*plainGet, *plainRounds); err != nil {
-			log.Fatal(err)
-		}
-		return
-	}
-	if *rawReplayURL != "" {
-		if err := rawReplayMain(*rawReplayURL); err != nil {
-			log.Fatal(err)
-		}
-		return
-	}
-	if *openLoopFile != "" {
-		if err := openLoopMain(*openLoopFile, *openLoopOut); err != nil {
-			log.Fatal(err)
-		}
-		return
-	}
-	if *bareFile != "" {
-		if err := serveBare(*bareFile, *listen); err != nil {
+	if ran, err := in.run(); ran {
+		if err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -132,58 +115,122 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
-	env := &benchEnv{scale: fullScale, dataDir: *data}
-	mode := "full"
-	if *quick {
-		env.scale, mode = quickScale, "quick"
-	}
-	if *noEng {
-		env.EngSoccer = false
-	}
-	var err error
-	if env.apiBin, err = filepath.Abs(*api); err != nil {
-		log.Fatal(err)
-	}
-	if _, err := os.Stat(env.apiBin); err != nil {
-		log.Fatalf("%v: build it first with `go build -o bin/ ./cmd/...` (make bench does)", err)
-	}
-	if env.self, err = os.Executable(); err != nil {
-		log.Fatal(err)
-	}
-	if env.tmp, err = os.MkdirTemp("", "footballd-bench-"); err != nil {
+	env, err := newBenchEnv(*quick, *noEng, *api, *data)
+	if err != nil {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(env.tmp)
+	fmt.Printf("footballd bench, %s mode; logs of child processes in %s (removed at the end)\n", env.rep.Mode, env.tmp)
+
+	chosen, err := chooseSteps(*only)
+	if err != nil {
+		log.Fatal(err)
+	}
+	env.rep.Params["only"] = *only
+	runSteps(ctx, env, chosen)
+	env.rep.Elapsed = time.Since(env.rep.Started).Round(time.Second).String()
+	fmt.Println()
+	env.rep.markdown(os.Stdout)
+	if err := env.rep.write(*out); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("\nwritten to %s/latest.{json,md}\n", *out)
+	if len(env.rep.Failures) > 0 {
+		os.Exit(1)
+	}
+}
+
+// internalFlags are the modes in which the bench binary runs as a child of
+// the bench: a baseline or the load generator, kept out of the measuring
+// process so that they share neither its CPU accounting nor its collector.
+type internalFlags struct {
+	bareFile, listen          string
+	openLoopFile, openLoopOut string
+	rawReplayURL              string
+	plainGet                  string
+	plainRounds               int
+}
+
+// run runs the one internal mode given, if any; ran says whether one was.
+func (in internalFlags) run() (ran bool, err error) {
+	switch {
+	case in.plainGet != "":
+		return true, plainGetMain(in.plainGet, in.plainRounds)
+	case in.rawReplayURL != "":
+		return true, rawReplayMain(in.rawReplayURL)
+	case in.openLoopFile != "":
+		return true, openLoopMain(in.openLoopFile, in.openLoopOut)
+	case in.bareFile != "":
+		return true, serveBare(in.bareFile, in.listen)
+	}
+	return false, nil
+}
+
+// newBenchEnv sets up what every step shares: the scale, the binaries,
+// a temporary directory (the caller removes it) and the report with the
+// run's parameters.
+func newBenchEnv(quick, noEng bool, api, data string) (*benchEnv, error) {
+	env := &benchEnv{scale: fullScale, dataDir: data}
+	mode := "full"
+	if quick {
+		env.scale, mode = quickScale, "quick"
+	}
+	if noEng {
+		env.EngSoccer = false
+	}
+	var err error
+	if env.apiBin, err = filepath.Abs(api); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(env.apiBin); err != nil {
+		return nil, fmt.Errorf("%v: build it first with `go build -o bin/ ./cmd/...` (make bench does)", err)
+	}
+	if env.self, err = os.Executable(); err != nil {
+		return nil, err
+	}
+	if env.tmp, err = os.MkdirTemp("", "footballd-bench-"); err != nil {
+		return nil, err
+	}
 	env.rep = &report{Started: time.Now(), Mode: mode, Machine: describeMachine(), Params: map[string]any{
 		"smallFixtures": env.Small, "bigFixtures": env.Big, "extraEdits": env.ExtraEdits, "readSeconds": env.ReadFor.Seconds(),
 		"rounds": env.Rounds, "connections": env.Conns, "latencySeconds": env.LatencyFor.Seconds(), "edits": env.Edits,
 		"replayRounds": env.ReplayRounds, "engsoccer": env.EngSoccer, "openfootballSeason": env.SeasonDir,
 		"fanoutFixtures": env.FanoutFixtures, "fanoutLevels": env.FanoutLevels, "fanoutEditsPerSecond": env.FanoutEditRate,
 		"fanoutWindowSeconds": env.FanoutWindow.Seconds(), "fanoutIdleSeconds": env.FanoutIdle.Seconds(), "fanoutSetups": fmt.Sprint(env.FanoutSetups)}}
-	fmt.Printf("footballd bench, %s mode; logs of child processes in %s (removed at the end)\n", mode, env.tmp)
+	return env, nil
+}
 
-	steps := []step{
-		{"ingest", "ingest openfootball", ingestOpenFootball},
-		{"follow", "ingest follow", followRows},
-		{"empty", "empty replica", emptyReplica},
-		{"small", "small world", smallWorld},
-		{"edits", "edits world", editsWorld},
-		{"big", "big world", bigWorld},
-		{"engsoccer", "engsoccerdata", engSoccerWorld},
-		{"fanout", "fan-out to many replicas", fanoutWorld},
-	}
+// steps are the run's parts, in the order they run.
+var steps = []step{
+	{"ingest", "ingest openfootball", ingestOpenFootball},
+	{"follow", "ingest follow", followRows},
+	{"empty", "empty replica", emptyReplica},
+	{"small", "small world", smallWorld},
+	{"edits", "edits world", editsWorld},
+	{"big", "big world", bigWorld},
+	{"engsoccer", "engsoccerdata", engSoccerWorld},
+	{"fanout", "fan-out to many replicas", fanoutWorld},
+}
+
+// chooseSteps reads --only: the steps named, none meaning all.
+func chooseSteps(only string) (map[string]bool, error) {
 	chosen := map[string]bool{}
-	for _, name := range strings.Split(*only, ",") {
+	for _, name := range strings.Split(only, ",") {
 		if name = strings.TrimSpace(name); name != "" {
 			chosen[name] = true
 		}
 	}
 	for name := range chosen {
 		if !slices.ContainsFunc(steps, func(s step) bool { return s.short == name }) {
-			log.Fatalf("--only %s: no such step (ingest, follow, empty, small, edits, big, engsoccer, fanout)", name)
+			return nil, fmt.Errorf("--only %s: no such step (ingest, follow, empty, small, edits, big, engsoccer, fanout)", name)
 		}
 	}
-	env.rep.Params["only"] = *only
+	return chosen, nil
+}
+
+// runSteps runs the chosen steps until an interrupt; a step that fails is
+// recorded in the report and the next one runs.
+func runSteps(ctx context.Context, env *benchEnv, chosen map[string]bool) {
 	for _, s := range steps {
 		if ctx.Err() != nil {
 			break
@@ -195,16 +242,6 @@ func main() {
 		if err := s.fn(ctx, env); err != nil {
 			env.fail(s.name, err)
 		}
-	}
-	env.rep.Elapsed = time.Since(env.rep.Started).Round(time.Second).String()
-	fmt.Println()
-	env.rep.markdown(os.Stdout)
-	if err := env.rep.write(*out); err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("\nwritten to %s/latest.{json,md}\n", *out)
-	if len(env.rep.Failures) > 0 {
-		os.Exit(1)
 	}
 }
 

@@ -158,46 +158,16 @@ func targets(ps paths) []readTarget {
 // others.
 func readRows(env *benchEnv, p *process, ps paths, token string) error {
 	ts := targets(ps)
-	captured := map[string]bareResponse{}
-	var static []staticFile
-	sizes := map[string]int{}
-	for _, t := range ts {
-		code, hdr, body, err := p.get(t.path, map[string]string{"X-Auth-Token": token})
-		if err != nil {
-			return err
-		}
-		if code != fasthttp.StatusOK {
-			return fmt.Errorf("GET %s: %d %s", t.path, code, body)
-		}
-		// The server sets these itself.
-		delete(hdr, "Content-Length")
-		delete(hdr, "Date")
-		// The bare server and nginx look responses up by path alone.
-		path, _, _ := strings.Cut(t.path, "?")
-		if _, dup := captured[path]; !dup {
-			static = append(static, staticFile{path: path, contentType: hdr["Content-Type"], body: body})
-		}
-		captured[path] = bareResponse{Headers: hdr, Body: body}
-		sizes[t.path] = len(body)
-	}
-	raw, err := json.Marshal(captured)
+	captured, static, sizes, err := captureResponses(p, ts, token)
 	if err != nil {
 		return err
 	}
-	file := filepath.Join(env.tmp, "bare.json")
-	if err := os.WriteFile(file, raw, 0o644); err != nil {
-		return err
-	}
 	cs := splitCores()
-	argv := pinned(cs.server, env.self, "--bare-serve", file)
-	bare, err := spawn(env.logPath("bare"), argv[0], argv[1:]...)
+	bare, err := startBare(env, captured, cs, ps.table)
 	if err != nil {
 		return err
 	}
 	defer bare.stop()
-	if err := waitServing(bare, ps.table); err != nil {
-		return err
-	}
 	servers := []*process{p, bare}
 	ngx, err := startNginx(env, static, cs)
 	if err != nil {
@@ -213,68 +183,12 @@ func readRows(env *benchEnv, p *process, ps paths, token string) error {
 		return err
 	}
 	defer func() { _ = pin(os.Getpid(), cpuList(0, runtime.NumCPU())) }()
-	// Warm every server and the load generator's connections.
-	for _, s := range servers {
-		if _, err := closedLoop(s.addr, env.Conns, 300*time.Millisecond, ts[0].request(s.addr, token, ps.matchdays)); err != nil {
-			return err
-		}
-	}
-	res := make([][]loadResult, len(servers)) // by server, then target
-	for i := range res {
-		res[i] = make([]loadResult, len(ts))
-	}
-	// Cache misses our replica counted during each row: proof that the
-	// cached rows hit and the miss row misses.
-	misses := make([]float64, len(ts))
-	const missMetric = `fd_render_cache_total{result="miss"}`
-	for round := range env.Rounds {
-		for i, t := range ts {
-			for k := range servers {
-				j := (k + round) % len(servers)
-				s := servers[j]
-				before, _ := p.metric(missMetric)
-				cpu0 := s.cpu()
-				r, err := closedLoop(s.addr, env.Conns, env.ReadFor, t.request(s.addr, token, ps.matchdays))
-				if err != nil {
-					return fmt.Errorf("%s on %s: %w", t.name, s.addr, err)
-				}
-				r.CPU = s.cpu() - cpu0
-				if s == p {
-					after, _ := p.metric(missMetric)
-					misses[i] += after - before
-				}
-				res[j][i] = res[j][i].merge(r)
-			}
-		}
+	res, misses, err := readRounds(env, servers, ts, token, ps.matchdays)
+	if err != nil {
+		return err
 	}
 	for i, t := range ts {
-		o, b := res[0][i], res[1][i]
-		r := row{Section: "read", What: fmt.Sprintf("%s (%s, %d B)", t.name, t.path, sizes[t.path]),
-			Ours:     fmt.Sprintf("%s, p50 %s p99 %s", rate(o.rps(), "req/s"), ms(o.pct(0.5)), ms(o.pct(0.99))),
-			Baseline: fmt.Sprintf("bare %s, p50 %s p99 %s", rate(b.rps(), "req/s"), ms(b.pct(0.5)), ms(b.pct(0.99))),
-			Ratio:    o.rps() / b.rps(),
-			Note: fmt.Sprintf("%d connections, %d × %s interleaved; %.0f of %d requests missed the cache; %s; server CPU per request: ours %.1f µs, bare %.1f µs",
-				env.Conns, env.Rounds, env.ReadFor, misses[i], o.Requests, cs, o.cpuPerRequest(), b.cpuPerRequest()),
-			Values: map[string]float64{"ours_rps": o.rps(), "bare_rps": b.rps(), "ours_p50_ms": msf(o.pct(0.5)),
-				"ours_p99_ms": msf(o.pct(0.99)), "bare_p50_ms": msf(b.pct(0.5)), "bare_p99_ms": msf(b.pct(0.99)),
-				"ours_cpu_us": o.cpuPerRequest(), "bare_cpu_us": b.cpuPerRequest()}}
-		nginxOK := true
-		if len(servers) == 3 {
-			n := res[2][i]
-			r.Nginx = fmt.Sprintf("%s, p50 %s p99 %s", rate(n.rps(), "req/s"), ms(n.pct(0.5)), ms(n.pct(0.99)))
-			r.NginxRatio = o.rps() / n.rps()
-			r.Values["nginx_rps"], r.Values["nginx_p50_ms"], r.Values["nginx_p99_ms"] = n.rps(), msf(n.pct(0.5)), msf(n.pct(0.99))
-			r.Values["nginx_cpu_us"] = n.cpuPerRequest()
-			r.Note += fmt.Sprintf(", nginx %.1f µs", n.cpuPerRequest())
-			nginxOK = r.NginxRatio >= 0.9
-		}
-		if t.miss {
-			r.Note += "; bare and nginx serve one table's bytes"
-			r.Target, r.Status = "≥ 0.5 of bare", metIf(r.Ratio >= 0.5)
-		} else {
-			r.Target, r.Status = "≥ 0.95 of bare, ≥ 0.9 of nginx", metIf(r.Ratio >= 0.95 && nginxOK)
-		}
-		env.add(r)
+		env.add(readRow(env, t, sizes[t.path], res, i, misses[i], cs))
 	}
 	if smallMiss.Requests > 0 {
 		m := res[0][len(ts)-1]
@@ -285,6 +199,132 @@ func readRows(env *benchEnv, p *process, ps paths, token string) error {
 			Note: "the small world's figure was taken while only its replica ran"})
 	}
 	return latencyRow(env, servers, ts[0], res[0][0].rps()/2, token, cs)
+}
+
+// captureResponses GETs every target from our replica: the responses the
+// bare server replays (by path), the files nginx serves, and the bodies'
+// sizes (by path and query).
+func captureResponses(p *process, ts []readTarget, token string) (map[string]bareResponse, []staticFile, map[string]int, error) {
+	captured := map[string]bareResponse{}
+	var static []staticFile
+	sizes := map[string]int{}
+	for _, t := range ts {
+		code, hdr, body, err := p.get(t.path, map[string]string{"X-Auth-Token": token})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if code != fasthttp.StatusOK {
+			return nil, nil, nil, fmt.Errorf("GET %s: %d %s", t.path, code, body)
+		}
+		// The server sets these itself.
+		delete(hdr, "Content-Length")
+		delete(hdr, "Date")
+		// The bare server and nginx look responses up by path alone.
+		path, _, _ := strings.Cut(t.path, "?")
+		if _, dup := captured[path]; !dup {
+			static = append(static, staticFile{path: path, contentType: hdr["Content-Type"], body: body})
+		}
+		captured[path] = bareResponse{Headers: hdr, Body: body}
+		sizes[t.path] = len(body)
+	}
+	return captured, static, sizes, nil
+}
+
+// startBare starts the bare baseline (the bench binary with --bare-serve)
+// on the server's cores, serving the captured responses, and waits until
+// it serves probe.
+func startBare(env *benchEnv, captured map[string]bareResponse, cs cores, probe string) (*process, error) {
+	raw, err := json.Marshal(captured)
+	if err != nil {
+		return nil, err
+	}
+	file := filepath.Join(env.tmp, "bare.json")
+	if err := os.WriteFile(file, raw, 0o644); err != nil {
+		return nil, err
+	}
+	argv := pinned(cs.server, env.self, "--bare-serve", file)
+	bare, err := spawn(env.logPath("bare"), argv[0], argv[1:]...)
+	if err != nil {
+		return nil, err
+	}
+	if err := waitServing(bare, probe); err != nil {
+		bare.stop()
+		return nil, err
+	}
+	return bare, nil
+}
+
+// readRounds warms every server and the load generator's connections, then
+// runs every target on every server closed-loop in interleaved rounds. It
+// returns the results by server, then target, and the cache misses our
+// replica (servers[0]) counted during each target's runs: proof that the
+// cached rows hit and the miss row misses.
+func readRounds(env *benchEnv, servers []*process, ts []readTarget, token string, matchdays int) ([][]loadResult, []float64, error) {
+	p := servers[0]
+	for _, s := range servers {
+		if _, err := closedLoop(s.addr, env.Conns, 300*time.Millisecond, ts[0].request(s.addr, token, matchdays)); err != nil {
+			return nil, nil, err
+		}
+	}
+	res := make([][]loadResult, len(servers))
+	for i := range res {
+		res[i] = make([]loadResult, len(ts))
+	}
+	misses := make([]float64, len(ts))
+	const missMetric = `fd_render_cache_total{result="miss"}`
+	for round := range env.Rounds {
+		for i, t := range ts {
+			for k := range servers {
+				j := (k + round) % len(servers)
+				s := servers[j]
+				before, _ := p.metric(missMetric)
+				cpu0 := s.cpu()
+				r, err := closedLoop(s.addr, env.Conns, env.ReadFor, t.request(s.addr, token, matchdays))
+				if err != nil {
+					return nil, nil, fmt.Errorf("%s on %s: %w", t.name, s.addr, err)
+				}
+				r.CPU = s.cpu() - cpu0
+				if s == p {
+					after, _ := p.metric(missMetric)
+					misses[i] += after - before
+				}
+				res[j][i] = res[j][i].merge(r)
+			}
+		}
+	}
+	return res, misses, nil
+}
+
+// readRow is target i's row: ours against bare, and against nginx when it
+// ran (res[2]).
+func readRow(env *benchEnv, t readTarget, size int, res [][]loadResult, i int, misses float64, cs cores) row {
+	o, b := res[0][i], res[1][i]
+	r := row{Section: "read", What: fmt.Sprintf("%s (%s, %d B)", t.name, t.path, size),
+		Ours:     fmt.Sprintf("%s, p50 %s p99 %s", rate(o.rps(), "req/s"), ms(o.pct(0.5)), ms(o.pct(0.99))),
+		Baseline: fmt.Sprintf("bare %s, p50 %s p99 %s", rate(b.rps(), "req/s"), ms(b.pct(0.5)), ms(b.pct(0.99))),
+		Ratio:    o.rps() / b.rps(),
+		Note: fmt.Sprintf("%d connections, %d × %s interleaved; %.0f of %d requests missed the cache; %s; server CPU per request: ours %.1f µs, bare %.1f µs",
+			env.Conns, env.Rounds, env.ReadFor, misses, o.Requests, cs, o.cpuPerRequest(), b.cpuPerRequest()),
+		Values: map[string]float64{"ours_rps": o.rps(), "bare_rps": b.rps(), "ours_p50_ms": msf(o.pct(0.5)),
+			"ours_p99_ms": msf(o.pct(0.99)), "bare_p50_ms": msf(b.pct(0.5)), "bare_p99_ms": msf(b.pct(0.99)),
+			"ours_cpu_us": o.cpuPerRequest(), "bare_cpu_us": b.cpuPerRequest()}}
+	nginxOK := true
+	if len(res) == 3 {
+		n := res[2][i]
+		r.Nginx = fmt.Sprintf("%s, p50 %s p99 %s", rate(n.rps(), "req/s"), ms(n.pct(0.5)), ms(n.pct(0.99)))
+		r.NginxRatio = o.rps() / n.rps()
+		r.Values["nginx_rps"], r.Values["nginx_p50_ms"], r.Values["nginx_p99_ms"] = n.rps(), msf(n.pct(0.5)), msf(n.pct(0.99))
+		r.Values["nginx_cpu_us"] = n.cpuPerRequest()
+		r.Note += fmt.Sprintf(", nginx %.1f µs", n.cpuPerRequest())
+		nginxOK = r.NginxRatio >= 0.9
+	}
+	if t.miss {
+		r.Note += "; bare and nginx serve one table's bytes"
+		r.Target, r.Status = "≥ 0.5 of bare", metIf(r.Ratio >= 0.5)
+	} else {
+		r.Target, r.Status = "≥ 0.95 of bare, ≥ 0.9 of nginx", metIf(r.Ratio >= 0.95 && nginxOK)
+	}
+	return r
 }
 
 // pinReplica moves a running replica onto the server's cores and waits

@@ -22,38 +22,13 @@ import (
 // comes on top.
 func regionSeries(ctx context.Context, env *benchEnv, bin string) error {
 	dir := filepath.Join(env.tmp, "fanout-region")
-	var addrs [5]string
-	for i := range addrs {
-		var err error
-		if addrs[i], err = freeAddr(); err != nil {
-			return err
-		}
-	}
-	hubClient, hubMonitor, hubLeaf, euClient, euMonitor := addrs[0], addrs[1], addrs[2], addrs[3], addrs[4]
 	both := &natsNodes{}
 	w := &world{name: "region", srv: both, dir: dir}
 	defer w.close()
-	hub, err := startNATSNode(env, bin, dir, "hub", hubClient, hubMonitor, fmt.Sprintf(
-		"jetstream {\n  store_dir: %q\n  domain: hub\n}\nleafnodes {\n  listen: %s\n}\n", filepath.Join(dir, "hub"), hubLeaf))
+	home, region, err := startRegionNodes(env, bin, dir, both)
 	if err != nil {
 		return err
 	}
-	both.nodes = append(both.nodes, hub)
-	eu, err := startNATSNode(env, bin, dir, "eu", euClient, euMonitor, fmt.Sprintf(
-		"jetstream {\n  store_dir: %q\n  domain: eu\n}\nleafnodes {\n  remotes [ { url: \"nats-leaf://%s\" } ]\n}\n", filepath.Join(dir, "eu"), hubLeaf))
-	if err != nil {
-		return err
-	}
-	both.nodes = append(both.nodes, eu)
-	for _, n := range both.nodes {
-		if err := waitHealthy(n, 30*time.Second); err != nil {
-			return err
-		}
-	}
-	if err := waitLeafConnected(eu, 30*time.Second); err != nil {
-		return err
-	}
-	home, region := &natsNodes{nodes: both.nodes[:1], urls: []string{"nats://" + hubClient}}, &natsNodes{nodes: both.nodes[1:], urls: []string{"nats://" + euClient}}
 	if w.store, err = provisionedRetrying(ctx, home.URL(), 0); err != nil {
 		return err
 	}
@@ -72,27 +47,15 @@ func regionSeries(ctx context.Context, env *benchEnv, bin string) error {
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var reps []*process
+	reps, starts, watches, err := startRegionReplicas(wctx, env, token, home, region)
 	defer func() {
 		cancel()
 		for _, p := range reps {
 			p.stop()
 		}
 	}()
-	var starts [2]time.Duration
-	var watches [2]*seqWatch
-	for i, srv := range []*natsNodes{home, region} {
-		p, err := startReplica(env, fmt.Sprintf("region-replica-%d", i+1), srv.URL())
-		if err != nil {
-			return err
-		}
-		reps = append(reps, p)
-		if starts[i], err = p.waitReady(env.ReadyTimeout); err != nil {
-			return err
-		}
-		if watches[i], err = watchSeqs(wctx, p, token); err != nil {
-			return err
-		}
+	if err != nil {
+		return err
 	}
 	ps, err := discover(reps[0], token)
 	if err != nil {
@@ -139,6 +102,65 @@ func regionSeries(ctx context.Context, env *benchEnv, bin string) error {
 		env.fail("fanout region", fmt.Errorf("%d edits never reached the home replica, %d the regional one", hf.missing, ef.missing))
 	}
 	return nil
+}
+
+// startRegionNodes starts the home server (domain hub, listening for leaf
+// nodes) and its leaf node (domain eu), adding both to both so that the
+// caller stops them, and waits until the leaf node is connected. It
+// returns each as the nodes a replica follows.
+func startRegionNodes(env *benchEnv, bin, dir string, both *natsNodes) (home, region *natsNodes, err error) {
+	var addrs [5]string
+	for i := range addrs {
+		if addrs[i], err = freeAddr(); err != nil {
+			return nil, nil, err
+		}
+	}
+	hubClient, hubMonitor, hubLeaf, euClient, euMonitor := addrs[0], addrs[1], addrs[2], addrs[3], addrs[4]
+	hub, err := startNATSNode(env, bin, dir, "hub", hubClient, hubMonitor, fmt.Sprintf(
+		"jetstream {\n  store_dir: %q\n  domain: hub\n}\nleafnodes {\n  listen: %s\n}\n", filepath.Join(dir, "hub"), hubLeaf))
+	if err != nil {
+		return nil, nil, err
+	}
+	both.nodes = append(both.nodes, hub)
+	eu, err := startNATSNode(env, bin, dir, "eu", euClient, euMonitor, fmt.Sprintf(
+		"jetstream {\n  store_dir: %q\n  domain: eu\n}\nleafnodes {\n  remotes [ { url: \"nats-leaf://%s\" } ]\n}\n", filepath.Join(dir, "eu"), hubLeaf))
+	if err != nil {
+		return nil, nil, err
+	}
+	both.nodes = append(both.nodes, eu)
+	for _, n := range both.nodes {
+		if err := waitHealthy(n, 30*time.Second); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := waitLeafConnected(eu, 30*time.Second); err != nil {
+		return nil, nil, err
+	}
+	return &natsNodes{nodes: both.nodes[:1], urls: []string{"nats://" + hubClient}}, &natsNodes{nodes: both.nodes[1:], urls: []string{"nats://" + euClient}}, nil
+}
+
+// startRegionReplicas starts one replica on the home server and one on the
+// leaf node, in turn, each watched (watchSeqs) until ctx ends. It returns
+// the replicas it started, also on error, for the caller to stop, and
+// each one's start to /readyz.
+func startRegionReplicas(ctx context.Context, env *benchEnv, token string, home, region *natsNodes) ([]*process, [2]time.Duration, [2]*seqWatch, error) {
+	var reps []*process
+	var starts [2]time.Duration
+	var watches [2]*seqWatch
+	for i, srv := range []*natsNodes{home, region} {
+		p, err := startReplica(env, fmt.Sprintf("region-replica-%d", i+1), srv.URL())
+		if err != nil {
+			return reps, starts, watches, err
+		}
+		reps = append(reps, p)
+		if starts[i], err = p.waitReady(env.ReadyTimeout); err != nil {
+			return reps, starts, watches, err
+		}
+		if watches[i], err = watchSeqs(ctx, p, token); err != nil {
+			return reps, starts, watches, err
+		}
+	}
+	return reps, starts, watches, nil
 }
 
 // lag is, for each of the edits [from, to) both watchers saw, how much
