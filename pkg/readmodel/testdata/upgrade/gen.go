@@ -122,19 +122,9 @@ func generate(commit, out string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	src := filepath.Join(tmp, "src")
-	if err := os.Mkdir(src, 0o755); err != nil {
+	ingestBin, err := buildIngest(ctx, m.Commit, tmp)
+	if err != nil {
 		return err
-	}
-	archive := exec.Command("sh", "-c", "git archive "+m.Commit+" | tar -x -C "+src)
-	if b, err := archive.CombinedOutput(); err != nil {
-		return fmt.Errorf("export %s: %w\n%s", m.Commit, err, b)
-	}
-	ingestBin := filepath.Join(tmp, "ingest")
-	build := exec.CommandContext(ctx, "go", "build", "-o", ingestBin, "./cmd/ingest")
-	build.Dir = src
-	if b, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("build the earlier ingest: %w\n%s", err, b)
 	}
 
 	srv, err := natsembed.Start(natsembed.Options{Dir: filepath.Join(tmp, "nats")})
@@ -142,21 +132,13 @@ func generate(commit, out string) error {
 		return err
 	}
 	defer srv.Stop()
-	ingest := func(args ...string) (string, error) {
-		cmd := exec.CommandContext(ctx, ingestBin, append([]string{"--nats", srv.URL(), "--editor", "earlier-release"}, args...)...)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := cmd.Run(); err != nil {
-			return "", fmt.Errorf("ingest %s: %w\n%s", strings.Join(args, " "), err, stderr.String())
-		}
-		return stdout.String(), nil
-	}
+	in := ingester{bin: ingestBin, url: srv.URL()}
 	data := filepath.Join("..", "shared", "data", "openfootball-football-json")
 	args := []string{"import", "openfootball"}
 	for _, f := range files {
 		args = append(args, filepath.Join(data, f))
 	}
-	if _, err := ingest(args...); err != nil {
+	if _, err := in.run(ctx, args...); err != nil {
 		return err
 	}
 
@@ -169,51 +151,69 @@ func generate(commit, out string) error {
 	if err != nil {
 		return err
 	}
-	tokenRE := regexp.MustCompile(`(?m)^token: ([a-z1-9]+)$`)
+	if err := makeEdits(ctx, js, in, tmp, m.Tokens); err != nil {
+		return err
+	}
+
+	msgs, err := dump(ctx, js)
+	if err != nil {
+		return err
+	}
+	return write(out, msgs, m)
+}
+
+// buildIngest exports the commit's tree (git archive) under tmp and builds
+// its cmd/ingest there; it returns the binary.
+func buildIngest(ctx context.Context, commit, tmp string) (string, error) {
+	src := filepath.Join(tmp, "src")
+	if err := os.Mkdir(src, 0o755); err != nil {
+		return "", err
+	}
+	archive := exec.Command("sh", "-c", "git archive "+commit+" | tar -x -C "+src)
+	if b, err := archive.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("export %s: %w\n%s", commit, err, b)
+	}
+	ingestBin := filepath.Join(tmp, "ingest")
+	build := exec.CommandContext(ctx, "go", "build", "-o", ingestBin, "./cmd/ingest")
+	build.Dir = src
+	if b, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build the earlier ingest: %w\n%s", err, b)
+	}
+	return ingestBin, nil
+}
+
+// ingester runs the earlier ingest against the NATS server at url.
+type ingester struct {
+	bin, url string
+}
+
+// run runs one command of the earlier ingest and returns what it printed.
+func (in ingester) run(ctx context.Context, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, in.bin, append([]string{"--nats", in.url, "--editor", "earlier-release"}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("ingest %s: %w\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stdout.String(), nil
+}
+
+// tokenRE finds the token `client add` prints.
+var tokenRE = regexp.MustCompile(`(?m)^token: ([a-z1-9]+)$`)
+
+// makeEdits makes the edits with the earlier ingest, in order, each by the
+// ids the stream holds when it is made, and records the tokens printed.
+func makeEdits(ctx context.Context, js jetstream.JetStream, in ingester, tmp string, tokens map[string]string) error {
 	for _, e := range edits {
 		msgs, err := dump(ctx, js)
 		if err != nil {
 			return err
 		}
-		w := index(msgs)
-		var args []string
-		switch e.Op {
-		case "result":
-			c, err := w.competition(e.League, e.Year)
-			if err != nil {
-				return err
-			}
-			f, err := w.fixture(c, w.teams[e.Home], w.teams[e.Away])
-			if err != nil {
-				return err
-			}
-			args = []string{"result", strconv.Itoa(f), "--score", e.Score, "--half-time", e.HalfTime}
-		case "deduct":
-			c, err := w.competition(e.League, e.Year)
-			if err != nil {
-				return err
-			}
-			args = []string{"deduct", "--competition", strconv.Itoa(c), "--team", strconv.Itoa(w.teams[e.Team]), "--points", strconv.Itoa(e.Points), "--reason", e.Reason}
-		case "rename":
-			args = []string{"team", "put", "--id", strconv.Itoa(w.teams[e.Team]), "--name", e.Name, "--short-name", e.ShortName, "--code", e.Code}
-		case "squad":
-			file := filepath.Join(tmp, "squad.json")
-			b, err := json.Marshal(e.Players)
-			if err != nil {
-				return err
-			}
-			if err := os.WriteFile(file, b, 0o644); err != nil {
-				return err
-			}
-			args = []string{"squad", "put", "--team", strconv.Itoa(w.teams[e.Team]), file}
-		case "client-add":
-			args = []string{"client", "add", e.Client, "--tier", e.Tier, "--per-minute", strconv.Itoa(e.PerMinute)}
-		case "client-revoke":
-			args = []string{"client", "revoke", e.Client}
-		default:
-			return fmt.Errorf("unknown edit %q", e.Op)
+		args, err := editArgs(index(msgs), e, tmp)
+		if err != nil {
+			return err
 		}
-		printed, err := ingest(args...)
+		printed, err := in.run(ctx, args...)
 		if err != nil {
 			return err
 		}
@@ -222,14 +222,55 @@ func generate(commit, out string) error {
 			if t == nil {
 				return fmt.Errorf("client add printed no token:\n%s", printed)
 			}
-			m.Tokens[e.Client] = t[1]
+			tokens[e.Client] = t[1]
 		}
 	}
+	return nil
+}
 
-	msgs, err := dump(ctx, js)
-	if err != nil {
-		return err
+// editArgs is the earlier ingest's command line for e, its names looked up
+// in w; a squad's players go in a file under tmp.
+func editArgs(w world, e edit, tmp string) ([]string, error) {
+	switch e.Op {
+	case "result":
+		c, err := w.competition(e.League, e.Year)
+		if err != nil {
+			return nil, err
+		}
+		f, err := w.fixture(c, w.teams[e.Home], w.teams[e.Away])
+		if err != nil {
+			return nil, err
+		}
+		return []string{"result", strconv.Itoa(f), "--score", e.Score, "--half-time", e.HalfTime}, nil
+	case "deduct":
+		c, err := w.competition(e.League, e.Year)
+		if err != nil {
+			return nil, err
+		}
+		return []string{"deduct", "--competition", strconv.Itoa(c), "--team", strconv.Itoa(w.teams[e.Team]), "--points", strconv.Itoa(e.Points), "--reason", e.Reason}, nil
+	case "rename":
+		return []string{"team", "put", "--id", strconv.Itoa(w.teams[e.Team]), "--name", e.Name, "--short-name", e.ShortName, "--code", e.Code}, nil
+	case "squad":
+		file := filepath.Join(tmp, "squad.json")
+		b, err := json.Marshal(e.Players)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(file, b, 0o644); err != nil {
+			return nil, err
+		}
+		return []string{"squad", "put", "--team", strconv.Itoa(w.teams[e.Team]), file}, nil
+	case "client-add":
+		return []string{"client", "add", e.Client, "--tier", e.Tier, "--per-minute", strconv.Itoa(e.PerMinute)}, nil
+	case "client-revoke":
+		return []string{"client", "revoke", e.Client}, nil
 	}
+	return nil, fmt.Errorf("unknown edit %q", e.Op)
+}
+
+// write writes stream.jsonl.gz (the messages, one JSON object a line) and
+// manifest.json under out.
+func write(out string, msgs []message, m manifest) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
