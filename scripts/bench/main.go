@@ -140,9 +140,9 @@ func main() {
 	}
 }
 
-// internalFlags are the modes in which the bench runs as its own child
-// process: a baseline server or load generator that must not share a
-// process (and its CPU accounting) with the bench that measures it.
+// internalFlags are the modes in which the bench binary runs as a child of
+// the bench: a baseline or the load generator, kept out of the measuring
+// process so that they share neither its CPU accounting nor its collector.
 type internalFlags struct {
 	bareFile, listen          string
 	openLoopFile, openLoopOut string
