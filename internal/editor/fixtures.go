@@ -218,11 +218,11 @@ const loadConcurrency = 16
 // claims written as one batch, each decided again after a lost race. It
 // returns what each claim got, in the order of claims.
 func (e *Editor) ClaimSources(ctx context.Context, kind events.Kind, claims []SourceClaim) ([]Claimed, error) {
-	out := make([]Claimed, len(claims))
+	sc := &sourceClaims{e: e, kind: kind, claims: claims, out: make([]Claimed, len(claims)), pools: make([][]int, len(claims))}
 	var todo []int // the claims with sources
 	var subjects []string
 	for i, c := range claims {
-		out[i].IDs = map[string]int{}
+		sc.out[i].IDs = map[string]int{}
 		if len(c.Sources) > 0 {
 			todo = append(todo, i)
 			subjects = append(subjects, events.Subject(events.KindSourceKeys, string(kind), strconv.Itoa(c.Competition)))
@@ -232,58 +232,11 @@ func (e *Editor) ClaimSources(ctx context.Context, kind events.Kind, claims []So
 	if err != nil {
 		return nil, err
 	}
-	// decide merges the sources of claim i into its current state;
-	// missing are those that need new ids, nil next that none is new.
-	decide := func(i int, cur *model.SourceKeys) (next *model.SourceKeys, missing []string) {
-		c := claims[i]
-		next = &model.SourceKeys{Kind: string(kind), CompetitionID: c.Competition, IDs: map[string]int{}}
-		if cur != nil {
-			maps.Copy(next.IDs, cur.IDs)
-		}
-		added := false
-		out[i].Before = nil
-		for _, s := range c.Sources {
-			if _, ok := next.IDs[s]; ok {
-				out[i].Before = append(out[i].Before, s)
-				continue
-			}
-			added = true
-			if id, ok := c.Stored[s]; ok {
-				next.IDs[s] = id
-				continue
-			}
-			missing = append(missing, s)
-		}
-		out[i].IDs = next.IDs
-		if !added {
-			return nil, nil
-		}
-		return next, missing
-	}
-	// pools hold the ids reserved for each claim's missing sources: a
-	// round that loses a race only finds fewer missing.
-	pools := make([][]int, len(claims))
-	build := func(ctx context.Context, i int, subject string, rev *events.Revision, next *model.SourceKeys, missing []string) (plan, error) {
-		if next == nil {
-			return keep(subject, rev), nil
-		}
-		if short := len(missing) - len(pools[i]); short > 0 {
-			more, err := e.newIDs(ctx, kind, short)
-			if err != nil {
-				return plan{}, err
-			}
-			pools[i] = append(pools[i], more...)
-		}
-		for j, s := range missing {
-			next.IDs[s] = pools[i][j]
-		}
-		return e.newPlan(ctx, rev, next)
-	}
 	nexts := make([]*model.SourceKeys, len(todo))
 	missing := make([][]string, len(todo))
 	total := 0
 	for k, i := range todo {
-		nexts[k], missing[k] = decide(i, revs[k].value)
+		nexts[k], missing[k] = sc.decide(i, revs[k].value)
 		total += len(missing[k])
 	}
 	fresh, err := e.newIDs(ctx, kind, total)
@@ -291,13 +244,13 @@ func (e *Editor) ClaimSources(ctx context.Context, kind events.Kind, claims []So
 		return nil, err
 	}
 	for k, i := range todo {
-		pools[i], fresh = fresh[:len(missing[k])], fresh[len(missing[k]):]
+		sc.pools[i], fresh = fresh[:len(missing[k])], fresh[len(missing[k]):]
 	}
 	var failed error
 	b := e.Batch()
 	for k, i := range todo {
 		subject := subjects[k]
-		p, err := build(ctx, i, subject, revs[k].rev, nexts[k], missing[k])
+		p, err := sc.build(ctx, i, subject, revs[k].rev, nexts[k], missing[k])
 		if err != nil {
 			return nil, err
 		}
@@ -306,8 +259,8 @@ func (e *Editor) ClaimSources(ctx context.Context, kind events.Kind, claims []So
 			if err != nil {
 				return plan{}, err
 			}
-			next, missing := decide(i, cur)
-			return build(ctx, i, subject, rev, next, missing)
+			next, missing := sc.decide(i, cur)
+			return sc.build(ctx, i, subject, rev, next, missing)
 		}
 		err = b.add(ctx, &op{plan: p, redo: redoFunc(redo), done: func(_ Change, err error) {
 			if err != nil && failed == nil {
@@ -321,7 +274,67 @@ func (e *Editor) ClaimSources(ctx context.Context, kind events.Kind, claims []So
 	if err := b.Flush(ctx); err != nil {
 		return nil, err
 	}
-	return out, failed
+	return sc.out, failed
+}
+
+// sourceClaims is one ClaimSources call: the claims, what each got, and
+// the ids reserved for each claim's missing sources (a round that loses
+// a race only finds fewer missing).
+type sourceClaims struct {
+	e      *Editor
+	kind   events.Kind
+	claims []SourceClaim
+	out    []Claimed
+	pools  [][]int
+}
+
+// decide merges the sources of claim i into its current state; missing
+// are those that need new ids, nil next that none is new.
+func (sc *sourceClaims) decide(i int, cur *model.SourceKeys) (next *model.SourceKeys, missing []string) {
+	c := sc.claims[i]
+	next = &model.SourceKeys{Kind: string(sc.kind), CompetitionID: c.Competition, IDs: map[string]int{}}
+	if cur != nil {
+		maps.Copy(next.IDs, cur.IDs)
+	}
+	added := false
+	sc.out[i].Before = nil
+	for _, s := range c.Sources {
+		if _, ok := next.IDs[s]; ok {
+			sc.out[i].Before = append(sc.out[i].Before, s)
+			continue
+		}
+		added = true
+		if id, ok := c.Stored[s]; ok {
+			next.IDs[s] = id
+			continue
+		}
+		missing = append(missing, s)
+	}
+	sc.out[i].IDs = next.IDs
+	if !added {
+		return nil, nil
+	}
+	return next, missing
+}
+
+// build plans claim i's write: next with its missing sources given ids
+// from the claim's pool (topped up if a lost race found more missing), or
+// the current state kept when nothing is new.
+func (sc *sourceClaims) build(ctx context.Context, i int, subject string, rev *events.Revision, next *model.SourceKeys, missing []string) (plan, error) {
+	if next == nil {
+		return keep(subject, rev), nil
+	}
+	if short := len(missing) - len(sc.pools[i]); short > 0 {
+		more, err := sc.e.newIDs(ctx, sc.kind, short)
+		if err != nil {
+			return plan{}, err
+		}
+		sc.pools[i] = append(sc.pools[i], more...)
+	}
+	for j, s := range missing {
+		next.IDs[s] = sc.pools[i][j]
+	}
+	return sc.e.newPlan(ctx, rev, next)
 }
 
 // loaded is a state read with its revision (nil ones: it does not exist).
