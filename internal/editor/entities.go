@@ -528,47 +528,9 @@ func (e *Editor) PutTeamName(ctx context.Context, name string, teamID int) (Chan
 // id (their own reserved ids stay unused) and make sure the winner's team
 // exists.
 func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[string]int, created []string, err error) {
-	teams := make([]model.Team, len(names))
-	var historic, historicIDs []int // the names with a historic id, and their ids
-	for i, name := range names {
-		teams[i] = model.Team{Name: name}
-		if err := teams[i].ValidateDraft(); err != nil {
-			return nil, nil, fmt.Errorf("team %q: %w", name, err)
-		}
-		if id, ok := model.HistoricTeamID(name); ok {
-			historic = append(historic, i)
-			historicIDs = append(historicIDs, id)
-		}
-	}
-	club, free, err := e.clubTeams(ctx, historicIDs)
+	teams, spelling, err := e.teamDrafts(ctx, names)
 	if err != nil {
 		return nil, nil, err
-	}
-	// spelling marks the names that are another spelling of a club whose
-	// team exists or another name of this call creates.
-	spelling := make([]bool, len(names))
-	creates := map[int]bool{}
-	for k, i := range historic {
-		switch id := historicIDs[k]; {
-		case club[id] != 0:
-			teams[i].ID, spelling[i] = club[id], true
-		case free[id]:
-			teams[i].ID, spelling[i] = id, creates[id]
-			creates[id] = true
-		}
-	}
-	var plain []int
-	for i := range teams {
-		if teams[i].ID == 0 {
-			plain = append(plain, i)
-		}
-	}
-	fresh, err := e.newIDs(ctx, events.KindTeam, len(plain))
-	if err != nil {
-		return nil, nil, err
-	}
-	for j, i := range plain {
-		teams[i].ID = fresh[j]
 	}
 	ids = map[string]int{}
 	var failed error
@@ -618,6 +580,55 @@ func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[strin
 		ids[t.Name] = t.ID
 	}
 	return ids, created, nil
+}
+
+// teamDrafts makes a valid team of each name with its id: the club's team
+// for a historic name whose club has one, the historic id for a club that
+// has none yet, a new id otherwise. spelling marks the names that are
+// another spelling of a club whose team exists or that another name of
+// the call creates.
+func (e *Editor) teamDrafts(ctx context.Context, names []string) (teams []model.Team, spelling []bool, err error) {
+	teams = make([]model.Team, len(names))
+	var historic, historicIDs []int // the names with a historic id, and their ids
+	for i, name := range names {
+		teams[i] = model.Team{Name: name}
+		if err := teams[i].ValidateDraft(); err != nil {
+			return nil, nil, fmt.Errorf("team %q: %w", name, err)
+		}
+		if id, ok := model.HistoricTeamID(name); ok {
+			historic = append(historic, i)
+			historicIDs = append(historicIDs, id)
+		}
+	}
+	club, free, err := e.clubTeams(ctx, historicIDs)
+	if err != nil {
+		return nil, nil, err
+	}
+	spelling = make([]bool, len(names))
+	creates := map[int]bool{}
+	for k, i := range historic {
+		switch id := historicIDs[k]; {
+		case club[id] != 0:
+			teams[i].ID, spelling[i] = club[id], true
+		case free[id]:
+			teams[i].ID, spelling[i] = id, creates[id]
+			creates[id] = true
+		}
+	}
+	var plain []int
+	for i := range teams {
+		if teams[i].ID == 0 {
+			plain = append(plain, i)
+		}
+	}
+	fresh, err := e.newIDs(ctx, events.KindTeam, len(plain))
+	if err != nil {
+		return nil, nil, err
+	}
+	for j, i := range plain {
+		teams[i].ID = fresh[j]
+	}
+	return teams, spelling, nil
 }
 
 // teamOnce decides the write of team t, whose name was just claimed: the
