@@ -171,46 +171,9 @@ type ClaimedCompetition struct {
 // got, in order.
 func (e *Editor) ClaimCompetitions(ctx context.Context, drafts []model.Competition) ([]ClaimedCompetition, error) {
 	drafts = slices.Clone(drafts)
-	keySubjects := make([]string, len(drafts))
-	for i := range drafts {
-		d := &drafts[i]
-		d.SetDefaults()
-		if err := e.checkDraft(ctx, d); err != nil {
-			return nil, fmt.Errorf("competition %s: %w", d.Key(), err)
-		}
-		keySubjects[i] = keySubject(d.League, d.Year)
-	}
-	keys, err := loadAll[model.CompetitionKey](ctx, e.Store, keySubjects)
+	keys, out, exists, fresh, err := e.readClaims(ctx, drafts)
 	if err != nil {
-		return nil, fmt.Errorf("read the claims of %d competitions: %w", len(drafts), err)
-	}
-	// A claim read belongs to its holder unless the holder has moved to
-	// another season; exists tells that the holder's competition is
-	// written.
-	var holderSubjects []string
-	for _, k := range keys {
-		if k.rev != nil {
-			holderSubjects = append(holderSubjects, competitionSubject(k.value.CompetitionID))
-		}
-	}
-	holders, err := loadAll[model.Competition](ctx, e.Store, holderSubjects)
-	if err != nil {
-		return nil, fmt.Errorf("read the holders of %d claims: %w", len(holderSubjects), err)
-	}
-	out := make([]ClaimedCompetition, len(drafts))
-	exists := make([]bool, len(drafts))
-	var fresh []int // the drafts whose season nobody holds
-	h := 0
-	for i, k := range keys {
-		if k.rev != nil {
-			c := holders[h]
-			h++
-			if holdsSeason(c.value, c.rev, drafts[i].League, drafts[i].Year) {
-				out[i].ID, exists[i] = k.value.CompetitionID, c.rev != nil
-				continue
-			}
-		}
-		fresh = append(fresh, i)
+		return nil, err
 	}
 	if err := e.assignIDs(ctx, drafts, fresh); err != nil {
 		return nil, err
@@ -268,6 +231,55 @@ func (e *Editor) ClaimCompetitions(ctx context.Context, drafts []model.Competiti
 		return nil, failed
 	}
 	return out, nil
+}
+
+// readClaims checks the drafts (their defaults set) and reads who holds
+// each one's league and season: out has the holder's id, and exists
+// whether its competition is written, for the drafts held; fresh lists
+// the drafts whose season nobody holds. A claim read belongs to its
+// holder unless the holder has moved to another season.
+func (e *Editor) readClaims(ctx context.Context, drafts []model.Competition) (keys []loaded[model.CompetitionKey], out []ClaimedCompetition, exists []bool, fresh []int, err error) {
+	keySubjects := make([]string, len(drafts))
+	for i := range drafts {
+		d := &drafts[i]
+		d.SetDefaults()
+		if err := e.checkDraft(ctx, d); err != nil {
+			return nil, nil, nil, nil, fmt.Errorf("competition %s: %w", d.Key(), err)
+		}
+		keySubjects[i] = keySubject(d.League, d.Year)
+	}
+	keys, err = loadAll[model.CompetitionKey](ctx, e.Store, keySubjects)
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("read the claims of %d competitions: %w", len(drafts), err)
+	}
+	// A claim read belongs to its holder unless the holder has moved to
+	// another season; exists tells that the holder's competition is
+	// written.
+	var holderSubjects []string
+	for _, k := range keys {
+		if k.rev != nil {
+			holderSubjects = append(holderSubjects, competitionSubject(k.value.CompetitionID))
+		}
+	}
+	holders, err := loadAll[model.Competition](ctx, e.Store, holderSubjects)
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("read the holders of %d claims: %w", len(holderSubjects), err)
+	}
+	out = make([]ClaimedCompetition, len(drafts))
+	exists = make([]bool, len(drafts))
+	h := 0
+	for i, k := range keys {
+		if k.rev != nil {
+			c := holders[h]
+			h++
+			if holdsSeason(c.value, c.rev, drafts[i].League, drafts[i].Year) {
+				out[i].ID, exists[i] = k.value.CompetitionID, c.rev != nil
+				continue
+			}
+		}
+		fresh = append(fresh, i)
+	}
+	return keys, out, exists, fresh, nil
 }
 
 // assignIDs gives the drafts of fresh their ids as assignID would, the new
