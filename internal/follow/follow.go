@@ -204,7 +204,7 @@ func (f *Follower) stop(wg *sync.WaitGroup, stopPolls context.CancelFunc) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for name, h := range f.held {
-		if err := f.cfg.State.release(ctx, name, h.rev); err != nil {
+		if err := f.cfg.State.release(ctx, name, f.cfg.Holder, h.rev); err != nil {
 			f.cfg.Log.Warn("feed lease not released", "feed", name, "err", err.Error())
 		}
 		f.m.drop(name)
@@ -256,7 +256,7 @@ func (f *Follower) forget(ctx context.Context, active map[string]model.Feed) {
 	}
 	for name, h := range f.held {
 		if fd, ok := active[name]; (!ok || !fd.Created.Equal(h.feed.Created)) && !h.polling {
-			if err := f.cfg.State.release(ctx, name, h.rev); err != nil {
+			if err := f.cfg.State.release(ctx, name, f.cfg.Holder, h.rev); err != nil {
 				f.cfg.Log.Warn("feed lease not released", "feed", name, "err", err.Error())
 			}
 			f.m.drop(name)

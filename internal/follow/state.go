@@ -201,10 +201,21 @@ func (s *State) claim(ctx context.Context, feed, holder string, rev uint64, now 
 	return 0, false, fmt.Errorf("feed lease %s: %w", feed, err)
 }
 
-// release gives feed's lease up if it is still at revision rev, so that
-// another follower takes it at once instead of after its time to live.
-func (s *State) release(ctx context.Context, feed string, rev uint64) error {
+// release gives feed's lease up if holder still holds it (at revision rev,
+// or at whatever revision a renewal whose answer was lost gave it), so
+// that another follower takes it at once instead of after its time to live.
+func (s *State) release(ctx context.Context, feed, holder string, rev uint64) error {
 	err := s.kv.Delete(ctx, leaseKey(feed), jetstream.LastRevision(rev))
+	if events.KVConflict(err) {
+		// A renewal whose answer was lost (its context ended as the
+		// server wrote it) left the lease ours at a revision we do not
+		// know: give it up at the one it has, if it is still ours.
+		l, cur, lerr := s.lease(ctx, feed)
+		if lerr != nil || l.Holder != holder || cur == 0 {
+			return lerr
+		}
+		err = s.kv.Delete(ctx, leaseKey(feed), jetstream.LastRevision(cur))
+	}
 	if err != nil && !events.KVConflict(err) {
 		return fmt.Errorf("feed lease %s: release: %w", feed, err)
 	}
