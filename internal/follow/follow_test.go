@@ -533,9 +533,14 @@ func TestFollowRefusesBadSources(t *testing.T) {
 			}
 			w.src.setMode(fd.Name, tt.mode)
 			st := w.waitStatus(fd, tt.name, polledAfter(mark, tt.result))
-			if n := metricValue(t, fl.reg, "fd_feed_fetches_total", map[string]string{"feed": fd.Name, "result": tt.result}); n <= errors0 {
-				t.Errorf("fd_feed_fetches_total{result=%s} = %v, was %v", tt.result, n, errors0)
-			}
+			// The fetch is counted as its status is written, not before:
+			// the counter may trail the status a moment.
+			natstest.CheckFor(t, 10*time.Second, 10*time.Millisecond, func() error {
+				if n := metricValue(t, fl.reg, "fd_feed_fetches_total", map[string]string{"feed": fd.Name, "result": tt.result}); n <= errors0 {
+					return fmt.Errorf("fd_feed_fetches_total{result=%s} = %v, was %v", tt.result, n, errors0)
+				}
+				return nil
+			})
 			if tt.err != "" {
 				if st.Failures == 0 || !strings.Contains(st.LastError, tt.err) || !st.ErrorAt.After(mark) {
 					t.Errorf("status %+v, want a failure and the error %q", st, tt.err)
