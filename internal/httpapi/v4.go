@@ -513,19 +513,26 @@ func (x *v4Context) running(t readmodel.Team, tier model.Tier) []readmodel.Compe
 // country (a league before a cup: readmodel.Team.CurrentCompetition), the
 // world when it has none.
 func (x *v4Context) teamFull(t readmodel.Team, tier model.Tier) v4TeamFull {
-	area := v4AreaByID[v4World]
-	out := v4TeamFull{Area: area.tiny(), ID: t.ID, Name: t.Name, ShortName: t.ShortName, TLA: t.Code, Crest: t.CrestURL,
-		RunningCompetitions: []v4CompTiny{}, Squad: []v4SquadMember{}, Staff: []struct{}{}}
-	if t.CurrentCompetition != 0 {
-		out.Area = x.comp(t.CurrentCompetition).area.tiny()
-	}
-	for _, c := range x.running(t, tier) {
-		out.RunningCompetitions = append(out.RunningCompetitions, x.comp(c.ID).tiny)
-	}
+	out := v4TeamFull{v4Club: v4ClubOf(t), Squad: []v4SquadMember{}, Staff: []struct{}{}}
+	out.Area, out.RunningCompetitions = x.teamPlace(t, tier)
 	if sq, ok := x.snap.Squad(t.ID); ok {
 		out.Squad = v4SquadOf(sq.Players)
 	}
 	return out
+}
+
+// teamPlace is a team's area (its latest league's country, the world
+// when it has none) and the competitions it runs in that tier sees.
+func (x *v4Context) teamPlace(t readmodel.Team, tier model.Tier) (v4AreaTiny, []v4CompTiny) {
+	area := v4AreaByID[v4World].tiny()
+	if t.CurrentCompetition != 0 {
+		area = x.comp(t.CurrentCompetition).area.tiny()
+	}
+	running := []v4CompTiny{}
+	for _, c := range x.running(t, tier) {
+		running = append(running, x.comp(c.ID).tiny)
+	}
+	return area, running
 }
 
 // v4TeamRequest reads a /v4/teams/{id} path: the team and its version.
@@ -829,19 +836,31 @@ func (s *Server) v4HeadToHead(c *fiber.Ctx) error {
 // upstream's clients pass (upstream documents none).
 const teamsLimit = 50
 
+// v4Club is what every form of a team but the tiny one begins with;
+// embedded where its keys come in the answer (encoding/json writes an
+// embedded struct's fields in its place). What we do not keep of a club
+// (address, website, founding year, colours, ground) is null.
+type v4Club struct {
+	ID         int     `json:"id"`
+	Name       string  `json:"name"`
+	ShortName  *string `json:"shortName"`
+	TLA        *string `json:"tla"`
+	Crest      *string `json:"crest"`
+	Address    *string `json:"address"`
+	Website    *string `json:"website"`
+	Founded    *int    `json:"founded"`
+	ClubColors *string `json:"clubColors"`
+	Venue      *string `json:"venue"`
+}
+
+func v4ClubOf(t readmodel.Team) v4Club {
+	return v4Club{ID: t.ID, Name: t.Name, ShortName: t.ShortName, TLA: t.Code, Crest: t.CrestURL}
+}
+
 // v4TeamItem is a team of the /v4/teams list: the full team without area,
 // competitions, coach, squad and staff.
 type v4TeamItem struct {
-	ID          int     `json:"id"`
-	Name        string  `json:"name"`
-	ShortName   *string `json:"shortName"`
-	TLA         *string `json:"tla"`
-	Crest       *string `json:"crest"`
-	Address     *string `json:"address"`
-	Website     *string `json:"website"`
-	Founded     *int    `json:"founded"`
-	ClubColors  *string `json:"clubColors"`
-	Venue       *string `json:"venue"`
+	v4Club
 	LastUpdated *string `json:"lastUpdated"`
 }
 
@@ -867,7 +886,7 @@ func (s *Server) v4Teams(c *fiber.Ctx) error {
 		}{Count: len(teams), Filters: v4Filters{Limit: &f.limit, Offset: &f.offset, Permission: new(string)}, Teams: make([]v4TeamItem, len(teams))}
 		*out.Filters.Permission = v4Plan(who.tier)
 		for i, t := range teams {
-			out.Teams[i] = v4TeamItem{ID: t.ID, Name: t.Name, ShortName: t.ShortName, TLA: t.Code, Crest: t.CrestURL}
+			out.Teams[i] = v4TeamItemOf(t)
 		}
 		return out, maxAgeTeams
 	})

@@ -110,17 +110,8 @@ type v4PersonFull struct {
 // v4CurrentTeam is a person's team: the list form with its area, running
 // competitions and the contract, which we do not keep.
 type v4CurrentTeam struct {
-	Area                v4AreaTiny   `json:"area"`
-	ID                  int          `json:"id"`
-	Name                string       `json:"name"`
-	ShortName           *string      `json:"shortName"`
-	TLA                 *string      `json:"tla"`
-	Crest               *string      `json:"crest"`
-	Address             *string      `json:"address"`
-	Website             *string      `json:"website"`
-	Founded             *int         `json:"founded"`
-	ClubColors          *string      `json:"clubColors"`
-	Venue               *string      `json:"venue"`
+	Area v4AreaTiny `json:"area"`
+	v4Club
 	RunningCompetitions []v4CompTiny `json:"runningCompetitions"`
 	Contract            v4Contract   `json:"contract"`
 }
@@ -139,7 +130,7 @@ func v4PersonOf(p readmodel.Person) v4Person {
 }
 
 func v4TeamItemOf(t readmodel.Team) v4TeamItem {
-	return v4TeamItem{ID: t.ID, Name: t.Name, ShortName: t.ShortName, TLA: t.Code, Crest: t.CrestURL}
+	return v4TeamItem{v4Club: v4ClubOf(t)}
 }
 
 // v4PersonRequest reads a /v4/persons/{id} path: 404 in upstream's
@@ -175,15 +166,8 @@ func (s *Server) v4Person(c *fiber.Ctx) error {
 		out := v4PersonFull{v4Person: v4PersonOf(p)}
 		if t, ok := who.snap.Team(p.TeamID); ok {
 			x := newV4Context(who.snap)
-			item := v4TeamItemOf(t)
-			ct := &v4CurrentTeam{Area: v4AreaByID[v4World].tiny(), ID: t.ID, Name: t.Name, ShortName: item.ShortName, TLA: item.TLA, Crest: item.Crest,
-				RunningCompetitions: []v4CompTiny{}}
-			if t.CurrentCompetition != 0 {
-				ct.Area = x.comp(t.CurrentCompetition).area.tiny()
-			}
-			for _, c := range x.running(t, who.tier) {
-				ct.RunningCompetitions = append(ct.RunningCompetitions, x.comp(c.ID).tiny)
-			}
+			ct := &v4CurrentTeam{v4Club: v4ClubOf(t)}
+			ct.Area, ct.RunningCompetitions = x.teamPlace(t, who.tier)
 			out.CurrentTeam = ct
 		}
 		return out, maxAgeTeams
@@ -327,7 +311,7 @@ func v4ScorersOf(snap readmodel.Snapshot, list []readmodel.Scorer) []v4ScorerRow
 				p = known
 			}
 		}
-		row := v4ScorerRow{Player: v4PersonOf(p), Team: v4TeamItem{ID: sc.TeamID}, Goals: sc.Goals}
+		row := v4ScorerRow{Player: v4PersonOf(p), Team: v4TeamItem{v4Club: v4Club{ID: sc.TeamID}}, Goals: sc.Goals}
 		if t, ok := snap.Team(sc.TeamID); ok {
 			row.Team = v4TeamItemOf(t)
 		}

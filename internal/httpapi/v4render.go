@@ -164,17 +164,8 @@ type v4SquadMember struct {
 // keep of a club (address, website, founding year, colours, ground, coach,
 // staff) is null or empty.
 type v4TeamFull struct {
-	Area                v4AreaTiny      `json:"area"`
-	ID                  int             `json:"id"`
-	Name                string          `json:"name"`
-	ShortName           *string         `json:"shortName"`
-	TLA                 *string         `json:"tla"`
-	Crest               *string         `json:"crest"`
-	Address             *string         `json:"address"`
-	Website             *string         `json:"website"`
-	Founded             *int            `json:"founded"`
-	ClubColors          *string         `json:"clubColors"`
-	Venue               *string         `json:"venue"`
+	Area v4AreaTiny `json:"area"`
+	v4Club
 	RunningCompetitions []v4CompTiny    `json:"runningCompetitions"`
 	Coach               v4Coach         `json:"coach"`
 	Squad               []v4SquadMember `json:"squad"`
