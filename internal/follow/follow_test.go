@@ -550,10 +550,13 @@ func TestFollowRefusesBadSources(t *testing.T) {
 				if wait := st.NextPoll.Sub(st.LastFetch); wait < 500*time.Millisecond {
 					t.Errorf("next poll %s after the failure, want at least 500ms", wait)
 				}
-				line := logLine(fl.log.String(), tt.err)
-				if line["feed"] != fd.Name || line["level"] != "WARN" {
-					t.Errorf("log line of the failure %v, want a warning naming feed %s; log:\n%s", line, fd.Name, fl.log.String())
-				}
+				// The line is logged just after the fetch is counted.
+				natstest.CheckFor(t, 10*time.Second, 10*time.Millisecond, func() error {
+					if line := logLine(fl.log.String(), fd.Name, tt.err); line["level"] != "WARN" {
+						return fmt.Errorf("log line of the failure %v, want a warning naming feed %s; log:\n%s", line, fd.Name, fl.log.String())
+					}
+					return nil
+				})
 			}
 			if tt.result == follow.ResultUnchanged && st.Matches != 342 {
 				t.Errorf("a smaller file within the limit: %d matches recorded, want 342", st.Matches)
@@ -570,15 +573,19 @@ func TestFollowRefusesBadSources(t *testing.T) {
 	}
 }
 
-// logLine returns the last JSON log line that holds text.
-func logLine(log, text string) map[string]any {
+// logLine returns the last JSON log line of feed that holds text in
+// its error. The rows run at once and one row's error may hold
+// another's text ("not openfootball JSON" is in the truncated file's
+// error too), so the feed picks the line, not the text alone.
+func logLine(log, feed, text string) map[string]any {
 	lines := strings.Split(strings.TrimSpace(log), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
-		if strings.Contains(lines[i], text) {
-			var m map[string]any
-			if json.Unmarshal([]byte(lines[i]), &m) == nil {
-				return m
-			}
+		var m map[string]any
+		if json.Unmarshal([]byte(lines[i]), &m) != nil || m["feed"] != feed {
+			continue
+		}
+		if err, _ := m["err"].(string); strings.Contains(err, text) {
+			return m
 		}
 	}
 	return nil
