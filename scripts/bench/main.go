@@ -100,8 +100,8 @@ func main() {
 	var in internalFlags
 	flag.StringVar(&in.bareFile, "bare-serve", "", "internal: serve the captured responses in this file as the bare baseline")
 	flag.StringVar(&in.listen, "listen", "", "internal: address of the bare baseline server")
-	flag.StringVar(&in.openLoopFile, "open-loop", "", "internal: run the open-loop load described in this file")
-	flag.StringVar(&in.openLoopOut, "open-loop-out", "", "internal: where --open-loop writes its latencies")
+	flag.StringVar(&in.loadFile, "load", "", "internal: run the load described in this file")
+	flag.StringVar(&in.loadOut, "load-out", "", "internal: where --load writes what it measured")
 	flag.StringVar(&in.rawReplayURL, "raw-replay", "", "internal: run the raw replay baseline against this NATS URL")
 	flag.StringVar(&in.plainGet, "plain-get", "", "internal: GET these URLs (comma-separated), the follower's baseline")
 	flag.IntVar(&in.plainRounds, "plain-rounds", 1, "internal: rounds of --plain-get")
@@ -144,11 +144,11 @@ func main() {
 // the bench: a baseline or the load generator, kept out of the measuring
 // process so that they share neither its CPU accounting nor its collector.
 type internalFlags struct {
-	bareFile, listen          string
-	openLoopFile, openLoopOut string
-	rawReplayURL              string
-	plainGet                  string
-	plainRounds               int
+	bareFile, listen  string
+	loadFile, loadOut string
+	rawReplayURL      string
+	plainGet          string
+	plainRounds       int
 }
 
 // run runs the one internal mode given, if any; ran says whether one was.
@@ -158,8 +158,8 @@ func (in internalFlags) run() (ran bool, err error) {
 		return true, plainGetMain(in.plainGet, in.plainRounds)
 	case in.rawReplayURL != "":
 		return true, rawReplayMain(in.rawReplayURL)
-	case in.openLoopFile != "":
-		return true, openLoopMain(in.openLoopFile, in.openLoopOut)
+	case in.loadFile != "":
+		return true, loadMain(in.loadFile, in.loadOut)
 	case in.bareFile != "":
 		return true, serveBare(in.bareFile, in.listen)
 	}

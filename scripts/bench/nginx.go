@@ -19,15 +19,20 @@ import (
 type cores struct {
 	server, load string // taskset lists; "" when not pinned
 	serverCores  int
+	serverList   []int // the server's cores, for their busy share
 }
 
 func splitCores() cores {
 	n := runtime.NumCPU()
 	if n < 2 {
-		return cores{serverCores: n}
+		return cores{serverCores: n, serverList: []int{0}}
 	}
 	k := n / 2
-	return cores{server: cpuList(0, k), load: cpuList(k, n), serverCores: k}
+	c := cores{server: cpuList(0, k), load: cpuList(k, n), serverCores: k}
+	for i := range k {
+		c.serverList = append(c.serverList, i)
+	}
+	return c
 }
 
 func cpuList(from, to int) string {
@@ -85,28 +90,41 @@ func nginxBinary() (string, error) {
 	if os.Geteuid() != 0 {
 		return "", errors.New("nginx not found and not root: install Debian's nginx-light")
 	}
-	fmt.Println("  installing nginx-light (apt-get)")
-	for _, argv := range [][]string{{"apt-get", "update", "-q"}, {"apt-get", "install", "-y", "-q", "--no-install-recommends", "nginx-light"}} {
+	if err := aptInstall("nginx-light"); err != nil {
+		return "", err
+	}
+	return find()
+}
+
+// aptInstall installs a Debian package (a tool the bench measures with or
+// against; its service is not started where a policy-rc.d forbids it).
+func aptInstall(pkg string) error {
+	fmt.Printf("  installing %s (apt-get)\n", pkg)
+	for _, argv := range [][]string{{"apt-get", "update", "-q"}, {"apt-get", "install", "-y", "-q", "--no-install-recommends", pkg}} {
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, out[max(0, len(out)-600):])
+			return fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, out[max(0, len(out)-600):])
 		}
 	}
-	return find()
+	return nil
 }
 
 // staticFile is one captured response nginx serves from disk.
 type staticFile struct {
 	path, contentType string
 	body              []byte
+	// gzipped is the body as our replica gzips it, when a row asks for
+	// it: nginx serves it with gzip_static to a client that accepts gzip.
+	gzipped []byte
 }
 
 // startNginx serves files on a free loopback port the way a static file
 // server is usually set up for speed: sendfile, no access log, keep-alive
 // connections kept as long as fasthttp keeps them, one worker per core
 // given to the server. Each path is an exact location answering with the
-// file's bytes and our Content-Type.
+// file's bytes and our Content-Type, and with the gzipped file beside it
+// (gzip_static) to a client that accepts gzip, where a row asks for it.
 func startNginx(env *benchEnv, files []staticFile, c cores) (*process, error) {
 	bin, err := nginxBinary()
 	if err != nil {
@@ -128,7 +146,14 @@ func startNginx(env *benchEnv, files []staticFile, c cores) (*process, error) {
 		if err := os.WriteFile(name, f.body, 0o644); err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(&locs, "    location = %s { default_type %q; alias %s; }\n", f.path, f.contentType, name)
+		gz := ""
+		if f.gzipped != nil {
+			if err := os.WriteFile(name+".gz", f.gzipped, 0o644); err != nil {
+				return nil, err
+			}
+			gz = " gzip_static on; gzip_vary on;"
+		}
+		fmt.Fprintf(&locs, "    location = %s { default_type %q; alias %s;%s }\n", f.path, f.contentType, name, gz)
 	}
 	user := ""
 	if os.Geteuid() == 0 {

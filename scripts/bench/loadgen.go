@@ -1,0 +1,402 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// The load generator is the bench binary started again with --load, in a
+// process of its own pinned to the load cores: its CPU is then its own
+// (getrusage), and the bench process's garbage collector (it holds the
+// NATS server and the world) never pauses its clock.
+//
+// Its cost per request must not grow with the body, or large-body rows
+// measure the generator (issue 28: a Go client reading every body
+// saturated near 0.9 GB/s; wrk, which reads every body into an 8 KiB
+// buffer, spends about 70 µs a request at 350 KB on this machine and
+// leaves nginx's core half idle). So it reads a response's head and
+// discards the body with recv(MSG_TRUNC): for TCP the kernel drops the
+// bytes without copying them. What remains per request is the kernel's
+// receive path, which every client pays.
+
+// loadJob is one load run.
+type loadJob struct {
+	Addr, Path, Token string
+	Gzip, Miss        bool
+	// Matchdays and Run shape the miss row's requests: a new Host every
+	// request (h<Run>-<n>.bench; links are absolute from the Host, so it
+	// is part of the cache key) and ?matchday=1..Matchdays.
+	Matchdays int
+	Run       int64
+	Conns     int
+	For       time.Duration
+	// Rate is the open loop's requests per second; 0 is a closed loop.
+	Rate float64
+}
+
+// loadOut is what the child reports.
+type loadOut struct {
+	Elapsed  time.Duration
+	Lat      []time.Duration
+	Failed   int
+	FirstErr string
+}
+
+// loadResult is what one or more runs measured on one server.
+type loadResult struct {
+	Requests int
+	Elapsed  time.Duration
+	lat      []time.Duration
+	// CPU is the server's CPU time over the runs, LoadCPU the load
+	// generator's own.
+	CPU, LoadCPU time.Duration
+	// Busy and Total are the server cores' busy and total clock ticks
+	// over the runs, from /proc/stat.
+	Busy, Total uint64
+}
+
+func (r loadResult) rps() float64 { return float64(r.Requests) / r.Elapsed.Seconds() }
+
+// merge pools the samples of several rounds, so that the percentiles are
+// over every request of every round.
+func (r loadResult) merge(o loadResult) loadResult {
+	return loadResult{Requests: r.Requests + o.Requests, Elapsed: r.Elapsed + o.Elapsed, lat: append(r.lat, o.lat...),
+		CPU: r.CPU + o.CPU, LoadCPU: r.LoadCPU + o.LoadCPU, Busy: r.Busy + o.Busy, Total: r.Total + o.Total}
+}
+
+func (r loadResult) pct(p float64) time.Duration {
+	if len(r.lat) == 0 {
+		return 0
+	}
+	slices.Sort(r.lat)
+	return r.lat[min(len(r.lat)-1, int(float64(len(r.lat))*p))]
+}
+
+// cpuPerRequest is the server's CPU time per request in microseconds.
+func (r loadResult) cpuPerRequest() float64 {
+	return float64(r.CPU.Nanoseconds()) / 1e3 / float64(max(r.Requests, 1))
+}
+
+// loadPerRequest is the load generator's CPU time per request in
+// microseconds.
+func (r loadResult) loadPerRequest() float64 {
+	return float64(r.LoadCPU.Nanoseconds()) / 1e3 / float64(max(r.Requests, 1))
+}
+
+// busyShare is the share of the server cores' time that was not idle.
+func (r loadResult) busyShare() float64 {
+	if r.Total == 0 {
+		return 0
+	}
+	return float64(r.Busy) / float64(r.Total)
+}
+
+// saturated says whether the server cores were busy enough for a peak
+// run to measure the server: below it the instrument or the machine set
+// the pace and the row is invalid.
+func (r loadResult) saturated() bool { return r.busyShare() >= 0.9 }
+
+// loadRuns numbers the runs of the whole bench, so that a cache-miss run
+// never asks for a key an earlier run cached.
+var loadRuns atomic.Int64
+
+// runLoad runs job in a child pinned to the load cores and measures the
+// server's CPU and its cores' busy share around it.
+func runLoad(env *benchEnv, cs cores, srv *process, job loadJob) (loadResult, error) {
+	job.Run = loadRuns.Add(1)
+	dir, err := os.MkdirTemp(env.tmp, "load-")
+	if err != nil {
+		return loadResult{}, err
+	}
+	defer os.RemoveAll(dir)
+	raw, err := json.Marshal(job)
+	if err != nil {
+		return loadResult{}, err
+	}
+	jobFile, outFile := filepath.Join(dir, "job.json"), filepath.Join(dir, "out.json")
+	if err := os.WriteFile(jobFile, raw, 0o644); err != nil {
+		return loadResult{}, err
+	}
+	argv := pinned(cs.load, env.self, "--load", jobFile, "--load-out", outFile)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cpu0 := srv.cpu()
+	busy0, total0, err := coreTicks(cs.serverList)
+	if err != nil {
+		return loadResult{}, err
+	}
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return loadResult{}, fmt.Errorf("load generator: %v: %s", err, msg)
+	}
+	busy1, total1, err := coreTicks(cs.serverList)
+	if err != nil {
+		return loadResult{}, err
+	}
+	cpu := srv.cpu() - cpu0
+	if raw, err = os.ReadFile(outFile); err != nil {
+		return loadResult{}, err
+	}
+	var out loadOut
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return loadResult{}, fmt.Errorf("load generator's results: %w", err)
+	}
+	if out.Failed > 0 {
+		return loadResult{}, fmt.Errorf("%d of %d requests failed, the first: %s", out.Failed, len(out.Lat), out.FirstErr)
+	}
+	return loadResult{Requests: len(out.Lat), Elapsed: out.Elapsed, lat: out.Lat, CPU: cpu,
+		LoadCPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), Busy: busy1 - busy0, Total: total1 - total0}, nil
+}
+
+// coreTicks sums the busy and total clock ticks of cores from /proc/stat.
+// Idle and I/O wait are not busy; time stolen by the hypervisor counts in
+// the total only, since the server did not have the core then.
+func coreTicks(cores []int) (busy, total uint64, err error) {
+	raw, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0, err
+	}
+	want := map[string]bool{}
+	for _, c := range cores {
+		want["cpu"+strconv.Itoa(c)] = true
+	}
+	for line := range bytes.Lines(raw) {
+		f := bytes.Fields(line)
+		if len(f) < 9 || !want[string(f[0])] {
+			continue
+		}
+		var v [8]uint64
+		for i := range v {
+			if v[i], err = strconv.ParseUint(string(f[i+1]), 10, 64); err != nil {
+				return 0, 0, fmt.Errorf("/proc/stat %s: %w", f[0], err)
+			}
+		}
+		// user nice system idle iowait irq softirq steal
+		busy += v[0] + v[1] + v[2] + v[5] + v[6]
+		total += v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7]
+	}
+	return busy, total, nil
+}
+
+// loadMain is the child's side of runLoad.
+func loadMain(jobFile, outFile string) error {
+	raw, err := os.ReadFile(jobFile)
+	if err != nil {
+		return err
+	}
+	var job loadJob
+	if err := json.Unmarshal(raw, &job); err != nil {
+		return err
+	}
+	out, err := job.run()
+	if err != nil {
+		return err
+	}
+	if raw, err = json.Marshal(out); err != nil {
+		return err
+	}
+	return os.WriteFile(outFile, raw, 0o644)
+}
+
+// request appends the n-th request of the job to b.
+func (job loadJob) request(b []byte, n int64) []byte {
+	b = append(b, "GET "...)
+	b = append(b, job.Path...)
+	if job.Miss {
+		b = append(b, "?matchday="...)
+		b = strconv.AppendInt(b, 1+n%int64(max(1, job.Matchdays)), 10)
+		b = append(b, " HTTP/1.1\r\nHost: h"...)
+		b = strconv.AppendInt(b, job.Run, 10)
+		b = append(b, '-')
+		b = strconv.AppendInt(b, n, 10)
+		b = append(b, ".bench"...)
+	} else {
+		b = append(b, " HTTP/1.1\r\nHost: "...)
+		b = append(b, job.Addr...)
+	}
+	b = append(b, "\r\nX-Auth-Token: "...)
+	b = append(b, job.Token...)
+	if job.Gzip {
+		b = append(b, "\r\nAccept-Encoding: gzip"...)
+	}
+	return append(b, "\r\n\r\n"...)
+}
+
+// run opens the connections (each with one request before the clock
+// starts, so that no set-up is counted) and runs the loop on each.
+func (job loadJob) run() (loadOut, error) {
+	var seq atomic.Int64
+	var failed atomic.Int64
+	var firstErr atomic.Value
+	lats := make([][]time.Duration, job.Conns)
+	conns := make([]*client, job.Conns)
+	for i := range conns {
+		c, err := dial(job.Addr)
+		if err != nil {
+			return loadOut{}, err
+		}
+		defer c.close()
+		if err := c.do(job.request(nil, seq.Add(1))); err != nil {
+			return loadOut{}, fmt.Errorf("first request: %w", err)
+		}
+		conns[i] = c
+	}
+	total := int64(job.Rate * job.For.Seconds())
+	start := time.Now()
+	stop := start.Add(job.For)
+	var wg sync.WaitGroup
+	for w, c := range conns {
+		wg.Go(func() {
+			mine := make([]time.Duration, 0, 1<<14)
+			var buf []byte
+			for i := int64(0); ; i++ {
+				// A closed loop sends as soon as the last answer came; an
+				// open loop sends request k at start+k/rate and counts its
+				// latency from then, so that a slow answer delays the
+				// requests behind it and shows in their latency (no
+				// coordinated omission).
+				due := time.Now()
+				n := seq.Add(1)
+				if job.Rate > 0 {
+					k := n - int64(job.Conns) - 1
+					if k >= total {
+						break
+					}
+					due = start.Add(time.Duration(float64(k) / job.Rate * float64(time.Second)))
+					time.Sleep(time.Until(due))
+				} else if !due.Before(stop) {
+					break
+				}
+				buf = job.request(buf[:0], n)
+				if err := c.do(buf); err != nil {
+					failed.Add(1)
+					firstErr.CompareAndSwap(nil, err.Error())
+					if c.redial() != nil {
+						break
+					}
+				}
+				mine = append(mine, time.Since(due))
+			}
+			lats[w] = mine
+		})
+	}
+	wg.Wait()
+	out := loadOut{Elapsed: time.Since(start), Failed: int(failed.Load())}
+	if e, ok := firstErr.Load().(string); ok {
+		out.FirstErr = e
+	}
+	for _, l := range lats {
+		out.Lat = append(out.Lat, l...)
+	}
+	return out, nil
+}
+
+// client is one keep-alive HTTP/1.1 connection that reads a response's
+// head and discards its body in the kernel.
+type client struct {
+	addr string
+	c    *net.TCPConn
+	raw  syscall.RawConn
+	head []byte
+	// sink is only an address range for recv(MSG_TRUNC), which checks
+	// it but never writes it: its pages are never touched.
+	sink []byte
+}
+
+func dial(addr string) (*client, error) {
+	c := &client{addr: addr, head: make([]byte, 16<<10), sink: make([]byte, 4<<20)}
+	return c, c.redial()
+}
+
+func (c *client) redial() error {
+	if c.c != nil {
+		c.c.Close()
+	}
+	conn, err := net.Dial("tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	c.c = conn.(*net.TCPConn)
+	c.raw, err = c.c.SyscallConn()
+	return err
+}
+
+func (c *client) close() { c.c.Close() }
+
+var (
+	headEnd       = []byte("\r\n\r\n")
+	contentLength = []byte("\r\ncontent-length:")
+)
+
+// do sends req and reads the answer, which must be a 200 with a
+// Content-Length (every server here sends one).
+func (c *client) do(req []byte) error {
+	if _, err := c.c.Write(req); err != nil {
+		return err
+	}
+	filled, end := 0, -1
+	for end < 0 {
+		if filled == len(c.head) {
+			return fmt.Errorf("response head over %d bytes", len(c.head))
+		}
+		n, err := c.c.Read(c.head[filled:])
+		if err != nil {
+			return err
+		}
+		filled += n
+		end = bytes.Index(c.head[:filled], headEnd)
+	}
+	head := c.head[:end+2]
+	if !bytes.HasPrefix(head, []byte("HTTP/1.1 200 ")) {
+		line, _, _ := bytes.Cut(head, []byte("\r\n"))
+		return fmt.Errorf("status line %q", line)
+	}
+	i := bytes.Index(bytes.ToLower(head), contentLength)
+	if i < 0 {
+		return errors.New("no Content-Length")
+	}
+	v, _, _ := bytes.Cut(head[i+len(contentLength):], []byte("\r\n"))
+	size, err := strconv.Atoi(string(bytes.TrimSpace(v)))
+	if err != nil {
+		return fmt.Errorf("Content-Length %q", v)
+	}
+	return c.discard(size - (filled - end - len(headEnd)))
+}
+
+// discard drops the next n bytes of the connection without copying them.
+func (c *client) discard(n int) error {
+	for n > 0 {
+		var got int
+		var rerr error
+		err := c.raw.Read(func(fd uintptr) bool {
+			got, _, rerr = unix.Recvfrom(int(fd), c.sink[:min(n, len(c.sink))], unix.MSG_TRUNC)
+			return rerr != unix.EAGAIN
+		})
+		if err != nil {
+			return err
+		}
+		if rerr != nil {
+			return rerr
+		}
+		if got == 0 {
+			return errors.New("connection closed mid-body")
+		}
+		n -= got
+	}
+	if n < 0 {
+		return errors.New("more bytes than Content-Length")
+	}
+	return nil
+}
