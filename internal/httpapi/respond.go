@@ -183,7 +183,7 @@ func send(c *fiber.Ctx, r *request, e *wire.Entry, contentType, vary []byte) err
 	if acceptsGzip(r.acceptEncoding) {
 		if gz := e.Gzipped(); gz != nil {
 			h.SetCanonical(hContentEncoding, vGzip)
-			c.Response().SetBodyRaw(gz)
+			wire.SetBytes(c.Context(), gz)
 			return nil
 		}
 	}

@@ -12,20 +12,28 @@ const WriteBuffer = 32 << 10
 
 // SetBody makes e's body the body of ctx's response. A TCP connection, a
 // lazyConn's included (sendfile honours its write deadline), takes the
-// body from the memory file; a lazyConn takes a body from GatherMin with
-// its headers in one writev. Over TLS or any other wrapped connection the
-// bytes must pass through the wrapper: those get the copy, as smaller
-// bodies do. The caller holds e until fasthttp has written the response
-// (Held).
+// body from the memory file; anything else goes as SetBytes sends it. The
+// caller holds e until fasthttp has written the response (Held).
 func SetBody(ctx *fasthttp.RequestCtx, e *Entry) {
-	conn := ctx.Conn()
-	if tc, wd := tcpConnOf(conn); tc != nil && e.bodyFile() >= 0 {
+	if tc, wd := tcpConnOf(ctx.Conn()); tc != nil && e.bodyFile() >= 0 {
 		ctx.Response.SetBodyStream(&fileBody{e: e, conn: tc, wd: wd}, len(e.body))
 		return
 	}
-	if lc, ok := conn.(*lazyConn); ok && len(e.body) >= GatherMin {
-		ctx.Response.SetBodyStream(lc.gather(e.body), len(e.body))
+	SetBytes(ctx, e.body)
+}
+
+// SetBytes makes b, which nothing changes until the response is written
+// (an entry's body or gzip form), the body of ctx's response: on a
+// lazyConn a body from GatherMin leaves with its headers in one writev,
+// whatever its size; over TLS or any other wrapped connection, and below
+// GatherMin, it is copied behind the headers. An entry's gzip form has no
+// memory file and takes this path: before, it was always copied, and a
+// 30 KB gzipped season cost 1.12 to 1.3 times nginx's CPU a request
+// against 0.9 to 1.0 for an identity body of the same size (issue 28).
+func SetBytes(ctx *fasthttp.RequestCtx, b []byte) {
+	if lc, ok := ctx.Conn().(*lazyConn); ok && len(b) >= GatherMin {
+		ctx.Response.SetBodyStream(lc.gather(b), len(b))
 		return
 	}
-	ctx.Response.SetBodyRaw(e.body)
+	ctx.Response.SetBodyRaw(b)
 }

@@ -66,10 +66,10 @@
 //
 // Listener wraps each TCP connection in a lazyConn. fasthttp writes one
 // response at a time on a connection, so each lazyConn has one gatherBody,
-// reused by every gathered response on it: SetBody sets it up, fasthttp's
-// flush of the headers, WriteTo and Close use it, and Close leaves it
-// holding nothing. The body it writes is the entry's, under the
-// response's hold.
+// reused by every gathered response on it: SetBody or SetBytes sets it
+// up, fasthttp's flush of the headers, WriteTo and Close use it, and Close
+// leaves it holding nothing. The body it writes is the entry's, or its
+// gzip form, under the response's hold.
 //
 // A lazyConn's deadlines are lazy: every read and write gets exactly the
 // deadline last set, but the poller's timer moves only when a deadline is
