@@ -7,6 +7,7 @@ package httpapi
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/footdata/footballd/internal/wire"
@@ -52,6 +53,39 @@ func TestCachedResponsesAllocateNothing(t *testing.T) {
 			s.cache.c.Wait()
 			if allocs := testing.AllocsPerRun(100, serve); allocs != 0 || rc.Response.StatusCode() != tt.status {
 				t.Errorf("%s: %d, %.1f allocations per request, want %d and none", tt.path, rc.Response.StatusCode(), allocs, tt.status)
+			}
+		})
+	}
+}
+
+// TestCachedV4ResponsesAllocateNothing: v4's cached answers too, which
+// find their season among the league's without a list of them (before,
+// every hit made one).
+func TestCachedV4ResponsesAllocateNothing(t *testing.T) {
+	w := newGeneratedWorld(t)
+	handler := w.s.App().Handler()
+	for _, path := range []string{
+		fmt.Sprintf("/v4/competitions/%s/standings", w.league),
+		fmt.Sprintf("/v4/competitions/%s/standings?season=%d", w.league, w.season),
+		fmt.Sprintf("/v4/competitions/%s/matches?season=%d", w.league, w.season),
+		fmt.Sprintf("/v4/competitions/%s", w.league),
+	} {
+		t.Run(path, func(t *testing.T) {
+			var rc fasthttp.RequestCtx
+			serve := func() {
+				rc.ResetUserValues()
+				rc.Request.Reset()
+				rc.Response.Reset()
+				rc.Request.Header.SetMethod(fasthttp.MethodGet)
+				rc.Request.SetRequestURI(path)
+				rc.Request.Header.SetHost("api.test")
+				rc.Request.Header.Set("X-Auth-Token", w.token)
+				handler(&rc)
+			}
+			serve()
+			w.s.cache.c.Wait()
+			if allocs := testing.AllocsPerRun(100, serve); allocs != 0 || rc.Response.StatusCode() != fasthttp.StatusOK {
+				t.Errorf("%d, %.1f allocations per request, want 200 and none", rc.Response.StatusCode(), allocs)
 			}
 		})
 	}

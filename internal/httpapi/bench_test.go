@@ -28,48 +28,66 @@ func cpuTime(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// generatedWorld is a replica's server over a generated world of about
+// 5,000 fixtures replayed from a real stream, a registered client's token
+// of the highest tier, and the paths of one league competition of it: its
+// id, a fixture, a team, the season and the league's code.
+type generatedWorld struct {
+	s                           *Server
+	token                       string
+	comp, fixture, team, season int
+	league                      model.LeagueCode
+}
+
+func newGeneratedWorld(tb testing.TB) generatedWorld {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	tb.Cleanup(cancel)
+	store := natstest.MustOpen(tb, natstest.MustStart(tb))
+	if _, err := generate.Run(ctx, store, generate.Config{Seed: 1, Fixtures: 5000, Meta: events.Meta{Editor: "bench", Source: "bench"}}, nil); err != nil {
+		tb.Fatal(err)
+	}
+	ed := &editor.Editor{Store: store, Meta: events.Meta{Editor: "bench", Source: "bench"}}
+	token, _, err := ed.AddClient(ctx, model.Client{Name: "bench", Tier: model.TierDonating, PerMinute: 1_000_000_000})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m, err := readmodel.New(readmodel.Config{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	go func() { _ = m.Run(ctx, store) }()
+	if err := m.WaitReady(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	s, err := New(Options{Model: m})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	w := generatedWorld{s: s, token: token}
+	snap := m.Snapshot()
+	for id := 1; w.comp == 0 && id < 10_000; id++ {
+		c, ok := snap.Competition(id)
+		if !ok || c.Type != model.TypeLeague {
+			continue
+		}
+		if fs, _ := snap.CompetitionFixtures(id, readmodel.FixtureFilter{}); len(fs) > 0 {
+			w.comp, w.fixture, w.team, w.season, w.league = id, fs[len(fs)/2].ID, fs[len(fs)/2].HomeTeamID, c.Year, c.League
+		}
+	}
+	return w
+}
+
 // BenchmarkHandler measures the replica's own work per request, in
 // process: the handler chain (Fiber, auth, limits, metrics, cache lookup or
 // render) on a request context, without the network or the load generator,
 // so that ns/op and allocs/op are steady on a busy machine. The world is a
 // generated one of about 5,000 fixtures replayed from a real stream.
 func BenchmarkHandler(b *testing.B) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	store := natstest.MustOpen(b, natstest.MustStart(b))
-	if _, err := generate.Run(ctx, store, generate.Config{Seed: 1, Fixtures: 5000, Meta: events.Meta{Editor: "bench", Source: "bench"}}, nil); err != nil {
-		b.Fatal(err)
-	}
-	ed := &editor.Editor{Store: store, Meta: events.Meta{Editor: "bench", Source: "bench"}}
-	token, _, err := ed.AddClient(ctx, model.Client{Name: "bench", Tier: model.TierDonating, PerMinute: 1_000_000_000})
-	if err != nil {
-		b.Fatal(err)
-	}
-	m, err := readmodel.New(readmodel.Config{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	go func() { _ = m.Run(ctx, store) }()
-	if err := m.WaitReady(ctx); err != nil {
-		b.Fatal(err)
-	}
-	s, err := New(Options{Model: m})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	snap := m.Snapshot()
-	var comp, fixture, team, season int
-	var league model.LeagueCode
-	for id := 1; comp == 0 && id < 10_000; id++ {
-		c, ok := snap.Competition(id)
-		if !ok || c.Type != model.TypeLeague {
-			continue
-		}
-		if fs, _ := snap.CompetitionFixtures(id, readmodel.FixtureFilter{}); len(fs) > 0 {
-			comp, fixture, team, season, league = id, fs[len(fs)/2].ID, fs[len(fs)/2].HomeTeamID, c.Year, c.League
-		}
-	}
+	w := newGeneratedWorld(b)
+	s, token := w.s, w.token
+	comp, fixture, team, season, league := w.comp, w.fixture, w.team, w.season, w.league
 	handler := s.App().Handler()
 	for _, bc := range []struct {
 		name string

@@ -96,7 +96,7 @@ func (s *Server) v4AreaOne(c *fiber.Ctx) error {
 // v4League finds the league a /v4/competitions/{id|code} path names and
 // the seasons the caller may see, newest first: 404 when it has none, 403
 // when none is open to the caller.
-func v4League(c *fiber.Ctx, who *request) (model.League, []readmodel.CompetitionKey, error) {
+func v4League(c *fiber.Ctx, who *request) (model.League, v4Seasons, error) {
 	raw := c.Params("id")
 	code := model.LeagueCode(strings.ToUpper(raw))
 	if digits(raw) {
@@ -106,16 +106,57 @@ func v4League(c *fiber.Ctx, who *request) (model.League, []readmodel.Competition
 	// A cached answer costs a look-up of the league and of its seasons'
 	// keys, not a walk through every league or competition.
 	if l, ok := who.snap.League(code); ok {
-		if all := who.snap.LeagueSeasons(l.Code); len(all) > 0 {
-			most := all[0].Tier
-			seen := slices.DeleteFunc(all, func(k readmodel.CompetitionKey) bool { return !who.tier.Allows(k.Tier) })
-			if len(seen) == 0 {
-				return l, nil, restricted("competition %s is available to %s clients only; send the X-Auth-Token of such a client", raw, most)
+		if ss := (v4Seasons{who.snap, who.tier, who.snap.LeagueSeasonIDs(l.Code)}); len(ss.ids) > 0 {
+			if _, ok := ss.first(0); !ok {
+				most, _ := who.snap.CompetitionKey(int(ss.ids[0]))
+				return l, v4Seasons{}, restricted("competition %s is available to %s clients only; send the X-Auth-Token of such a client", raw, most.Tier)
 			}
-			return l, seen, nil
+			return l, ss, nil
 		}
 	}
-	return model.League{}, nil, notFound("competition %s does not exist; list them at /v4/competitions", raw)
+	return model.League{}, v4Seasons{}, notFound("competition %s does not exist; list them at /v4/competitions", raw)
+}
+
+// v4Seasons is a league's seasons, newest first, of which a caller sees
+// those its tier allows. It reads them in place from the snapshot, so
+// that a cached answer allocates nothing (a list of them for every hit was
+// the garbage of v4's cached rows).
+type v4Seasons struct {
+	snap readmodel.Snapshot
+	tier model.Tier
+	ids  []int32
+}
+
+// first is the newest season the caller may see of year, or of any year
+// when year is 0.
+func (v v4Seasons) first(year int) (readmodel.CompetitionKey, bool) {
+	for _, id := range v.ids {
+		if k, ok := v.snap.CompetitionKey(int(id)); ok && v.tier.Allows(k.Tier) && (year == 0 || k.Year == year) {
+			return k, true
+		}
+	}
+	return readmodel.CompetitionKey{}, false
+}
+
+// key adds the seasons the caller may see, and their versions, to k.
+func (v v4Seasons) key(k cacheKey) cacheKey {
+	for _, id := range v.ids {
+		if s, ok := v.snap.CompetitionKey(int(id)); ok && v.tier.Allows(s.Tier) {
+			k = k.int(s.ID).u64(s.Version)
+		}
+	}
+	return k
+}
+
+// list is the seasons the caller may see, for a rendering.
+func (v v4Seasons) list() []readmodel.CompetitionKey {
+	var out []readmodel.CompetitionKey
+	for _, id := range v.ids {
+		if k, ok := v.snap.CompetitionKey(int(id)); ok && v.tier.Allows(k.Tier) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // v4SeasonRequest picks the season a request asks for: the season filter's, else
@@ -129,14 +170,9 @@ func v4SeasonRequest(c *fiber.Ctx, who *request, accept allowed) (model.League, 
 	if err != nil {
 		return l, readmodel.CompetitionKey{}, f, err
 	}
-	if f.season == 0 {
-		f.season = seasons[0].Year
-		return l, seasons[0], f, nil
-	}
-	for _, k := range seasons {
-		if k.Year == f.season {
-			return l, k, f, nil
-		}
+	if k, ok := seasons.first(f.season); ok {
+		f.season = k.Year
+		return l, k, f, nil
 	}
 	return l, readmodel.CompetitionKey{}, f, notFound("competition %s has no season %d that you may see; its seasons are listed at /v4/competitions/%s", l.Code, f.season, l.Code)
 }
@@ -152,13 +188,6 @@ func (k cacheKey) v4(f *filters) cacheKey {
 		k.b = f.from.AppendFormat(k.b, time.DateOnly)
 		k.b = append(k.b, '.', '.')
 		k.b = f.to.AppendFormat(k.b, time.DateOnly)
-	}
-	return k
-}
-
-func seasonsKey(k cacheKey, seasons []readmodel.CompetitionKey) cacheKey {
-	for _, s := range seasons {
-		k = k.int(s.ID).u64(s.Version)
 	}
 	return k
 }
@@ -210,8 +239,9 @@ func (s *Server) v4Competition(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	k := seasonsKey(s.newKey(c, who, "v4-comp", competitionsPath, full).str(string(l.Code)), seasons).u64(who.snap.LeaguesVersion())
+	k := seasons.key(s.newKey(c, who, "v4-comp", competitionsPath, full).str(string(l.Code))).u64(who.snap.LeaguesVersion())
 	return s.respond(c, k, func() (any, int) {
+		seasons := seasons.list()
 		cur, _ := who.snap.Competition(seasons[0].ID)
 		out := v4CompFull{Area: v4AreaOf(l.Country).tiny(), ID: v4CompetitionID(l.Code), Name: l.Name, Code: l.Code, Type: v4Type(cur.Type),
 			CurrentSeason: v4SeasonOf(&cur), Seasons: make([]v4Season, len(seasons)), LastUpdated: ts(cur.LastUpdated)}
@@ -318,7 +348,8 @@ func (s *Server) v4Standings(c *fiber.Ctx) error {
 func v4MatchdayAt(c *fiber.Ctx, who *request, l model.League, key readmodel.CompetitionKey, f *filters) (readmodel.CompetitionKey, int, error) {
 	seasons, given := []readmodel.CompetitionKey{key}, c.Context().QueryArgs().Peek("season") != nil
 	if !given {
-		_, seasons, _ = v4League(c, who)
+		_, all, _ := v4League(c, who)
+		seasons = all.list()
 	}
 	for _, k := range seasons {
 		fs, _ := who.snap.CompetitionFixtures(k.ID, readmodel.FixtureFilter{To: f.from})

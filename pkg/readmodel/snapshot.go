@@ -145,10 +145,16 @@ func (s Snapshot) Competitions(season int) []Competition {
 	return list
 }
 
+// LeagueSeasonIDs returns the ids of the competitions of one league, one
+// a season, newest first: the seasons of a v4 competition. The slice is
+// the snapshot's own, so that a cached v4 answer finds its season without
+// allocating; the caller must not change it.
+func (s Snapshot) LeagueSeasonIDs(code model.LeagueCode) []int32 { return s.w.byLeague[code] }
+
 // LeagueSeasons returns the keys of the competitions of one league, one a
-// season, newest first: the seasons of a v4 competition.
+// season, newest first.
 func (s Snapshot) LeagueSeasons(code model.LeagueCode) []CompetitionKey {
-	ids := s.w.byLeague[code]
+	ids := s.LeagueSeasonIDs(code)
 	list := make([]CompetitionKey, 0, len(ids))
 	for _, id := range ids {
 		if k, ok := s.CompetitionKey(int(id)); ok {
