@@ -48,28 +48,49 @@ func tempDir(t testing.TB) string {
 
 // startReplica runs the API with the given extra flags and waits for
 // /readyz. With embedded set it also runs the NATS server.
+//
+// A port FreeAddr found free may be taken before the replica binds it (by
+// a test of another package, or an outgoing connection's ephemeral port):
+// a replica that stops at once on "address already in use" is started
+// again on other ports, up to three times.
 func startReplica(t testing.TB, natsAddr string, embedded bool, extra ...string) *replica {
 	t.Helper()
-	addr, adminAddr := natstest.FreeAddr(t), natstest.FreeAddr(t)
-	args := []string{"--listen", addr, "--admin-listen", adminAddr, "--nats", "nats://" + natsAddr, "--drain", "0s", "--log-level", "warn"}
+	dir := ""
 	if embedded {
-		args = append(args, "--embedded-nats", tempDir(t))
+		dir = tempDir(t)
 	}
-	args = append(args, extra...)
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &replica{t: t, base: "http://" + addr, admin: "http://" + adminAddr, nats: "nats://" + natsAddr, cancel: cancel, done: make(chan error, 1), logs: &natstest.Buffer{}}
-	go func() { r.done <- run(ctx, args, func(string) string { return "" }, io.Discard, r.logs) }()
-	t.Cleanup(r.stop)
-	r.waitReady()
-	return r
+	for attempt := 1; ; attempt++ {
+		addr, adminAddr := natstest.FreeAddr(t), natstest.FreeAddr(t)
+		args := []string{"--listen", addr, "--admin-listen", adminAddr, "--nats", "nats://" + natsAddr, "--drain", "0s", "--log-level", "warn"}
+		if embedded {
+			args = append(args, "--embedded-nats", dir)
+		}
+		args = append(args, extra...)
+		ctx, cancel := context.WithCancel(context.Background())
+		r := &replica{t: t, base: "http://" + addr, admin: "http://" + adminAddr, nats: "nats://" + natsAddr, cancel: cancel, done: make(chan error, 1), logs: &natstest.Buffer{}}
+		go func() { r.done <- run(ctx, args, func(string) string { return "" }, io.Discard, r.logs) }()
+		if err := r.untilReady(); err != nil {
+			cancel()
+			if attempt < 3 && strings.Contains(err.Error(), "address already in use") {
+				t.Logf("api start %d: %v; again on other ports", attempt, err)
+				continue
+			}
+			t.Fatalf("api stopped before ready: %v\n%s", err, r.logs.String())
+		}
+		t.Cleanup(r.stop)
+		return r
+	}
 }
 
-func (r *replica) waitReady() {
-	r.t.Helper()
+// untilReady waits for /readyz, or returns the error of a replica that
+// stopped before it was ready.
+func (r *replica) untilReady() error {
+	var stopped error
 	natstest.CheckFor(r.t, 60*time.Second, 20*time.Millisecond, func() error {
 		select {
 		case err := <-r.done:
-			r.t.Fatalf("api stopped before ready: %v\n%s", err, r.logs.String())
+			stopped = fmt.Errorf("run ended: %v", err)
+			return nil
 		default:
 		}
 		resp, err := http.Get(r.base + "/readyz")
@@ -83,6 +104,15 @@ func (r *replica) waitReady() {
 		}
 		return nil
 	})
+	return stopped
+}
+
+func (r *replica) waitReady() {
+	r.t.Helper()
+	if err := r.untilReady(); err != nil {
+		r.done <- nil // for the cleanup's stop: the end is reported here
+		r.t.Fatalf("api stopped before ready: %v\n%s", err, r.logs.String())
+	}
 }
 
 // waitStopped waits for a replica told to stop (by a signal the test sent)
