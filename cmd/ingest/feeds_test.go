@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -257,15 +258,24 @@ func TestFollowKill9(t *testing.T) {
 	c.waitOutput(t, `(?s)lease holder:\s+a.*last result:\s+changed`, "feed", "show", "pl")
 	b, blog := start("b")
 	store := natstest.MustOpen(t, c.srv)
-	seq, err := store.LastSeq(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := a.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	killed := time.Now()
 	_ = a.Wait()
+	// What a published before it died may still be landing (its publishes
+	// are asynchronous); b publishes nothing before it holds the lease,
+	// at least a second from now. The stream's end, once it stays put for
+	// 100 ms, is where "since the kill" starts.
+	var seq uint64
+	natstest.CheckFor(t, 5*time.Second, 100*time.Millisecond, func() error {
+		last, err := store.LastSeq(context.Background())
+		if err != nil || last != seq {
+			seq = last
+			return fmt.Errorf("stream's last sequence %d, %v: still moving", last, err)
+		}
+		return nil
+	})
 	c.waitOutput(t, `lease holder:\s+b`, "feed", "show", "pl")
 	t.Logf("b holds the lease %s after a was killed (lease 1s)", time.Since(killed).Round(10*time.Millisecond))
 	setResult(t, path, "0, 2")
