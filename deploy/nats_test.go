@@ -68,6 +68,70 @@ func replaceAll(t *testing.T, name, s string, pairs ...string) string {
 	return s
 }
 
+// startNodes starts the three nodes in dir on free ports, or shuts down
+// those it started and says which node was not ready.
+func startNodes(t *testing.T, c *natsCluster, dir, certs string, nodes []string, clusterConf, secrets string) error {
+	t.Helper()
+	clientAddr := make([]string, len(nodes))
+	routeAddr := make([]string, len(nodes))
+	for i := range nodes {
+		clientAddr[i], routeAddr[i] = natstest.FreeAddr(t), natstest.FreeAddr(t)
+		c.urls = append(c.urls, "nats://"+clientAddr[i])
+	}
+	for i, node := range nodes {
+		nodeDir := filepath.Join(dir, node)
+		if err := os.MkdirAll(nodeDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		pairs := []string{
+			"/etc/nats/tls/", filepath.Join(certs, node) + "/",
+			"/var/lib/nats", filepath.Join(nodeDir, "jetstream"),
+			"0.0.0.0:4222", clientAddr[i],
+			"0.0.0.0:6222", routeAddr[i],
+			"http: 127.0.0.1:8222", "",
+		}
+		for j, other := range nodes {
+			pairs = append(pairs, other+":6222", routeAddr[j])
+		}
+		conf := replaceAll(t, "cluster.conf", clusterConf, pairs...)
+		main := "nats-" + node[len("fd-nats-"):] + ".conf"
+		for name, body := range map[string]string{"cluster.conf": conf, "secrets.conf": secrets} {
+			if err := os.WriteFile(filepath.Join(nodeDir, name), []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, name := range []string{main, "auth.conf"} {
+			b, err := os.ReadFile(filepath.Join("nats", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(nodeDir, name), b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		opts, err := server.ProcessConfigFile(filepath.Join(nodeDir, main))
+		if err != nil {
+			t.Fatalf("%s: %v", main, err)
+		}
+		opts.NoSigs, opts.NoLog = true, true
+		s, err := server.NewServer(opts)
+		if err != nil {
+			t.Fatalf("%s: %v", main, err)
+		}
+		s.Start()
+		c.servers = append(c.servers, s)
+		if !s.ReadyForConnections(10 * time.Second) {
+			for _, s := range c.servers {
+				s.Shutdown()
+				s.WaitForShutdown()
+			}
+			return fmt.Errorf("%s: not ready", main)
+		}
+		t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
+	}
+	return nil
+}
+
 // startNATSCluster starts nats/nats-{1,2,3}.conf (with cluster.conf and
 // auth.conf) in-process. Only what
 // cannot work on a test machine is rewritten: certificate and storage
@@ -99,62 +163,24 @@ func startNATSCluster(t *testing.T) *natsCluster {
 		}
 		fmt.Fprintf(&secrets, "%s_PASSWORD: %q\n", strings.ToUpper(user), hash)
 	}
-	clientAddr := make([]string, len(nodes))
-	routeAddr := make([]string, len(nodes))
-	for i := range nodes {
-		clientAddr[i], routeAddr[i] = natstest.FreeAddr(t), natstest.FreeAddr(t)
-		c.urls = append(c.urls, "nats://"+clientAddr[i])
-	}
 	clusterConf, err := os.ReadFile("nats/cluster.conf")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, node := range nodes {
-		nodeDir := filepath.Join(dir, node)
-		if err := os.MkdirAll(nodeDir, 0o755); err != nil {
+	// A port FreeAddr found free may be taken before a node binds it (by
+	// a test of another package): a node that does not get ready in time
+	// stops the attempt, and the cluster starts again on other ports, up
+	// to three times.
+	for attempt := 1; ; attempt++ {
+		c.urls, c.servers = nil, nil
+		if err := startNodes(t, c, filepath.Join(dir, fmt.Sprint(attempt)), certs, nodes, string(clusterConf), secrets.String()); err != nil {
+			if attempt < 3 {
+				t.Logf("cluster start %d: %v; again on other ports", attempt, err)
+				continue
+			}
 			t.Fatal(err)
 		}
-		pairs := []string{
-			"/etc/nats/tls/", filepath.Join(certs, node) + "/",
-			"/var/lib/nats", filepath.Join(nodeDir, "jetstream"),
-			"0.0.0.0:4222", clientAddr[i],
-			"0.0.0.0:6222", routeAddr[i],
-			"http: 127.0.0.1:8222", "",
-		}
-		for j, other := range nodes {
-			pairs = append(pairs, other+":6222", routeAddr[j])
-		}
-		conf := replaceAll(t, "cluster.conf", string(clusterConf), pairs...)
-		main := "nats-" + node[len("fd-nats-"):] + ".conf"
-		for name, body := range map[string]string{"cluster.conf": conf, "secrets.conf": secrets.String()} {
-			if err := os.WriteFile(filepath.Join(nodeDir, name), []byte(body), 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, name := range []string{main, "auth.conf"} {
-			b, err := os.ReadFile(filepath.Join("nats", name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(nodeDir, name), b, 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-		opts, err := server.ProcessConfigFile(filepath.Join(nodeDir, main))
-		if err != nil {
-			t.Fatalf("%s: %v", main, err)
-		}
-		opts.NoSigs, opts.NoLog = true, true
-		s, err := server.NewServer(opts)
-		if err != nil {
-			t.Fatalf("%s: %v", main, err)
-		}
-		s.Start()
-		t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
-		if !s.ReadyForConnections(10 * time.Second) {
-			t.Fatalf("%s: not ready", main)
-		}
-		c.servers = append(c.servers, s)
+		break
 	}
 	natstest.CheckFor(t, 30*time.Second, 50*time.Millisecond, c.formed)
 	return c
