@@ -337,7 +337,7 @@ func (c *client) close() { c.c.Close() }
 
 var (
 	headEnd       = []byte("\r\n\r\n")
-	contentLength = []byte("\r\ncontent-length:")
+	contentLength = []byte("\r\nContent-Length:")
 )
 
 // do sends req and reads the answer, which must be a 200 with a
@@ -363,7 +363,12 @@ func (c *client) do(req []byte) error {
 		line, _, _ := bytes.Cut(head, []byte("\r\n"))
 		return fmt.Errorf("status line %q", line)
 	}
-	i := bytes.Index(bytes.ToLower(head), contentLength)
+	// Every server here spells it so; any other spelling is looked for
+	// in a lower-cased copy.
+	i := bytes.Index(head, contentLength)
+	if i < 0 {
+		i = bytes.Index(bytes.ToLower(head), bytes.ToLower(contentLength))
+	}
 	if i < 0 {
 		return errors.New("no Content-Length")
 	}
