@@ -560,7 +560,7 @@ func followAsIngest(t *testing.T, ctx context.Context, c *natsCluster, editor *e
 	defer store.Close()
 	state, err := follow.Open(ctx, store.Conn())
 	if err != nil {
-		t.Fatalf("the follower opens %s: %v", follow.Bucket, err)
+		t.Fatalf("the follower opens %s: %v", events.FeedsBucket, err)
 	}
 	ed := &editorpkg.Editor{Store: editor, Meta: events.Meta{Editor: "test"}}
 	if _, err := ed.AddFeed(ctx, model.Feed{Name: "pl", Format: "openfootball", URL: src.URL + "/2025-26/en.1.json", EverySeconds: 1, CreateTeams: true}); err != nil {

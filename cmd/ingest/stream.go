@@ -12,7 +12,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/footdata/footballd/internal/follow"
 	"github.com/footdata/footballd/internal/provision"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
@@ -86,7 +85,7 @@ func streamInfo() command {
 			w := tabwriter.NewWriter(e.stdout, 0, 8, 2, ' ', 0)
 			fmt.Fprintln(w, "NAME\tREPLICAS\tMESSAGES\tLAST\tBYTES\tLEADER")
 			missing := 0
-			names := []string{events.DefaultStream, "KV_" + events.BudgetsBucket, webhook.QueueStream, "KV_" + webhook.StatesBucket, "KV_" + follow.Bucket}
+			names := []string{events.DefaultStream, "KV_" + events.BudgetsBucket, webhook.QueueStream, "KV_" + webhook.StatesBucket, "KV_" + events.FeedsBucket}
 			for _, name := range names {
 				st, err := js.Stream(ctx, name)
 				if errors.Is(err, jetstream.ErrStreamNotFound) {

@@ -5,7 +5,7 @@
 //
 // It owns four things:
 //   - Leases. Exactly one follower polls a feed at a time: the holder of
-//     the key lease.<feed> of the key-value bucket Bucket. The holder
+//     the key lease.<feed> of the key-value bucket events.FeedsBucket. The holder
 //     renews it every third of its time to live; another follower that
 //     sees its revision unchanged for a whole time to live (measured on
 //     its own monotonic clock, so no two clocks are compared) takes it
@@ -19,7 +19,7 @@
 //     costs a request), timeouts for the connection, the headers and the
 //     whole body, a size limit; file URLs read a local file, its size and
 //     modification time standing for an ETag.
-//   - Status: per feed, in the key status.<feed> of Bucket, what `ingest
+//   - Status: per feed, in the key status.<feed> of events.FeedsBucket, what `ingest
 //     feed show` prints: last fetch and result, validators, matches in the
 //     last good file, changes published, last error, held-back names,
 //     next poll. Only the lease holder writes it, with compare-and-set.

@@ -1,7 +1,6 @@
 package follow
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,10 +10,6 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
-
-// Bucket is the key-value bucket of the feeds' leases (lease.<feed>) and
-// statuses (status.<feed>).
-const Bucket = "FD_FEEDS"
 
 // Results of a poll: the label of fd_feed_fetches_total and a status's
 // Result.
@@ -80,56 +75,23 @@ type State struct {
 }
 
 // Open opens the bucket as it is (events.ErrNotProvisioned when it does
-// not exist: Provision makes it).
+// not exist: events.ProvisionFeeds makes it).
 func Open(ctx context.Context, nc *nats.Conn) (*State, error) {
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, fmt.Errorf("jetstream: %w", err)
 	}
-	kv, err := js.KeyValue(ctx, Bucket)
+	kv, err := js.KeyValue(ctx, events.FeedsBucket)
 	switch {
 	case errors.Is(err, jetstream.ErrBucketNotFound):
-		return nil, fmt.Errorf("feeds bucket %s: %w", Bucket, events.ErrNotProvisioned)
+		return nil, fmt.Errorf("feeds bucket %s: %w", events.FeedsBucket, events.ErrNotProvisioned)
 	case err != nil:
-		return nil, fmt.Errorf("feeds bucket %s: %w", Bucket, events.Explain(nc, err))
+		return nil, fmt.Errorf("feeds bucket %s: %w", events.FeedsBucket, events.Explain(nc, err))
 	}
 	if err := events.WaitAnswering(ctx, kv); err != nil {
 		return nil, err
 	}
 	return &State{kv: kv}, nil
-}
-
-// Provision creates or updates the bucket, kept on replicas servers (0
-// keeps what it has, 1 when creating it), and reports the replicas it had
-// before (0: none). events.Provision's companion, run by `ingest stream
-// init`.
-func Provision(ctx context.Context, nc *nats.Conn, replicas int) (before int, err error) {
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return 0, fmt.Errorf("jetstream: %w", err)
-	}
-	kv, err := js.KeyValue(ctx, Bucket)
-	switch {
-	case err == nil:
-		st, err := kv.Status(ctx)
-		if err != nil {
-			return 0, fmt.Errorf("feeds bucket %s: %w", Bucket, events.Explain(nc, err))
-		}
-		before = st.(*jetstream.KeyValueBucketStatus).StreamInfo().Config.Replicas
-	case !errors.Is(err, jetstream.ErrBucketNotFound):
-		return 0, fmt.Errorf("feeds bucket %s: %w", Bucket, events.Explain(nc, err))
-	}
-	_, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:      Bucket,
-		Description: "feeds of ingest follow: leases and statuses",
-		History:     1,
-		Storage:     jetstream.FileStorage,
-		Replicas:    cmp.Or(replicas, before, 1),
-	})
-	if err != nil {
-		return before, fmt.Errorf("feeds bucket %s: %w", Bucket, events.Explain(nc, err))
-	}
-	return before, nil
 }
 
 func statusKey(feed string) string { return "status." + feed }

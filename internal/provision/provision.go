@@ -15,7 +15,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/footdata/footballd/internal/follow"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/nats-io/nats.go"
@@ -81,11 +80,11 @@ func Run(ctx context.Context, nc *nats.Conn, cfg events.StreamConfig) ([]Resourc
 		return out, err
 	}
 	err = step(func(ctx context.Context) error {
-		before, err := follow.Provision(ctx, nc, cfg.Replicas)
+		before, err := events.ProvisionFeeds(ctx, nc, cfg.Replicas)
 		if err != nil {
 			return err
 		}
-		out = append(out, Resource{Name: follow.Bucket, Before: before, After: after(cfg.Replicas, before)})
+		out = append(out, Resource{Name: events.FeedsBucket, Before: before, After: after(cfg.Replicas, before)})
 		return nil
 	})
 	return out, err
