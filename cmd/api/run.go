@@ -366,7 +366,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	modelErr := make(chan error, 1)
 	// The replay builds the model in one go and keeps most of what it
 	// allocates, so collecting garbage at the usual pace is mostly wasted
-	// work (a third of the replay in the profile of docs/archive/performance-rounds.md):
+	// work (a third of the replay in issue 12's profile of it):
 	// collect less often until ready, then return to the usual pace and
 	// hand the replay's garbage back to the system at once.
 	replayStarted()
