@@ -239,8 +239,9 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 }
 
 // observe records every request's route, status and latency, holds the
-// request's state for the handlers after it, and passes on only what the
-// API can answer (guard) and what is not a preflight.
+// request's state for the handlers after it, passes on only what the API
+// can answer (guard) and what is not a preflight, and answers a panic of
+// any handler after it with a 500 (recovered).
 func (s *Server) observe(c *fiber.Ctx) error {
 	// fasthttp read the clock as it handed the request over: one reading
 	// fewer per request.
@@ -256,10 +257,12 @@ func (s *Server) observe(c *fiber.Ctx) error {
 		*r = request{key: r.key}
 		requests.Put(r)
 	}()
-	err := guard(c)
-	if err == nil && !s.preflight(c) {
-		err = c.Next()
-	}
+	err := recovered(func() error {
+		if err := guard(c); err != nil || s.preflight(c) {
+			return err
+		}
+		return c.Next()
+	})
 	if err != nil {
 		if herr := s.app.ErrorHandler(c, err); herr != nil {
 			return herr

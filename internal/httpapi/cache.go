@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -115,17 +116,31 @@ func (rc *renderCache) get(key []byte, render func() (*wire.Entry, error)) (e *w
 		rc.inflight[string(key)] = cl
 		rc.mu.Unlock()
 
-		cl.e, cl.err = render()
-		if cl.err == nil && !rc.c.Set(key, cl.e, cl.e.Cost()) {
-			// Dropped before the cache saw it: its hold is not the
-			// cache's to give up.
-			cl.e.Release()
-		}
+		rc.fill(key, cl, render)
+		return cl.e, false, cl.err
+	}
+}
+
+// errRenderPanicked is what the requests waiting for a render get when it
+// panicked (the panic itself goes up the renderer's request).
+var errRenderPanicked = errors.New("render cache: the render this request waited for panicked")
+
+// fill renders key's entry for cl and ends cl, also when render panics:
+// the key left in flight would keep the requests waiting for it, and
+// every later request for it, waiting for ever.
+func (rc *renderCache) fill(key []byte, cl *call, render func() (*wire.Entry, error)) {
+	defer func() {
 		rc.mu.Lock()
 		delete(rc.inflight, string(key))
 		rc.mu.Unlock()
 		cl.done.Done()
-		return cl.e, false, cl.err
+	}()
+	cl.err = errRenderPanicked
+	cl.e, cl.err = render()
+	if cl.err == nil && !rc.c.Set(key, cl.e, cl.e.Cost()) {
+		// Dropped before the cache saw it: its hold is not the cache's
+		// to give up.
+		cl.e.Release()
 	}
 }
 

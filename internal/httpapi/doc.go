@@ -2,7 +2,9 @@
 // model in memory. routes.go shows the whole surface; every handler asks
 // one read-model snapshot, renders through one renderer per representation
 // (render.go), caches the bytes under the version of the data they depend
-// on (cache.go), and reports errors through one error writer (errors.go).
+// on (cache.go), and reports errors through one error writer (errors.go),
+// a handler's panic among them: it costs its request a 500, never the
+// replica.
 // Filters are parsed in one place (filters.go), callers are authenticated
 // and rate-limited in one middleware (auth.go). How a rendered response
 // leaves on the connection (sendfile, writev, lazy deadlines) and who owns

@@ -1,9 +1,12 @@
 package httpapi
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime/debug"
+	"strings"
 
 	"github.com/valyala/fasthttp"
 
@@ -44,16 +47,69 @@ var statusOfCode = map[model.Code]int{
 	model.Internal:   http.StatusInternalServerError,
 }
 
+// panicked is a panic recovered on the request path, with the stack of
+// the goroutine where it happened.
+type panicked struct {
+	value any
+	stack []byte
+}
+
+func (p *panicked) Error() string { return fmt.Sprintf("panic: %v", p.value) }
+
+// recovered runs next and returns a panic in it as a *panicked error.
+// fasthttp recovers nothing: a handler's panic would end the process, and
+// with it every request the replica serves, and the same URL would then
+// end the next replica a load balancer sends it to.
+func recovered(next func() error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &panicked{value: v, stack: debug.Stack()}
+		}
+	}()
+	return next()
+}
+
+// reportPanic logs a recovered panic once, with its stack, and counts it.
+func (s *Server) reportPanic(method, path string, p *panicked) {
+	s.metrics.panics.Inc()
+	s.log.Error("request panicked", "method", method, "path", path, "panic", fmt.Sprint(p.value), "stack", string(p.stack))
+}
+
+// streamWriter guards a body stream writer, which fasthttp runs after the
+// handler on a goroutine of its own, where a panic would end the process.
+// The response's head has gone out by then: the stream just ends, and the
+// panic is reported as a handler's is.
+func (s *Server) streamWriter(c *fiber.Ctx, sw func(w *bufio.Writer)) func(w *bufio.Writer) {
+	// The request's views do not outlive the handler.
+	method, path := strings.Clone(c.Method()), strings.Clone(c.Path())
+	return func(w *bufio.Writer) {
+		defer func() {
+			if v := recover(); v != nil {
+				s.reportPanic(method, path, &panicked{value: v, stack: debug.Stack()})
+			}
+		}()
+		sw(w)
+	}
+}
+
 // errorHandler writes every error as {"error": "…"} ({"message": "…",
 // "errorCode": status} under /v4, as v4 clients read it): the API's own errors
 // with their status, Fiber's routing errors (404, 405) with theirs, and
-// anything else as a 500 whose cause is logged, not shown.
+// anything else, a handler's panic too, as a 500 whose cause is logged, not
+// shown.
 func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	status, msg := http.StatusInternalServerError, "internal error; it has been logged"
 	var ae *apiError
 	var me *model.Error
 	var fe *fiber.Error
+	var pe *panicked
 	switch {
+	case errors.As(err, &pe):
+		s.reportPanic(c.Method(), c.Path(), pe)
+		// What the handler set before it panicked (a body stream, its
+		// length, ETag, Content-Encoding) is not the error's.
+		c.Context().Response.Reset()
+		c.Context().Response.Header.DisableNormalizing()
 	case errors.As(err, &ae):
 		status, msg = ae.status, ae.msg
 	case errors.As(err, &me) && me.Code != model.Internal:

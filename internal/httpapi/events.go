@@ -129,7 +129,7 @@ func (s *Server) events(c *fiber.Ctx) error {
 		why = "no event " + from.String() + " was ever sent: the stream ends at " + strconv.FormatUint(ceiling, 10) + "; re-read the resources you follow"
 	}
 	s.metrics.streamsOpen.Inc()
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+	c.Context().SetBodyStreamWriter(s.streamWriter(c, func(w *bufio.Writer) {
 		defer s.metrics.streamsOpen.Dec()
 		defer s.streams.release(key)
 		gone, stopWatch := watchPeer(conn)
@@ -165,7 +165,7 @@ func (s *Server) events(c *fiber.Ctx) error {
 				return
 			}
 		}
-	})
+	}))
 	return nil
 }
 

@@ -26,6 +26,8 @@ type metrics struct {
 	streamsOpen    prometheus.Gauge
 	streamsDropped prometheus.Counter
 	eventsSent     prometheus.Counter
+	// panics counts the handlers' panics recovered (recovered).
+	panics prometheus.Counter
 
 	// The series every request touches, resolved once rather than by
 	// hashing label values per request: cache hits and misses, and per
@@ -83,13 +85,15 @@ func newMetrics(reg prometheus.Registerer, model *readmodel.Model, limits *limit
 		streamsDropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "fd_event_streams_dropped_total",
 			Help: "Event streams closed with a reset because their client fell behind the events held."}),
 		eventsSent: prometheus.NewCounter(prometheus.CounterOpts{Name: "fd_event_stream_events_sent_total", Help: "Events written to event streams."}),
+		panics: prometheus.NewCounter(prometheus.CounterOpts{Name: "fd_http_panics_total",
+			Help: "Panics of request handlers and event streams, recovered: answered 500 (a stream just ends) and logged with their stack."}),
 	}
 	m.cacheHit, m.cacheMiss = m.cache.WithLabelValues("hit"), m.cache.WithLabelValues("miss")
 	build := buildinfo.Read()
 	stats := func(f func(readmodel.Stats) float64) func() float64 {
 		return func() float64 { return f(model.Stats()) }
 	}
-	reg.MustRegister(m.requests, m.latency, m.cache, m.rateLimit, m.streamsOpen, m.streamsDropped, m.eventsSent,
+	reg.MustRegister(m.requests, m.latency, m.cache, m.rateLimit, m.streamsOpen, m.streamsDropped, m.eventsSent, m.panics,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fd_http_in_flight_requests", Help: "Requests being answered."},
 			func() float64 { return float64(m.inFlight.Load()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "fd_build_info", Help: "The running build: always 1.",

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -412,8 +413,27 @@ func (d *Dispatcher) work(ctx context.Context, cons jetstream.Consumer, handle f
 			}
 			continue
 		}
-		handle(ctx, msg)
+		d.handle(ctx, msg, handle)
 	}
+}
+
+// handle does one message's work. A panic in it, a bug, would end the
+// replica, and after AckWait the next replica to take the message: it is
+// logged with its stack and counted, and the message handed back on the
+// schedule of a failed attempt, so that a release without the bug still
+// does the work.
+func (d *Dispatcher) handle(ctx context.Context, msg jetstream.Msg, handle func(context.Context, jetstream.Msg)) {
+	defer func() {
+		if v := recover(); v != nil {
+			d.metrics.panics.Inc()
+			age, _ := d.age(msg)
+			delay := d.retryDelay(age)
+			d.cfg.Log.Error("webhook work panicked; retrying", "subject", msg.Subject(), "in", delay.String(),
+				"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			_ = msg.NakWithDelay(delay)
+		}
+	}()
+	handle(ctx, msg)
 }
 
 func sleep(ctx context.Context, d time.Duration) {

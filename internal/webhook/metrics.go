@@ -26,6 +26,7 @@ type metrics struct {
 	deferred     *prometheus.CounterVec
 	circuitOpen  *prometheus.GaugeVec
 	swept        prometheus.Counter
+	panics       prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -52,6 +53,9 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		swept: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "fd_webhook_states_swept_total", Help: "Deletions of a removed webhook's state: one when the removal is seen, one more once the attempts in hand then have ended.",
 		}),
+		panics: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "fd_webhook_panics_total", Help: "Panics of webhook work (fan-out, verification, delivery), recovered: logged with their stack, the message retried later.",
+		}),
 	}
 	// Every result is a series from the start, at 0, so that rates and
 	// alerts see the first event rather than a series appearing.
@@ -65,7 +69,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		m.deferred.WithLabelValues(r)
 	}
 	if reg != nil {
-		reg.MustRegister(m.deliveries, m.retries, m.latency, m.verification, m.deferred, m.circuitOpen, m.swept)
+		reg.MustRegister(m.deliveries, m.retries, m.latency, m.verification, m.deferred, m.circuitOpen, m.swept, m.panics)
 	}
 	return m
 }

@@ -214,6 +214,8 @@ func (s *scanner) fixture(f *model.Fixture) error {
 			f.CompetitionID, err = s.int()
 		case "matchday":
 			f.Matchday, err = s.int()
+		case "leg":
+			f.Leg, err = s.int()
 		case "homeTeamId":
 			f.HomeTeamID, err = s.int()
 		case "awayTeamId":
