@@ -115,14 +115,24 @@ func fixtureStates(c *model.Competition, old *model.Fixture, wanted ...model.Fix
 }
 
 // liveFields keeps f's minute only while it is live, and gives a live
-// match without a score its 0-0.
+// match the running score of its phase when it has none: 0-0 from
+// kick-off, extra time from the full-time score (ours counts on from it),
+// a shoot-out from 0-0, as v4 shows each from its start.
 func liveFields(f *model.Fixture) {
 	if !f.Status.Live() {
 		f.Minute, f.InjuryTime = 0, 0
 		return
 	}
-	if f.Result.FullTime == nil {
-		f.Result.FullTime = &model.Score{}
+	r := &f.Result
+	if r.FullTime == nil {
+		r.FullTime = &model.Score{}
+	}
+	switch {
+	case f.Status == model.ExtraTime && r.ExtraTime == nil:
+		et := *r.FullTime
+		r.ExtraTime = &et
+	case f.Status == model.PenaltyShootout && r.Penalties == nil:
+		r.Penalties = &model.Score{}
 	}
 }
 
