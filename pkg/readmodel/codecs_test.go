@@ -33,11 +33,26 @@ func validFixture(t *testing.T) *model.Fixture {
 	g := f.Goals[0]
 	f.Goals = nil
 	for i, side := range []model.Side{model.Home, model.Away, model.Home} {
-		g.Minute, g.Injury, g.Side, g.Type = 30*(i+1), i+1, side, model.GoalRegular
+		g.Minute, g.Injury, g.Side, g.Type = []int{30, 40, 100}[i], i+1, side, model.GoalRegular
 		f.Goals = append(f.Goals, g)
 	}
+	// Only a live match has a minute: "a live match" below checks them.
+	f.Minute, f.InjuryTime = 0, 0
 	if err := f.Validate(); err != nil {
 		t.Fatalf("the filled fixture is not valid (%v): give the field a value the rules allow here", err)
+	}
+	return f
+}
+
+// liveFixture is validFixture in extra time: the fields only a live match
+// has (its minute and stoppage time) set, the award and shoot-out not yet.
+func liveFixture(t *testing.T) *model.Fixture {
+	t.Helper()
+	f := validFixture(t)
+	f.Status, f.Awarded, f.Minute, f.InjuryTime = model.ExtraTime, "", 105, 2
+	f.Result.Penalties = nil
+	if err := f.Validate(); err != nil {
+		t.Fatalf("the live fixture is not valid (%v): give the field a value the rules allow here", err)
 	}
 	return f
 }
@@ -49,6 +64,7 @@ func validFixture(t *testing.T) *model.Fixture {
 // carry it or notKept says why not.
 func TestPackedFixtureKeepsEveryField(t *testing.T) {
 	t.Run("every field", func(t *testing.T) { checkPacked(t, validFixture(t)) })
+	t.Run("a live match", func(t *testing.T) { checkPacked(t, liveFixture(t)) })
 	t.Run("at the limits of the record", func(t *testing.T) {
 		// The record narrows: ids to int32, the matchday to uint8,
 		// goals to int8, the kick-off to Unix seconds.
