@@ -687,7 +687,7 @@ func TestClusterStartsTogether(t *testing.T) {
 					addr, admin := natstest.FreeAddr(t), natstest.FreeAddr(t)
 					args := []string{"--listen", addr, "--admin-listen", admin, "--nats", c.URL(n), "--drain", "0s", "--log-level", "warn"}
 					ctx, cancel := context.WithCancel(context.Background())
-					r := &replica{t: t, base: "http://" + addr, admin: "http://" + admin, nats: c.URL(n), cancel: cancel, done: make(chan error, 1), logs: &natstest.Buffer{}}
+					r := &replica{t: t, base: "http://" + addr, admin: "http://" + admin, nats: c.URL(n), cancel: cancel, done: make(chan error, 1), logs: &natstest.Buffer{}, once: new(sync.Once)}
 					go func() { r.done <- run(ctx, args, func(string) string { return "" }, io.Discard, r.logs) }()
 					ready <- r
 				}()

@@ -25,7 +25,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// freePort returns a loopback address nobody listens on.
 // replica is a running cmd/api, started through run as main does.
 type replica struct {
 	t      testing.TB
@@ -35,15 +34,15 @@ type replica struct {
 	cancel context.CancelFunc
 	done   chan error
 	logs   *natstest.Buffer
-	once   sync.Once
+	once   *sync.Once // shared by the copies forTest makes
 }
 
-// tempDir is t's temp dir, or the shared world's when t is an onceT.
-func tempDir(t testing.TB) string {
-	if o, ok := t.(*onceT); ok {
-		return o.TempDir()
-	}
-	return t.TempDir()
+// forTest is the replica as test t sees it: what fails in its requests is
+// t's failure. The tests that share a world's replica each take one.
+func (r *replica) forTest(t testing.TB) *replica {
+	c := *r
+	c.t = t
+	return &c
 }
 
 // startReplica runs the API with the given extra flags and waits for
@@ -57,7 +56,7 @@ func startReplica(t testing.TB, natsAddr string, embedded bool, extra ...string)
 	t.Helper()
 	dir := ""
 	if embedded {
-		dir = tempDir(t)
+		dir = t.TempDir()
 	}
 	for attempt := 1; ; attempt++ {
 		addr, adminAddr := natstest.FreeAddr(t), natstest.FreeAddr(t)
@@ -67,7 +66,7 @@ func startReplica(t testing.TB, natsAddr string, embedded bool, extra ...string)
 		}
 		args = append(args, extra...)
 		ctx, cancel := context.WithCancel(context.Background())
-		r := &replica{t: t, base: "http://" + addr, admin: "http://" + adminAddr, nats: "nats://" + natsAddr, cancel: cancel, done: make(chan error, 1), logs: &natstest.Buffer{}}
+		r := &replica{t: t, base: "http://" + addr, admin: "http://" + adminAddr, nats: "nats://" + natsAddr, cancel: cancel, done: make(chan error, 1), logs: &natstest.Buffer{}, once: new(sync.Once)}
 		go func() { r.done <- run(ctx, args, func(string) string { return "" }, io.Discard, r.logs) }()
 		if err := r.untilReady(); err != nil {
 			cancel()
