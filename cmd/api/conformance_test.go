@@ -41,7 +41,7 @@ var (
 func theWorld(t *testing.T) *world {
 	worldOnce.Do(func() {
 		w := &world{}
-		w.r = startReplica(&worldT{T: t}, natstest.FreeAddr(t), true, "--now", "2026-03-13T12:00:00Z", "--public-url", "http://api.test")
+		w.r = startReplica(&worldT{T: t}, "", "--now", "2026-03-13T12:00:00Z", "--public-url", "http://api.test")
 		s := w.r.store()
 		importFiles(t, s,
 			"openfootball-football-json/2015-16/en.1.json",
@@ -417,7 +417,7 @@ func TestProtocol(t *testing.T) {
 // answers the same data (any number of replicas can run side by side).
 func TestLinksFollowTheRequestHost(t *testing.T) {
 	w := theWorld(t)
-	second := startReplica(t, strings.TrimPrefix(w.r.nats, "nats://"), false)
+	second := startReplica(t, w.r.nats)
 	resp := second.do("GET", "/v1/competitions/398", nil)
 	want := fmt.Sprintf(`"self":{"href":"%s/v1/competitions/398"}`, second.base)
 	if resp.status != 200 || !strings.Contains(string(resp.body), want) {

@@ -48,7 +48,7 @@ var (
 func theV4World(t *testing.T) *v4World {
 	v4Once.Do(func() {
 		w := &v4World{}
-		w.r = startReplica(&worldT{T: t}, natstest.FreeAddr(t), true, "--now", "2023-03-12T12:00:00Z", "--public-url", "http://api.test")
+		w.r = startReplica(&worldT{T: t}, "", "--now", "2023-03-12T12:00:00Z", "--public-url", "http://api.test")
 		s := w.r.store()
 		importFiles(t, s,
 			"openfootball-football-json/2022-23/de.1.json",

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/footdata/footballd/internal/natstest"
 )
 
 // worldT builds a world several tests share (the conformance and v4
@@ -107,7 +105,7 @@ func theSmallWorld(t *testing.T, i int) *replica {
 		t.Skip("run by TestSharedWorldFailure")
 	}
 	smallOnce[i].Do(func() {
-		smallShared[i] = startReplica(&worldT{T: t}, natstest.FreeAddr(t), true)
+		smallShared[i] = startReplica(&worldT{T: t}, "")
 	})
 	if smallShared[i] == nil {
 		t.Fatal("the small world could not be built (see the first failing test)")

@@ -292,38 +292,19 @@ type Cluster struct {
 	Opts  []natsembed.Options
 	Nodes []*natsembed.Server // nil: stopped
 	urls  []string
+	logs  []*NATSLog // each node's, shown when it does not come up
 }
 
 // StartCluster starts a three-node cluster that stops when the test ends.
+// Each node takes free ports of its own choosing (a node started again
+// comes back on them). JetStream will not start a node of a cluster
+// without routes to solicit, and before it starts no node knows the
+// others' ports: every node is routed, as in production, to the three
+// nodes, each through a relay the test holds, which leads to its node once
+// that node is up.
 func StartCluster(tb testing.TB) *Cluster {
 	tb.Helper()
-	c := &Cluster{tb: tb}
-	port := func() int {
-		_, p, err := net.SplitHostPort(FreeAddr(tb))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		var n int
-		if _, err := fmt.Sscan(p, &n); err != nil {
-			tb.Fatal(err)
-		}
-		return n
-	}
-	var clients, routePorts []int
-	var routes []string
-	for range 3 {
-		clients, routePorts = append(clients, port()), append(routePorts, port())
-		routes = append(routes, fmt.Sprintf("nats://127.0.0.1:%d", routePorts[len(routePorts)-1]))
-	}
-	for i := range clients {
-		c.Opts = append(c.Opts, natsembed.Options{Dir: tb.TempDir(), Port: clients[i], Name: fmt.Sprintf("n%d", i+1),
-			Cluster: &natsembed.Cluster{Name: "football", Port: routePorts[i], Routes: routes}})
-		c.urls = append(c.urls, fmt.Sprintf("nats://127.0.0.1:%d", clients[i]))
-	}
-	c.Nodes = make([]*natsembed.Server, len(c.Opts))
-	for i := range c.Opts {
-		c.Start(i)
-	}
+	c := &Cluster{tb: tb, Nodes: make([]*natsembed.Server, 3), Opts: make([]natsembed.Options, 3), logs: make([]*NATSLog, 3)}
 	tb.Cleanup(func() {
 		for _, n := range c.Nodes {
 			if n != nil {
@@ -331,6 +312,21 @@ func StartCluster(tb testing.TB) *Cluster {
 			}
 		}
 	})
+	relays := make([]*Relay, len(c.Nodes))
+	var routes []string
+	for i := range relays {
+		relays[i] = StartRelay(tb)
+		routes = append(routes, "nats://"+relays[i].Addr())
+	}
+	for i := range c.Nodes {
+		c.logs[i] = &NATSLog{}
+		c.Opts[i] = natsembed.Options{Dir: tb.TempDir(), Name: fmt.Sprintf("n%d", i+1),
+			Cluster: &natsembed.Cluster{Name: "football", Routes: routes}, Log: c.logs[i]}
+		c.Start(i)
+		c.Opts[i] = c.Nodes[i].Options()
+		relays[i].Forward(c.Nodes[i].ClusterAddr().String())
+		c.urls = append(c.urls, c.Nodes[i].URL())
+	}
 	return c
 }
 
@@ -339,7 +335,7 @@ func (c *Cluster) Start(i int) {
 	c.tb.Helper()
 	n, err := natsembed.Start(c.Opts[i])
 	if err != nil {
-		c.tb.Fatal(err)
+		c.tb.Fatalf("node %s: %v; its log:\n%s", c.Opts[i].Name, err, c.logs[i].String())
 	}
 	c.Nodes[i] = n
 }
