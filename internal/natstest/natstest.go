@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -271,18 +270,6 @@ func MustRawPublish(tb testing.TB, n int) time.Duration {
 		tb.Fatal(err)
 	}
 	return d
-}
-
-// FreeAddr returns a loopback address with a port free at the time of the
-// call, for a server the test starts.
-func FreeAddr(tb testing.TB) string {
-	tb.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // Cluster is three embedded servers routed to each other on loopback, each
