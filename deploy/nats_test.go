@@ -141,6 +141,7 @@ func startNodes(t *testing.T, c *natsCluster, dir, certs string, nodes []string,
 // test's relays) and the password hashes.
 func startNATSCluster(t *testing.T) *natsCluster {
 	t.Helper()
+	natstest.SkipShort(t, "deploy/nats's three-node cluster")
 	if _, err := exec.LookPath("openssl"); err != nil {
 		t.Fatal("openssl not found: gencerts.sh needs it (.ci/run installs it)")
 	}

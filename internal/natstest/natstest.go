@@ -291,6 +291,7 @@ type Cluster struct {
 // that node is up.
 func StartCluster(tb testing.TB) *Cluster {
 	tb.Helper()
+	SkipShort(tb, "a three-node NATS cluster")
 	c := &Cluster{tb: tb, Nodes: make([]*natsembed.Server, 3), Opts: make([]natsembed.Options, 3), logs: make([]*NATSLog, 3)}
 	tb.Cleanup(func() {
 		for _, n := range c.Nodes {
@@ -394,6 +395,16 @@ func StreamLeader(tb testing.TB, url string) string {
 	}
 	tb.Fatal("the stream has no leader")
 	return ""
+}
+
+// SkipShort skips, under go test -short (make check, the fast loop), a
+// test that make test runs: a multi-node cluster, the runbook. why says
+// what makes it slow.
+func SkipShort(tb testing.TB, why string) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skipf("%s: make test runs it, -short does not", why)
+	}
 }
 
 // SkipMissing skips a test that needs a real part this machine lacks (a
