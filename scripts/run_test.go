@@ -295,13 +295,8 @@ func TestMakeRun(t *testing.T) {
 // the receiver once it listens.
 func webhookWalkthrough(t *testing.T, natsAddr, fixture string) {
 	t.Helper()
-	relay := natstest.StartRelay(t)
-	sh := strings.ReplaceAll(natstest.BlockAfter(t, "../docs/api.md", "## Webhooks", "sh").Text, "127.0.0.1:8999", relay.Addr())
-	out, err := shell(sh, natsAddr).CombinedOutput()
-	secret := regexp.MustCompile(`(?m)^secret: (whsec_\S+)$`).FindSubmatch(out)
-	if err != nil || secret == nil || !strings.Contains(string(out), "warning: 127.0.0.1 is not a public address") {
-		t.Fatalf("docs/api.md's webhook commands: %v\n%s", err, out)
-	}
+	// Built first, so that it runs as soon as webhook add has printed
+	// the secret: until then the replicas' attempts fail.
 	src := filepath.Join(t.TempDir(), "receiver.go")
 	if err := os.WriteFile(src, []byte(strings.ReplaceAll(natstest.BlockAfter(t, "../docs/api.md", "A receiver in Go", "go").Text, "127.0.0.1:8999", "127.0.0.1:0")), 0o644); err != nil {
 		t.Fatal(err)
@@ -309,6 +304,13 @@ func webhookWalkthrough(t *testing.T, natsAddr, fixture string) {
 	bin := filepath.Join(t.TempDir(), "receiver")
 	if out, err := exec.Command("go", "build", "-o", bin, src).CombinedOutput(); err != nil {
 		t.Fatalf("docs/api.md's receiver does not build: %v\n%s", err, out)
+	}
+	relay := natstest.StartRelay(t)
+	sh := strings.ReplaceAll(natstest.BlockAfter(t, "../docs/api.md", "## Webhooks", "sh").Text, "127.0.0.1:8999", relay.Addr())
+	out, err := shell(sh, natsAddr).CombinedOutput()
+	secret := regexp.MustCompile(`(?m)^secret: (whsec_\S+)$`).FindSubmatch(out)
+	if err != nil || secret == nil || !strings.Contains(string(out), "warning: 127.0.0.1 is not a public address") {
+		t.Fatalf("docs/api.md's webhook commands: %v\n%s", err, out)
 	}
 	recv := exec.Command(bin)
 	recv.Env = append(os.Environ(), "FD_WEBHOOK_SECRET="+string(secret[1]))

@@ -70,8 +70,8 @@ func launch(t testing.TB, args ...string) *replica {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &replica{t: t, cancel: cancel, done: make(chan error, 1), logs: &natstest.Buffer{}, once: new(sync.Once)}
-	// The lines launch reads are info's: a --log-level in args still
-	// sets the level of the rest.
+	// The lines launch reads are info's: a test's own --log-level in
+	// args must keep them.
 	go func() {
 		r.done <- run(ctx, append([]string{"--log-level", "info"}, args...), func(string) string { return "" }, io.Discard, r.logs)
 	}()
