@@ -1,8 +1,9 @@
 // Package natstest is the tests' and benchmarks' support: a real JetStream
-// server embedded in-process on a random loopback port with its storage in
-// the test's temp dir, the shared data files, imports through a test
-// editor, decoding what a stream holds, and the raw-publish baseline of
-// every publishing benchmark.
+// server (or a three-node cluster) embedded in-process on loopback ports
+// it takes itself, with its storage in the test's temp dir; relays for
+// addresses a test holds before their server runs; the shared data files,
+// imports through a test editor, decoding what a stream holds, and the
+// raw-publish baseline of every publishing benchmark.
 package natstest
 
 import (
