@@ -30,6 +30,7 @@ import (
 	"github.com/footdata/footballd/internal/follow"
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/internal/provision"
+	"github.com/footdata/footballd/internal/relay"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -77,9 +78,9 @@ func replaceAll(t *testing.T, name, s string, pairs ...string) string {
 // ready fails the test with its log.
 func startNodes(t *testing.T, c *natsCluster, dir, certs string, nodes []string, clusterConf, secrets string) {
 	t.Helper()
-	relays := make([]*natstest.Relay, len(nodes))
+	relays := make([]*relay.Relay, len(nodes))
 	for i := range nodes {
-		relays[i] = natstest.StartRelay(t)
+		relays[i] = relay.Start(t)
 	}
 	for i, node := range nodes {
 		nodeDir := filepath.Join(dir, node)

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/internal/relay"
 )
 
 // demo is a run of scripts/run.sh at a terminal (script(1) gives it one),
@@ -305,8 +306,8 @@ func webhookWalkthrough(t *testing.T, natsAddr, fixture string) {
 	if out, err := exec.Command("go", "build", "-o", bin, src).CombinedOutput(); err != nil {
 		t.Fatalf("docs/api.md's receiver does not build: %v\n%s", err, out)
 	}
-	relay := natstest.StartRelay(t)
-	sh := strings.ReplaceAll(natstest.BlockAfter(t, "../docs/api.md", "## Webhooks", "sh").Text, "127.0.0.1:8999", relay.Addr())
+	hook := relay.Start(t)
+	sh := strings.ReplaceAll(natstest.BlockAfter(t, "../docs/api.md", "## Webhooks", "sh").Text, "127.0.0.1:8999", hook.Addr())
 	out, err := shell(sh, natsAddr).CombinedOutput()
 	secret := regexp.MustCompile(`(?m)^secret: (whsec_\S+)$`).FindSubmatch(out)
 	if err != nil || secret == nil || !strings.Contains(string(out), "warning: 127.0.0.1 is not a public address") {
@@ -326,7 +327,7 @@ func webhookWalkthrough(t *testing.T, natsAddr, fixture string) {
 		if m == nil {
 			return fmt.Errorf("the receiver has not printed where it listens:\n%s", got.String())
 		}
-		relay.Forward(m[1])
+		hook.Forward(m[1])
 		return nil
 	})
 	ingest := func(args ...string) string {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/internal/relay"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
@@ -59,8 +60,8 @@ func TestAdminListener(t *testing.T) {
 // then the stream not set up (and what to run); it changes nothing in
 // NATS itself. Once an operator sets the stream up it replays and serves.
 func TestWaitsForNATS(t *testing.T) {
-	relay := natstest.StartRelay(t)
-	natsAddr := relay.Addr()
+	natsAt := relay.Start(t)
+	natsAddr := natsAt.Addr()
 	r := launch(t, "--listen", "127.0.0.1:0", "--admin-listen", "", "--nats", "nats://"+natsAddr, "--drain", "0s")
 	logs := r.logs
 	readyz := func(what string, status int, want string) func() error {
@@ -87,7 +88,7 @@ func TestWaitsForNATS(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ns.Stop()
-	relay.Forward(ns.Addr().String())
+	natsAt.Forward(ns.Addr().String())
 	natstest.CheckFor(t, 30*time.Second, 20*time.Millisecond, readyz("/readyz does not say the stream is not set up", 503, "stream FOOTBALL: not set up: an operator runs `ingest stream init`"))
 	if !strings.Contains(logs.String(), "ingest stream init") {
 		t.Errorf("the log does not say what to run:\n%s", logs.String())

@@ -1,9 +1,8 @@
 // Package natstest is the tests' and benchmarks' support: a real JetStream
 // server (or a three-node cluster) embedded in-process on loopback ports
-// it takes itself, with its storage in the test's temp dir; relays for
-// addresses a test holds before their server runs; the shared data files,
-// imports through a test editor, decoding what a stream holds, and the
-// raw-publish baseline of every publishing benchmark.
+// it takes itself, with its storage in the test's temp dir; the shared
+// data files, imports through a test editor, decoding what a stream
+// holds, and the raw-publish baseline of every publishing benchmark.
 package natstest
 
 import (
@@ -24,6 +23,7 @@ import (
 	"github.com/footdata/footballd/internal/importer"
 	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/internal/provision"
+	"github.com/footdata/footballd/internal/relay"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/nats-io/nats.go"
@@ -301,10 +301,10 @@ func StartCluster(tb testing.TB) *Cluster {
 			}
 		}
 	})
-	relays := make([]*Relay, len(c.Nodes))
+	relays := make([]*relay.Relay, len(c.Nodes))
 	var routes []string
 	for i := range relays {
-		relays[i] = StartRelay(tb)
+		relays[i] = relay.Start(tb)
 		routes = append(routes, "nats://"+relays[i].Addr())
 	}
 	for i := range c.Nodes {

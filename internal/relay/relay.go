@@ -1,4 +1,8 @@
-package natstest
+// Package relay is the tests' TCP relay: an address a test holds, bound
+// on a port the relay took itself, for a server that starts later. It
+// depends on nothing of footballd, so that any package's tests, those
+// natstest cannot serve among them, may use it.
+package relay
 
 import (
 	"io"
@@ -21,8 +25,8 @@ type Relay struct {
 	wg    sync.WaitGroup
 }
 
-// StartRelay starts a relay on a loopback port, closed when the test ends.
-func StartRelay(tb testing.TB) *Relay {
+// Start starts a relay on a loopback port, closed when the test ends.
+func Start(tb testing.TB) *Relay {
 	tb.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
