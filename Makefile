@@ -32,7 +32,7 @@ KUSTOMIZE_VERSION   := v5.8.1
 # this module ships as a test fixture: no schema download from GitHub.
 KUBE_OPENAPI_VERSION := v0.0.0-20260721132016-d427ff9ee9ad
 
-.PHONY: all build test test-cluster vet staticcheck complexity lint-openapi redoc v4-clients deploy-tools deploy-check bench bench-quick bench-packages run clean
+.PHONY: all build check test test-cluster vet staticcheck complexity lint-openapi redoc v4-clients deploy-tools deploy-check bench bench-quick bench-packages run clean
 
 all: build
 
@@ -119,6 +119,15 @@ deploy-check: deploy-tools
 	NATS_SERVER=$(NATS_SERVER) PROMTOOL=$(PROMTOOL) KUBECONFORM=$(KUBECONFORM) KUSTOMIZE=$(KUSTOMIZE) \
 	K8S_SWAGGER="$$($(GO) mod download -json k8s.io/kube-openapi@$(KUBE_OPENAPI_VERSION) | sed -n 's/^\t"Dir": "\(.*\)",$$/\1/p')/pkg/schemaconv/testdata/swagger.json" \
 	deploy/check.sh
+
+## check: the fast loop while working: gofmt, vet and every test but the
+## three-node NATS clusters and the runbook (go test -short; they skip
+## with natstest.SkipShort), without the race detector: about two minutes
+## on two busy cores (README.md). make test is the full gate CI runs.
+check:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
+	$(GO) vet ./...
+	$(GO) test -short -count=1 -timeout 5m ./...
 
 ## test: vet, staticcheck, the OpenAPI lint, the deployment files and every
 ## test under the race detector (with the v4 client libraries installed).

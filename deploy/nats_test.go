@@ -30,6 +30,7 @@ import (
 	"github.com/footdata/footballd/internal/follow"
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/internal/provision"
+	"github.com/footdata/footballd/internal/relay"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -45,7 +46,8 @@ import (
 type natsCluster struct {
 	ca        string // the CA's certificate, which clients trust
 	servers   []*server.Server
-	urls      []string // nats://127.0.0.1:port of each node, no user
+	logs      []*natstest.NATSLog // each node's, for a cluster that does not form
+	urls      []string            // nats://127.0.0.1:port of each node, no user
 	passwords map[string]string
 }
 
@@ -68,15 +70,17 @@ func replaceAll(t *testing.T, name, s string, pairs ...string) string {
 	return s
 }
 
-// startNodes starts the three nodes in dir on free ports, or shuts down
-// those it started and says which node was not ready.
-func startNodes(t *testing.T, c *natsCluster, dir, certs string, nodes []string, clusterConf, secrets string) error {
+// startNodes starts the three nodes in dir, each on ports it takes
+// itself. Every node is routed to the three, as cluster.conf routes them,
+// through relays the test holds (JetStream starts no clustered node
+// without routes, and no node's route port is known before it starts);
+// each relay leads to its node once the node is up. A node that is not
+// ready fails the test with its log.
+func startNodes(t *testing.T, c *natsCluster, dir, certs string, nodes []string, clusterConf, secrets string) {
 	t.Helper()
-	clientAddr := make([]string, len(nodes))
-	routeAddr := make([]string, len(nodes))
+	relays := make([]*relay.Relay, len(nodes))
 	for i := range nodes {
-		clientAddr[i], routeAddr[i] = natstest.FreeAddr(t), natstest.FreeAddr(t)
-		c.urls = append(c.urls, "nats://"+clientAddr[i])
+		relays[i] = relay.Start(t)
 	}
 	for i, node := range nodes {
 		nodeDir := filepath.Join(dir, node)
@@ -86,12 +90,12 @@ func startNodes(t *testing.T, c *natsCluster, dir, certs string, nodes []string,
 		pairs := []string{
 			"/etc/nats/tls/", filepath.Join(certs, node) + "/",
 			"/var/lib/nats", filepath.Join(nodeDir, "jetstream"),
-			"0.0.0.0:4222", clientAddr[i],
-			"0.0.0.0:6222", routeAddr[i],
+			"0.0.0.0:4222", "127.0.0.1:-1",
+			"0.0.0.0:6222", "127.0.0.1:-1",
 			"http: 127.0.0.1:8222", "",
 		}
 		for j, other := range nodes {
-			pairs = append(pairs, other+":6222", routeAddr[j])
+			pairs = append(pairs, other+":6222", relays[j].Addr())
 		}
 		conf := replaceAll(t, "cluster.conf", clusterConf, pairs...)
 		main := "nats-" + node[len("fd-nats-"):] + ".conf"
@@ -113,31 +117,32 @@ func startNodes(t *testing.T, c *natsCluster, dir, certs string, nodes []string,
 		if err != nil {
 			t.Fatalf("%s: %v", main, err)
 		}
-		opts.NoSigs, opts.NoLog = true, true
+		opts.NoSigs = true
 		s, err := server.NewServer(opts)
 		if err != nil {
 			t.Fatalf("%s: %v", main, err)
 		}
+		log := &natstest.NATSLog{}
+		s.SetLogger(log, false, false)
 		s.Start()
-		c.servers = append(c.servers, s)
-		if !s.ReadyForConnections(10 * time.Second) {
-			for _, s := range c.servers {
-				s.Shutdown()
-				s.WaitForShutdown()
-			}
-			return fmt.Errorf("%s: not ready", main)
-		}
 		t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
+		if !s.ReadyForConnections(10 * time.Second) {
+			t.Fatalf("%s: not ready after 10s; its log:\n%s", main, log.String())
+		}
+		relays[i].Forward(s.ClusterAddr().String())
+		c.servers, c.logs = append(c.servers, s), append(c.logs, log)
+		c.urls = append(c.urls, "nats://"+s.Addr().String())
 	}
-	return nil
 }
 
 // startNATSCluster starts nats/nats-{1,2,3}.conf (with cluster.conf and
 // auth.conf) in-process. Only what
 // cannot work on a test machine is rewritten: certificate and storage
-// paths, addresses (loopback, free ports) and the password hashes.
+// paths, addresses (loopback, ports the nodes take, routes through the
+// test's relays) and the password hashes.
 func startNATSCluster(t *testing.T) *natsCluster {
 	t.Helper()
+	natstest.SkipShort(t, "deploy/nats's three-node cluster")
 	if _, err := exec.LookPath("openssl"); err != nil {
 		t.Fatal("openssl not found: gencerts.sh needs it (.ci/run installs it)")
 	}
@@ -167,22 +172,16 @@ func startNATSCluster(t *testing.T) *natsCluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A port FreeAddr found free may be taken before a node binds it (by
-	// a test of another package): a node that does not get ready in time
-	// stops the attempt, and the cluster starts again on other ports, up
-	// to three times.
-	for attempt := 1; ; attempt++ {
-		c.urls, c.servers = nil, nil
-		if err := startNodes(t, c, filepath.Join(dir, fmt.Sprint(attempt)), certs, nodes, string(clusterConf), secrets.String()); err != nil {
-			if attempt < 3 {
-				t.Logf("cluster start %d: %v; again on other ports", attempt, err)
-				continue
+	startNodes(t, c, dir, certs, nodes, string(clusterConf), secrets.String())
+	natstest.CheckFor(t, 30*time.Second, 50*time.Millisecond, func() error {
+		err := c.formed()
+		if err != nil {
+			for i, log := range c.logs {
+				err = fmt.Errorf("%w\n%s's log:\n%s", err, nodes[i], log.String())
 			}
-			t.Fatal(err)
 		}
-		break
-	}
-	natstest.CheckFor(t, 30*time.Second, 50*time.Millisecond, c.formed)
+		return err
+	})
 	return c
 }
 

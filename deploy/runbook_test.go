@@ -233,6 +233,7 @@ type step struct {
 // season, a webhook delivered once, a backup restored, a failed start and
 // a replica killed behind nginx.
 func TestRunbook(t *testing.T) {
+	natstest.SkipShort(t, "the runbook on a local cluster")
 	runbookTools(t)
 	replicas, imports := 2, "demo/2025-26/en.1.json"
 	if *runbookFull {

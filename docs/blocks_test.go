@@ -29,7 +29,7 @@ var runBy = []struct{ page, after, file, test string }{
 
 // notRun are the shell blocks no test runs, found the same way, and why.
 var notRun = []struct{ page, after, why string }{
-	{"README.md", "## Two commands", "make run and make test themselves: make test is the tests, and TestMakeRun runs scripts/run.sh, make run's script"},
+	{"README.md", "## Two commands", "make run and make test themselves: make test is the tests (make check, beside it, the tests with -short), and TestMakeRun runs scripts/run.sh, make run's script"},
 	{"docs/performance.md", "# Performance", "the benchmarks, minutes long: make bench runs them"},
 }
 

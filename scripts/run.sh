@@ -18,7 +18,9 @@ host=${listen%:*}; port=${listen##*:}; [ -z "$host" ] && host=127.0.0.1
 hostport=${nats#nats://}; nhost=${hostport%:*}; nport=${hostport##*:}
 
 # Whatever is in the way is named in one line, before anything starts.
-in_use() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
+# Port 0 takes a free port (the tests run it so), which the replica's log
+# names once it listens.
+in_use() { [ "$2" != 0 ] && (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 if in_use "$host" "$port"; then
   echo "run: $host:$port is in use (another make run?); set FD_LISTEN=host:port to use another" >&2; exit 1
 fi
@@ -48,11 +50,26 @@ args=(--listen "$listen" --admin-listen "$admin" --nats "$nats" --embedded-nats 
 # terminal then reaches the replica alone, which stops cleanly, and neither
 # this script nor make is interrupted.
 set -m
-bin/api "${args[@]}" &
+# Its log goes to the terminal and to api.log, where this script reads
+# the addresses the replica got (not a former run's).
+rm -f "$dir/api.log"
+bin/api "${args[@]}" 2> >(tee "$dir/api.log" >&2) &
 api=$!
 cleanup() { kill -TERM "$api" 2>/dev/null || true; wait "$api" 2>/dev/null || true; rm -f "$dir/run.pid"; }
 trap 'cleanup; exit 0' INT TERM
 trap 'rm -f "$dir/run.pid"' EXIT
+
+# logged MSG KEY: the value of KEY in the replica's last log line MSG.
+logged() { sed -n "s/.*\"msg\":\"$1\",\"$2\":\"\([^\"]*\)\".*/\1/p" "$dir/api.log" 2>/dev/null | tail -n 1; }
+for _ in $(seq 1 300); do
+  bound=$(logged listening addr)
+  [ -n "$bound" ] && break
+  kill -0 "$api" 2>/dev/null || { echo "run: the API stopped; see its log above" >&2; exit 1; }
+  sleep 0.1
+done
+[ -n "$bound" ] || { echo "run: the API did not log where it listens within 30 s (FD_LOG_LEVEL=info logs it)" >&2; exit 1; }
+listen=$bound nats=$(logged "embedded nats started" url)
+host=${listen%:*}; port=${listen##*:}; [ -z "$host" ] && host=127.0.0.1
 
 # get PATH [TOKEN]: the API's whole answer to GET PATH, asked without curl
 # (bash speaks HTTP well enough); nothing when it does not answer.

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/internal/relay"
 )
 
 // demo is a run of scripts/run.sh at a terminal (script(1) gives it one),
@@ -117,12 +118,16 @@ func TestMakeRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the demo")
 	}
-	listen, natsAddr, dir := natstest.FreeAddr(t), natstest.FreeAddr(t), t.TempDir()
-	env := []string{"FD_LISTEN=" + listen, "FD_NATS_URL=nats://" + natsAddr, "FD_EMBEDDED_NATS=" + dir, "FD_ADMIN_LISTEN=" + natstest.FreeAddr(t),
+	// Every port 0: the replica and its NATS take free ones, which the
+	// demo prints and the replica's log names.
+	dir := t.TempDir()
+	env := []string{"FD_LISTEN=127.0.0.1:0", "FD_NATS_URL=nats://127.0.0.1:0", "FD_EMBEDDED_NATS=" + dir, "FD_ADMIN_LISTEN=127.0.0.1:0",
 		"FD_WEBHOOK_ALLOW=127.0.0.1/32"}
 	d := startDemo(t, env...)
 	token := d.waitFor(t, `export TOKEN=([a-z1-9]+)`)[1]
 	d.waitFor(t, `Ctrl-C stops it`)
+	listen := d.waitFor(t, `footballd is ready on http://(\S+) `)[1]
+	natsAddr := d.waitFor(t, `"msg":"embedded nats started","url":"nats://([^"]+)"`)[1]
 
 	base := "http://" + listen + "/v1"
 	var comps []struct {
@@ -178,11 +183,11 @@ func TestMakeRun(t *testing.T) {
 	})
 
 	// docs/operations.md's second replica beside make run, as written
-	// there (only the addresses moved to free ones): it starts, and
-	// answers as the first does.
-	second, secondAdmin := natstest.FreeAddr(t), natstest.FreeAddr(t)
-	block := strings.NewReplacer("nats://127.0.0.1:4222", "nats://"+natsAddr, "--listen :8081", "--listen "+second,
-		"127.0.0.1:9091", secondAdmin).Replace(natstest.BlockAfter(t, "../docs/operations.md", "## Running replicas", "sh").Text)
+	// there (only the addresses moved: make run's NATS, and port 0 for
+	// the replica's own, read back from its log): it starts, and answers
+	// as the first does.
+	block := strings.NewReplacer("nats://127.0.0.1:4222", "nats://"+natsAddr, "--listen :8081", "--listen 127.0.0.1:0",
+		"127.0.0.1:9091", "127.0.0.1:0").Replace(natstest.BlockAfter(t, "../docs/operations.md", "## Running replicas", "sh").Text)
 	replica := exec.Command("bash", "-euo", "pipefail", "-c", "exec "+strings.TrimSpace(block))
 	replica.Dir = ".."
 	// Read by CheckFor's message while the process writes it: a locked
@@ -193,7 +198,14 @@ func TestMakeRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = replica.Process.Kill(); _ = replica.Wait() }()
+	listening := regexp.MustCompile(`"msg":"listening","addr":"([^"]+)"`)
+	var second string
 	natstest.CheckFor(t, time.Minute, 50*time.Millisecond, func() error {
+		m := listening.FindStringSubmatch(replicaLog.String())
+		if m == nil {
+			return fmt.Errorf("the documented second replica has not logged where it listens:\n%s", replicaLog.String())
+		}
+		second = m[1]
 		resp, err := http.Get("http://" + second + "/readyz")
 		if err == nil {
 			resp.Body.Close()
@@ -235,7 +247,8 @@ func TestMakeRun(t *testing.T) {
 
 	// A second make run on the same ports, or the same data, says so in
 	// one line and starts nothing.
-	for _, again := range [][]string{env, {"FD_LISTEN=" + natstest.FreeAddr(t), "FD_NATS_URL=nats://" + natstest.FreeAddr(t), "FD_EMBEDDED_NATS=" + dir, "FD_ADMIN_LISTEN=" + natstest.FreeAddr(t)}} {
+	for _, again := range [][]string{{"FD_LISTEN=" + listen, "FD_NATS_URL=nats://" + natsAddr, "FD_EMBEDDED_NATS=" + t.TempDir()},
+		{"FD_LISTEN=127.0.0.1:0", "FD_NATS_URL=nats://127.0.0.1:0", "FD_EMBEDDED_NATS=" + dir, "FD_ADMIN_LISTEN=127.0.0.1:0"}} {
 		cmd := exec.Command("scripts/run.sh")
 		cmd.Dir = ".."
 		cmd.Env = append(os.Environ(), again...)
@@ -274,26 +287,31 @@ func TestMakeRun(t *testing.T) {
 }
 
 // webhookWalkthrough runs docs/api.md's webhook commands and its receiver
-// program as written there (only the receiver's address moved to a free
-// one) beside make run started with FD_WEBHOOK_ALLOW=127.0.0.1/32: the
-// receiver passes the host verification, and a live edit reaches it,
-// signed.
+// program as written there beside make run started with
+// FD_WEBHOOK_ALLOW=127.0.0.1/32: the receiver passes the host
+// verification, and a live edit reaches it, signed. Only the addresses
+// move: the receiver listens on port 0 and prints the one it got, and
+// the webhook, registered before the receiver runs (it needs the secret
+// webhook add prints), points at a relay the test holds, which leads to
+// the receiver once it listens.
 func webhookWalkthrough(t *testing.T, natsAddr, fixture string) {
 	t.Helper()
-	recvAddr := natstest.FreeAddr(t)
-	sh := strings.ReplaceAll(natstest.BlockAfter(t, "../docs/api.md", "## Webhooks", "sh").Text, "127.0.0.1:8999", recvAddr)
-	out, err := shell(sh, natsAddr).CombinedOutput()
-	secret := regexp.MustCompile(`(?m)^secret: (whsec_\S+)$`).FindSubmatch(out)
-	if err != nil || secret == nil || !strings.Contains(string(out), "warning: 127.0.0.1 is not a public address") {
-		t.Fatalf("docs/api.md's webhook commands: %v\n%s", err, out)
-	}
+	// Built first, so that it runs as soon as webhook add has printed
+	// the secret: until then the replicas' attempts fail.
 	src := filepath.Join(t.TempDir(), "receiver.go")
-	if err := os.WriteFile(src, []byte(strings.ReplaceAll(natstest.BlockAfter(t, "../docs/api.md", "A receiver in Go", "go").Text, "127.0.0.1:8999", recvAddr)), 0o644); err != nil {
+	if err := os.WriteFile(src, []byte(strings.ReplaceAll(natstest.BlockAfter(t, "../docs/api.md", "A receiver in Go", "go").Text, "127.0.0.1:8999", "127.0.0.1:0")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(t.TempDir(), "receiver")
 	if out, err := exec.Command("go", "build", "-o", bin, src).CombinedOutput(); err != nil {
 		t.Fatalf("docs/api.md's receiver does not build: %v\n%s", err, out)
+	}
+	hook := relay.Start(t)
+	sh := strings.ReplaceAll(natstest.BlockAfter(t, "../docs/api.md", "## Webhooks", "sh").Text, "127.0.0.1:8999", hook.Addr())
+	out, err := shell(sh, natsAddr).CombinedOutput()
+	secret := regexp.MustCompile(`(?m)^secret: (whsec_\S+)$`).FindSubmatch(out)
+	if err != nil || secret == nil || !strings.Contains(string(out), "warning: 127.0.0.1 is not a public address") {
+		t.Fatalf("docs/api.md's webhook commands: %v\n%s", err, out)
 	}
 	recv := exec.Command(bin)
 	recv.Env = append(os.Environ(), "FD_WEBHOOK_SECRET="+string(secret[1]))
@@ -303,6 +321,15 @@ func webhookWalkthrough(t *testing.T, natsAddr, fixture string) {
 		t.Fatal(err)
 	}
 	defer func() { _ = recv.Process.Kill(); _ = recv.Wait() }()
+	receiving := regexp.MustCompile(`receiving on http://(\S+)/football`)
+	natstest.CheckFor(t, time.Minute, 50*time.Millisecond, func() error {
+		m := receiving.FindStringSubmatch(got.String())
+		if m == nil {
+			return fmt.Errorf("the receiver has not printed where it listens:\n%s", got.String())
+		}
+		hook.Forward(m[1])
+		return nil
+	})
 	ingest := func(args ...string) string {
 		c := exec.Command("bin/ingest", args...)
 		c.Dir = ".."

@@ -152,9 +152,9 @@ func TestBackupRestore(t *testing.T) {
 			natstest.MustProvisionEventually(t, n.url, events.StreamConfig{Replicas: n.replicas})
 			s := connectStore(t, n.url)
 			importFiles(t, s, tt.files...)
-			flags := []string{"--nats", n.url, "--now", "2026-03-14T17:00:00Z", "--public-url", "http://api.test",
+			flags := []string{"--now", "2026-03-14T17:00:00Z", "--public-url", "http://api.test",
 				"--anonymous-per-day", "100000000", "--webhook-allow", "127.0.0.1/32"}
-			before := startReplica(t, "unused:0", false, flags...)
+			before := startReplica(t, n.url, flags...)
 			addClient(t, s, "acme", model.TierRegistered, 50)
 			if _, _, err := natstest.Editor(t, s).AddWebhook(ctx, model.Webhook{Name: "live", Client: "acme", URL: recv.URL + "/hook"}); err != nil {
 				t.Fatal(err)
@@ -202,7 +202,7 @@ func TestBackupRestore(t *testing.T) {
 				t.Errorf("webhook state after restore %+v, before %+v", got, state)
 			}
 
-			after := startReplica(t, "unused:0", false, flags...)
+			after := startReplica(t, n.url, flags...)
 			s = connectStore(t, n.url)
 			after.waitApplied(s)
 			if got := after.metric("fd_stream_served_sequence"); got != wantSeq {

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/valyala/fasthttp"
 )
@@ -75,7 +74,7 @@ func BenchmarkServe(b *testing.B) {
 	var missSeq atomic.Int64
 	// No --public-url: links come from the request's Host, which is then
 	// part of the cache key, so that the miss load below misses.
-	r := startReplica(b, natstest.FreeAddr(b), true, "--now", "2026-03-13T12:00:00Z")
+	r := startReplica(b, "", "--now", "2026-03-13T12:00:00Z")
 	s := r.store()
 	importFiles(b, s, "openfootball-football-json/2015-16/en.1.json", "openfootball-football-json/2025-26/en.1.json")
 	// A registered client with room for the whole load: the limits are

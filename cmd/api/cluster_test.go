@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"maps"
 	"math/rand/v2"
 	"net/http"
@@ -309,13 +308,10 @@ func TestCluster(t *testing.T) {
 	// The replicas run on the wall clock: a clock set with --now starts
 	// when its replica does, so replicas started apart would disagree on
 	// the windows of the limits.
-	flags := func(i int) []string {
-		return []string{"--nats", nc.URL(i), "--drain", "300ms", "--public-url", "http://api.test",
-			"--anonymous-per-day", "100000000"}
-	}
+	flags := []string{"--drain", "300ms", "--public-url", "http://api.test", "--anonymous-per-day", "100000000"}
 	replicas := make([]*replica, 3)
 	for i := range replicas {
-		replicas[i] = startReplica(t, "unused:0", false, flags(i)...)
+		replicas[i] = startReplica(t, nc.URL(i), flags...)
 	}
 	lb := newBalancer(slices.Clone(replicas))
 	defer lb.close()
@@ -437,7 +433,7 @@ func TestCluster(t *testing.T) {
 		// balancer sent it before, as a load balancer's drain does.
 		natstest.CheckFor(t, 30*time.Second, 10*time.Millisecond, func() error { return lb.drained(old) })
 		old.stop()
-		replicas[victim] = startReplica(t, "unused:0", false, flags(victim)...)
+		replicas[victim] = startReplica(t, nc.URL(victim), flags...)
 		lb.put(victim, replicas[victim])
 
 		node := (nc.leader(s) + 1) % 3
@@ -681,20 +677,11 @@ func TestClusterStartsTogether(t *testing.T) {
 	for i := range starts {
 		t.Run(fmt.Sprint("start ", i+1), func(t *testing.T) {
 			c := natstest.StartCluster(t)
-			ready := make(chan *replica, 3)
+			// launch returns once a replica listens, before it looks
+			// for NATS: the three wait together.
+			var replicas []*replica
 			for n := range 3 {
-				go func() {
-					addr, admin := natstest.FreeAddr(t), natstest.FreeAddr(t)
-					args := []string{"--listen", addr, "--admin-listen", admin, "--nats", c.URL(n), "--drain", "0s", "--log-level", "warn"}
-					ctx, cancel := context.WithCancel(context.Background())
-					r := &replica{t: t, base: "http://" + addr, admin: "http://" + admin, nats: c.URL(n), cancel: cancel, done: make(chan error, 1), logs: &natstest.Buffer{}}
-					go func() { r.done <- run(ctx, args, func(string) string { return "" }, io.Discard, r.logs) }()
-					ready <- r
-				}()
-			}
-			replicas := []*replica{<-ready, <-ready, <-ready}
-			for _, r := range replicas {
-				t.Cleanup(r.stop)
+				replicas = append(replicas, launch(t, "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--nats", c.URL(n), "--drain", "0s"))
 			}
 			// The operator's `ingest stream init --replicas 3`, while the
 			// replicas wait.

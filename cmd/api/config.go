@@ -69,7 +69,7 @@ type option struct {
 // options are the replica's flags, grouped as docs/api.md's flag table.
 func (c *config) options() []option {
 	return []option{
-		{"HTTP", "listen", "FD_LISTEN", "ADDR", "HTTP address", addrValue{&c.listen, false}},
+		{"HTTP", "listen", "FD_LISTEN", "ADDR", "HTTP address (port 0: a free one, logged)", addrValue{&c.listen, false}},
 		{"HTTP", "admin-listen", "FD_ADMIN_LISTEN", "ADDR", "admin listener (/metrics, /healthz, /readyz); empty for none; each replica on a host needs its own", addrValue{&c.adminListen, true}},
 		{"HTTP", "public-url", "FD_PUBLIC_URL", "URL", "base of absolute links, such as https://api.example.org (default: the request's scheme and Host)", textValue{&c.publicURL}},
 		{"HTTP", "trusted-proxies", "FD_TRUSTED_PROXIES", "CIDRS", "addresses of the proxies in front, comma-separated CIDRs or IPs: only from them are the client-address header and X-Forwarded-Host/-Proto believed", proxiesValue{&c.proxies}},

@@ -6,12 +6,10 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -43,7 +41,7 @@ var (
 func theWorld(t *testing.T) *world {
 	worldOnce.Do(func() {
 		w := &world{}
-		w.r = startReplica(&onceT{T: t}, natstest.FreeAddr(t), true, "--now", "2026-03-13T12:00:00Z", "--public-url", "http://api.test")
+		w.r = startReplica(&worldT{T: t}, "", "--now", "2026-03-13T12:00:00Z", "--public-url", "http://api.test")
 		s := w.r.store()
 		importFiles(t, s,
 			"openfootball-football-json/2015-16/en.1.json",
@@ -90,39 +88,15 @@ func theWorld(t *testing.T) *world {
 	if shared == nil {
 		t.Fatal("the conformance world could not be built (see the first failing test)")
 	}
-	return shared
+	return shared.forTest(t)
 }
 
-// onceT lets the shared replica outlive the test that started it: its
-// cleanups and temp dir are TestMain's, run when every test is done.
-type onceT struct{ *testing.T }
-
-var (
-	sharedCleanups []func()
-	sharedDir      string
-)
-
-func (o *onceT) Cleanup(f func()) { sharedCleanups = append(sharedCleanups, f) }
-
-func (o *onceT) TempDir() string {
-	dir, err := os.MkdirTemp("", "fd-conformance-")
-	if err != nil {
-		o.Fatal(err)
-	}
-	sharedDir = dir
-	return dir
-}
-
-func TestMain(m *testing.M) {
-	flag.Parse()
-	code := m.Run()
-	for i := len(sharedCleanups) - 1; i >= 0; i-- {
-		sharedCleanups[i]()
-	}
-	if sharedDir != "" {
-		os.RemoveAll(sharedDir)
-	}
-	os.Exit(code)
+// forTest is the world as test t sees it: what fails in its requests is
+// t's failure.
+func (w *world) forTest(t testing.TB) *world {
+	c := *w
+	c.r = w.r.forTest(t)
+	return &c
 }
 
 func (w *world) getJSON(t *testing.T, path, token string, into any) {
@@ -443,7 +417,7 @@ func TestProtocol(t *testing.T) {
 // answers the same data (any number of replicas can run side by side).
 func TestLinksFollowTheRequestHost(t *testing.T) {
 	w := theWorld(t)
-	second := startReplica(t, strings.TrimPrefix(w.r.nats, "nats://"), false)
+	second := startReplica(t, w.r.nats)
 	resp := second.do("GET", "/v1/competitions/398", nil)
 	want := fmt.Sprintf(`"self":{"href":"%s/v1/competitions/398"}`, second.base)
 	if resp.status != 200 || !strings.Contains(string(resp.body), want) {

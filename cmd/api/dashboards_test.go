@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/footdata/footballd/internal/natstest"
 )
 
 var (
@@ -21,7 +19,7 @@ var (
 // fires. The fd_feed_ series are the feed follower's, another process:
 // cmd/ingest's TestFeedCommands checks them against a running one.
 func TestDashboardsUseExportedMetrics(t *testing.T) {
-	r := startReplica(t, natstest.FreeAddr(t), true, "--anonymous-per-day", "2")
+	r := startReplica(t, "", "--anonymous-per-day", "2")
 	// Give every labelled series a value: a cache miss and a hit, and an
 	// anonymous caller over its limit.
 	for range 3 {

@@ -20,7 +20,7 @@ import (
 // page at /docs with the script it embeds, and the page as a real
 // browser renders it.
 func TestDocs(t *testing.T) {
-	r := startReplica(t, natstest.FreeAddr(t), true)
+	r := startReplica(t, "")
 
 	t.Run("index links the reference", func(t *testing.T) {
 		resp := r.do("GET", "/", nil)

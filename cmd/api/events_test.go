@@ -197,7 +197,7 @@ func setResult(t *testing.T, ed *editor.Editor, id, home, away int) {
 // resume with Last-Event-ID (or start over), and streams are requests
 // like any other: filters, limits, caps.
 func TestEventStream(t *testing.T) {
-	r := startReplica(t, natstest.FreeAddr(t), true, "--now", "2026-03-14T17:00:00Z", "--sse-keepalive", "50ms",
+	r := startReplica(t, "", "--now", "2026-03-14T17:00:00Z", "--sse-keepalive", "50ms",
 		"--event-history", "6", "--streams-per-client", "2", "--access-log", "--log-level", "info")
 	s := r.store()
 	ed, f := smallWorld(t, s)
@@ -357,10 +357,9 @@ func TestEventStream(t *testing.T) {
 // TestEventsSameOnEveryReplica: replicas derive the same events with the
 // same ids from the stream, so a client may resume on another replica.
 func TestEventsSameOnEveryReplica(t *testing.T) {
-	natsAddr := natstest.FreeAddr(t)
 	flags := []string{"--now", "2026-03-14T17:00:00Z", "--public-url", "https://api.example.org"}
-	a := startReplica(t, natsAddr, true, flags...)
-	b := startReplica(t, natsAddr, false, flags...)
+	a := startReplica(t, "", flags...)
+	b := startReplica(t, a.nats, flags...)
 	s := a.store()
 	ed, f := smallWorld(t, s)
 	token := addClient(t, s, "reg", model.TierRegistered, 1000)
@@ -399,7 +398,7 @@ func TestEventsSameOnEveryReplica(t *testing.T) {
 // place to go on from, and then sends the live events. An id up to the
 // stream's last resumes as usual.
 func TestEventStreamIDFromTheFuture(t *testing.T) {
-	r := startReplica(t, natstest.FreeAddr(t), true, "--now", "2026-03-14T17:00:00Z", "--sse-keepalive", "50ms")
+	r := startReplica(t, "", "--now", "2026-03-14T17:00:00Z", "--sse-keepalive", "50ms")
 	s := r.store()
 	ed, f := smallWorld(t, s)
 	token := addClient(t, s, "reg", model.TierRegistered, 1000)
@@ -454,7 +453,7 @@ func TestEventStreamIDFromTheFuture(t *testing.T) {
 func TestEventStreamSlotFreedOnClose(t *testing.T) {
 	// The default keepalive, 15 s: a slot freed by a failed write would
 	// come far too late for every reconnection here.
-	r := startReplica(t, natstest.FreeAddr(t), true, "--anonymous-per-day", "1000")
+	r := startReplica(t, "", "--anonymous-per-day", "1000")
 	s := r.store()
 	token := addClient(t, s, "reg", model.TierRegistered, 1000)
 	r.waitApplied(s)

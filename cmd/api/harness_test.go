@@ -25,7 +25,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// freePort returns a loopback address nobody listens on.
 // replica is a running cmd/api, started through run as main does.
 type replica struct {
 	t      testing.TB
@@ -35,51 +34,110 @@ type replica struct {
 	cancel context.CancelFunc
 	done   chan error
 	logs   *natstest.Buffer
-	once   sync.Once
+	once   *sync.Once // shared by the copies forTest makes
 }
 
-// tempDir is t's temp dir, or the shared world's when t is an onceT.
-func tempDir(t testing.TB) string {
-	if o, ok := t.(*onceT); ok {
-		return o.TempDir()
-	}
-	return t.TempDir()
+// forTest is the replica as test t sees it: what fails in its requests is
+// t's failure. The tests that share a world's replica each take one.
+func (r *replica) forTest(t testing.TB) *replica {
+	c := *r
+	c.t = t
+	return &c
 }
 
-// startReplica runs the API with the given extra flags and waits for
-// /readyz. With embedded set it also runs the NATS server.
-//
-// A port FreeAddr found free may be taken before the replica binds it (by
-// a test of another package, or an outgoing connection's ephemeral port):
-// a replica that stops at once on "address already in use" is started
-// again on other ports, up to three times.
-func startReplica(t testing.TB, natsAddr string, embedded bool, extra ...string) *replica {
+// startReplica runs the API with the given extra flags (which may
+// override the harness's) and waits for /readyz. With natsURL empty it
+// runs its own NATS server too (single-machine mode), whose URL is r.nats.
+func startReplica(t testing.TB, natsURL string, extra ...string) *replica {
 	t.Helper()
-	dir := ""
-	if embedded {
-		dir = tempDir(t)
+	args := []string{"--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--drain", "0s"}
+	if natsURL == "" {
+		args = append(args, "--nats", "nats://127.0.0.1:0", "--embedded-nats", t.TempDir())
+	} else {
+		args = append(args, "--nats", natsURL)
 	}
-	for attempt := 1; ; attempt++ {
-		addr, adminAddr := natstest.FreeAddr(t), natstest.FreeAddr(t)
-		args := []string{"--listen", addr, "--admin-listen", adminAddr, "--nats", "nats://" + natsAddr, "--drain", "0s", "--log-level", "warn"}
-		if embedded {
-			args = append(args, "--embedded-nats", dir)
+	r := launch(t, append(args, extra...)...)
+	r.waitReady()
+	return r
+}
+
+// launch runs the API with args, as main does, and returns once it
+// listens, stopped when the test ends. Its listeners (and an embedded
+// NATS server) bind the ports the args give, port 0 for any free one: the
+// addresses are read back from the lines of its log that tell an operator
+// where it listens, so no test picks a port for the replica to bind.
+func launch(t testing.TB, args ...string) *replica {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &replica{t: t, cancel: cancel, done: make(chan error, 1), logs: &natstest.Buffer{}, once: new(sync.Once)}
+	// The lines launch reads are info's: a test's own --log-level in
+	// args must keep them.
+	go func() {
+		r.done <- run(ctx, append([]string{"--log-level", "info"}, args...), func(string) string { return "" }, io.Discard, r.logs)
+	}()
+	t.Cleanup(r.stop)
+	wantAdmin, embedded := lastFlag(args, "--admin-listen") != "", lastFlag(args, "--embedded-nats") != ""
+	var stopped error
+	natstest.CheckFor(t, 60*time.Second, 10*time.Millisecond, func() error {
+		select {
+		case err := <-r.done:
+			stopped = fmt.Errorf("run ended: %v", err)
+			r.done <- nil // for the cleanup's stop: the end is reported here
+			return nil
+		default:
 		}
-		args = append(args, extra...)
-		ctx, cancel := context.WithCancel(context.Background())
-		r := &replica{t: t, base: "http://" + addr, admin: "http://" + adminAddr, nats: "nats://" + natsAddr, cancel: cancel, done: make(chan error, 1), logs: &natstest.Buffer{}}
-		go func() { r.done <- run(ctx, args, func(string) string { return "" }, io.Discard, r.logs) }()
-		if err := r.untilReady(); err != nil {
-			cancel()
-			if attempt < 3 && strings.Contains(err.Error(), "address already in use") {
-				t.Logf("api start %d: %v; again on other ports", attempt, err)
-				continue
-			}
-			t.Fatalf("api stopped before ready: %v\n%s", err, r.logs.String())
+		at := logged(r.logs.String())
+		r.base, r.admin, r.nats = "http://"+at["listening"], "http://"+at["admin listening"], at["embedded nats started"]
+		if !embedded {
+			r.nats = lastFlag(args, "--nats")
 		}
-		t.Cleanup(r.stop)
-		return r
+		if at["listening"] == "" || wantAdmin && at["admin listening"] == "" || embedded && r.nats == "" {
+			return fmt.Errorf("the api has not logged where it listens:\n%s", r.logs.String())
+		}
+		return nil
+	})
+	if stopped != nil {
+		t.Fatalf("api stopped before it listened: %v\n%s", stopped, r.logs.String())
 	}
+	return r
+}
+
+// lastFlag is the value the last --name in args gives it, as the flag
+// package reads them ("" when there is none).
+func lastFlag(args []string, name string) string {
+	v := ""
+	for i, a := range args {
+		if val, ok := strings.CutPrefix(a, name+"="); ok {
+			v = val
+		} else if a == name && i+1 < len(args) {
+			v = args[i+1]
+		}
+	}
+	return v
+}
+
+// logged reads, from a replica's JSON log, where it listens: the address
+// of "listening" and "admin listening", the URL of "embedded nats
+// started", by message.
+func logged(logs string) map[string]string {
+	at := map[string]string{}
+	for line := range strings.Lines(logs) {
+		var l struct {
+			Msg  string `json:"msg"`
+			Addr string `json:"addr"`
+			URL  string `json:"url"`
+		}
+		if json.Unmarshal([]byte(line), &l) != nil {
+			continue
+		}
+		switch l.Msg {
+		case "listening", "admin listening":
+			at[l.Msg] = l.Addr
+		case "embedded nats started":
+			at[l.Msg] = l.URL
+		}
+	}
+	return at
 }
 
 // untilReady waits for /readyz, or returns the error of a replica that

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/model"
 )
 
@@ -21,9 +20,9 @@ func TestLimitsHoldAcrossReplicas(t *testing.T) {
 }
 
 func limitsHold(t *testing.T, clocks [2]string) {
-	natsAddr := natstest.FreeAddr(t)
 	flags := func(now string) []string { return []string{"--now", now, "--anonymous-per-day", "30"} }
-	replicas := []*replica{startReplica(t, natsAddr, true, flags(clocks[0])...), startReplica(t, natsAddr, false, flags(clocks[1])...)}
+	first := startReplica(t, "", flags(clocks[0])...)
+	replicas := []*replica{first, startReplica(t, first.nats, flags(clocks[1])...)}
 	store := replicas[0].store()
 	token := addClient(t, store, "acme", model.TierRegistered, 50)
 	for _, r := range replicas {

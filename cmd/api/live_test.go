@@ -53,7 +53,7 @@ func smallWorld(t *testing.T, s *events.Store) (ed *editor.Editor, fixture model
 // TestLiveEditIsServedAtOnce: a result published after the replica is
 // ready shows in the table and the fixture, under a new ETag.
 func TestLiveEditIsServedAtOnce(t *testing.T) {
-	r := startReplica(t, natstest.FreeAddr(t), true, "--now", "2026-03-14T17:00:00Z")
+	r := startReplica(t, "", "--now", "2026-03-14T17:00:00Z")
 	s := r.store()
 	ed, f := smallWorld(t, s)
 	r.waitApplied(s)
@@ -95,7 +95,7 @@ func TestLiveEditIsServedAtOnce(t *testing.T) {
 }
 
 func TestGracefulShutdown(t *testing.T) {
-	r := startReplica(t, natstest.FreeAddr(t), true, "--drain", "400ms")
+	r := startReplica(t, "", "--drain", "400ms")
 	r.do("GET", "/v1/competitions", nil)
 	r.cancel()
 	// Within 300 ms of the 400 ms drain.
@@ -129,7 +129,7 @@ func TestBadFlagsFailAtStart(t *testing.T) {
 	}
 	for _, tt := range tests {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		args := append([]string{"--embedded-nats", t.TempDir(), "--nats", "nats://" + natstest.FreeAddr(t), "--listen", natstest.FreeAddr(t)}, tt.args...)
+		args := append([]string{"--embedded-nats", t.TempDir(), "--nats", "nats://127.0.0.1:0", "--listen", "127.0.0.1:0"}, tt.args...)
 		err := run(ctx, args, func(string) string { return "" }, &strings.Builder{}, &strings.Builder{})
 		cancel()
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

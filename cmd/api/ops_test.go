@@ -5,16 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/internal/relay"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
@@ -35,7 +34,7 @@ func get(t *testing.T, url string) (int, string) {
 // TestAdminListener: /metrics is on the admin listener only, with the
 // build, readiness and in-flight series; /healthz and /readyz are on both.
 func TestAdminListener(t *testing.T) {
-	r := startReplica(t, natstest.FreeAddr(t), true)
+	r := startReplica(t, "")
 	r.do("GET", "/v1/competitions", nil)
 	if status, _ := get(t, r.base+"/metrics"); status != 404 {
 		t.Errorf("/metrics on the API port: %d, want 404", status)
@@ -61,24 +60,13 @@ func TestAdminListener(t *testing.T) {
 // then the stream not set up (and what to run); it changes nothing in
 // NATS itself. Once an operator sets the stream up it replays and serves.
 func TestWaitsForNATS(t *testing.T) {
-	natsAddr := natstest.FreeAddr(t)
-	addr := natstest.FreeAddr(t)
-	logs := &natstest.Buffer{}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"--listen", addr, "--admin-listen", "", "--nats", "nats://" + natsAddr, "--drain", "0s"},
-			func(string) string { return "" }, io.Discard, logs)
-	}()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("run: %v", err)
-		}
-	}()
+	natsAt := relay.Start(t)
+	natsAddr := natsAt.Addr()
+	r := launch(t, "--listen", "127.0.0.1:0", "--admin-listen", "", "--nats", "nats://"+natsAddr, "--drain", "0s")
+	logs := r.logs
 	readyz := func(what string, status int, want string) func() error {
 		return func() error {
-			got, body := get(t, "http://"+addr+"/readyz")
+			got, body := get(t, r.base+"/readyz")
 			if got != status || !strings.Contains(body, want) {
 				return fmt.Errorf("%s: /readyz %d %s\n%s", what, got, body, logs.String())
 			}
@@ -92,16 +80,15 @@ func TestWaitsForNATS(t *testing.T) {
 		return nil
 	})
 	natstest.CheckFor(t, 30*time.Second, 20*time.Millisecond, readyz("/readyz does not say NATS is unreachable", 503, `"status":"waiting","reason":"nats at nats://`+natsAddr+` not reachable`))
-	if status, body := get(t, "http://"+addr+"/v1/competitions"); status != 503 || !strings.Contains(body, "starting") {
+	if status, body := get(t, r.base+"/v1/competitions"); status != 503 || !strings.Contains(body, "starting") {
 		t.Errorf("while waiting for NATS: %d %s", status, body)
 	}
-	host, port, _ := net.SplitHostPort(natsAddr)
-	p, _ := strconv.Atoi(port)
-	ns, err := natsembed.Start(natsembed.Options{Dir: t.TempDir(), Host: host, Port: p})
+	ns, err := natsembed.Start(natsembed.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ns.Stop()
+	natsAt.Forward(ns.Addr().String())
 	natstest.CheckFor(t, 30*time.Second, 20*time.Millisecond, readyz("/readyz does not say the stream is not set up", 503, "stream FOOTBALL: not set up: an operator runs `ingest stream init`"))
 	if !strings.Contains(logs.String(), "ingest stream init") {
 		t.Errorf("the log does not say what to run:\n%s", logs.String())
@@ -175,23 +162,20 @@ func TestWaitsForARight(t *testing.T) {
 	hostport := strings.TrimPrefix(srv.ClientURL(), "nats://")
 	natstest.MustProvision(t, "nats://admin:a@"+hostport, events.StreamConfig{})
 
-	addr := natstest.FreeAddr(t)
-	logs := &natstest.Buffer{}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"--listen", addr, "--admin-listen", "", "--nats", "nats://api:b@" + hostport, "--drain", "0s"},
-			func(string) string { return "" }, io.Discard, logs)
-	}()
+	r := launch(t, "--listen", "127.0.0.1:0", "--admin-listen", "", "--nats", "nats://api:b@"+hostport, "--drain", "0s")
 	defer func() {
-		cancel()
-		<-done
+		// Stopped while it waits, run ends with the reason it never
+		// served: this test's point, not its failure.
+		r.cancel()
+		<-r.done
+		r.done <- nil // for the cleanup's stop
 	}()
+	logs := r.logs
 	want := `NATS user api may not publish to \"` + denied + `\"`
 	natstest.CheckFor(t, 60*time.Second, 50*time.Millisecond, func() error {
 		var status int
 		var body []byte
-		resp, err := http.Get("http://" + addr + "/readyz")
+		resp, err := http.Get(r.base + "/readyz")
 		if err == nil {
 			status = resp.StatusCode
 			body, _ = io.ReadAll(resp.Body)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/footdata/footballd/internal/natstest"
 )
 
 // TestForwardedHeadersOnlyFromTrustedProxies: links come from --public-url
@@ -13,13 +11,13 @@ import (
 // from a trusted proxy, and only when well formed.
 func TestForwardedHeadersOnlyFromTrustedProxies(t *testing.T) {
 	evil := map[string]string{"X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "javascript"}
-	open := startReplica(t, natstest.FreeAddr(t), true)
+	open := startReplica(t, "")
 	// The 404 hint names the link base.
 	if resp := open.do("GET", "/v1/nothing", evil); strings.Contains(string(resp.body), "evil.example") || !strings.Contains(string(resp.body), open.base+"/v1/") {
 		t.Errorf("forwarded headers from an untrusted client shape links: %s", resp.body)
 	}
 
-	proxied := startReplica(t, natstest.FreeAddr(t), true, "--trusted-proxies", "127.0.0.0/8")
+	proxied := startReplica(t, "", "--trusted-proxies", "127.0.0.0/8")
 	for _, tt := range []struct {
 		header map[string]string
 		want   string
@@ -41,7 +39,7 @@ func TestForwardedHeadersOnlyFromTrustedProxies(t *testing.T) {
 // added; the addresses to its left are the client's own writing and do not
 // let it dodge the anonymous limit.
 func TestClientAddressIsTheRightmostUntrusted(t *testing.T) {
-	r := startReplica(t, natstest.FreeAddr(t), true, "--trusted-proxies", "127.0.0.0/8,10.0.0.0/8")
+	r := startReplica(t, "", "--trusted-proxies", "127.0.0.0/8,10.0.0.0/8")
 	allowed := 0
 	for i := range 150 {
 		// The client forges a leftmost address; the proxy (10.0.0.2)
@@ -60,7 +58,7 @@ func TestClientAddressIsTheRightmostUntrusted(t *testing.T) {
 	}
 	// Without trusted proxies the header is nobody's: every request counts
 	// against the connection's address.
-	plain := startReplica(t, natstest.FreeAddr(t), true)
+	plain := startReplica(t, "")
 	for i := range 3 {
 		plain.do("GET", "/v1/competitions", map[string]string{"X-Forwarded-For": fmt.Sprintf("203.0.113.%d", i)})
 	}

@@ -19,7 +19,7 @@ import (
 // naming the v4 resources: the match, and the standings of the
 // competition's season by league code. Without a version, v1's.
 func TestPushV4URIs(t *testing.T) {
-	r := startReplica(t, natstest.FreeAddr(t), true, "--now", "2026-03-14T17:00:00Z", "--public-url", "https://api.example.org",
+	r := startReplica(t, "", "--now", "2026-03-14T17:00:00Z", "--public-url", "https://api.example.org",
 		"--webhook-allow", "127.0.0.1/32")
 	s := r.store()
 	ed, f := smallWorld(t, s)

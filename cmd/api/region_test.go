@@ -19,22 +19,15 @@ import (
 )
 
 // startDomain starts an embedded JetStream server in a JetStream domain of
-// its own: the home cluster when leafListen is set (it takes leaf node
-// connections there), a region's leaf node of the server listening on
-// hubLeaf otherwise.
-func startDomain(t *testing.T, domain, leafListen, hubLeaf string) *server.Server {
+// its own: the home cluster when hubLeaf is empty (it takes leaf node
+// connections on a port of its choosing, which leafAddr gives), a
+// region's leaf node of the server listening on hubLeaf otherwise.
+func startDomain(t *testing.T, domain, hubLeaf string) (s *server.Server, leafAddr string) {
 	t.Helper()
 	o := &server.Options{ServerName: "fd-" + domain, Host: "127.0.0.1", Port: server.RANDOM_PORT, JetStream: true,
 		JetStreamDomain: domain, StoreDir: t.TempDir(), NoSigs: true, NoLog: true}
-	if leafListen != "" {
-		host, port, err := net.SplitHostPort(leafListen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o.LeafNode.Host = host
-		if o.LeafNode.Port, err = strconv.Atoi(port); err != nil {
-			t.Fatal(err)
-		}
+	if hubLeaf == "" {
+		o.LeafNode.Host, o.LeafNode.Port = "127.0.0.1", server.RANDOM_PORT
 	} else {
 		u, err := url.Parse("nats-leaf://" + hubLeaf)
 		if err != nil {
@@ -42,7 +35,8 @@ func startDomain(t *testing.T, domain, leafListen, hubLeaf string) *server.Serve
 		}
 		o.LeafNode.Remotes = []*server.RemoteLeafOpts{{URLs: []*url.URL{u}}}
 	}
-	s, err := server.NewServer(o)
+	var err error
+	s, err = server.NewServer(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +45,12 @@ func startDomain(t *testing.T, domain, leafListen, hubLeaf string) *server.Serve
 		t.Fatalf("server of domain %s not ready after 10s", domain)
 	}
 	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
-	return s
+	if hubLeaf == "" {
+		// The server writes the port it got back into o before its
+		// client listener, which ReadyForConnections waited for, is up.
+		leafAddr = net.JoinHostPort(o.LeafNode.Host, strconv.Itoa(o.LeafNode.Port))
+	}
+	return s, leafAddr
 }
 
 // TestRegionalMirror is deploy/README.md's "Several regions": a region's
@@ -61,8 +60,7 @@ func startDomain(t *testing.T, domain, leafListen, hubLeaf string) *server.Serve
 // editor changed at home.
 func TestRegionalMirror(t *testing.T) {
 	ctx := context.Background()
-	hubLeaf := natstest.FreeAddr(t)
-	hub := startDomain(t, "hub", hubLeaf, "")
+	hub, hubLeaf := startDomain(t, "hub", "")
 	natstest.MustProvision(t, hub.ClientURL(), events.StreamConfig{})
 	home, err := events.Connect(ctx, events.Dial{URL: hub.ClientURL(), Name: "editor"}, events.StreamConfig{})
 	if err != nil {
@@ -71,7 +69,7 @@ func TestRegionalMirror(t *testing.T) {
 	t.Cleanup(home.Close)
 	importFiles(t, home, "openfootball-football-json/2015-16/en.1.json")
 
-	leaf := startDomain(t, "eu", "", hubLeaf)
+	leaf, _ := startDomain(t, "eu", hubLeaf)
 	nc, err := events.Dial{URL: leaf.ClientURL(), Name: "admin"}.Conn()
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +91,7 @@ func TestRegionalMirror(t *testing.T) {
 	if _, _, err := webhook.Provision(ctx, nc, 1); err != nil {
 		t.Fatal(err)
 	}
-	r := startReplica(t, leaf.Addr().String(), false)
+	r := startReplica(t, leaf.ClientURL())
 
 	var f model.Fixture
 	for _, x := range natstest.All[model.Fixture](t, home, events.KindFixture) {

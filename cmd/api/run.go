@@ -216,7 +216,11 @@ func startEmbedded(ctx context.Context, cfg *config, log *slog.Logger) (stop fun
 	if err != nil {
 		return nil, err
 	}
-	log.Info("embedded nats started", "url", ns.URL(), "dir", cfg.embeddedNATS)
+	// Port 0 takes a free port: the replica, and whoever reads this log
+	// line (a test, an editor's `ingest --nats`), reach the one it got.
+	u.Host = net.JoinHostPort(u.Hostname(), strconv.Itoa(ns.Addr().(*net.TCPAddr).Port))
+	cfg.natsURL = u.String()
+	log.Info("embedded nats started", "url", events.Redacted(cfg.natsURL), "dir", cfg.embeddedNATS)
 	if err := provisionEmbedded(ctx, cfg, log); err != nil {
 		ns.Stop()
 		return nil, err
@@ -243,8 +247,16 @@ func serveAdmin(cfg *config, srv *httpapi.Server, log *slog.Logger, httpErr chan
 			httpErr <- fmt.Errorf("admin listener: %w", err)
 		}
 	}()
-	log.Info("admin listening", "addr", aln.Addr().String())
+	log.Info("admin listening", "addr", boundAddr(cfg.adminListen, aln))
 	return admin, nil
+}
+
+// boundAddr is listen with the port ln got: the same host as asked
+// (empty for every interface), the port it was given when listen asked
+// for port 0.
+func boundAddr(listen string, ln net.Listener) string {
+	host, _, _ := net.SplitHostPort(listen)
+	return net.JoinHostPort(host, strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
 }
 
 // drain stops being ready, gives load balancers time to notice, then
@@ -324,9 +336,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return fmt.Errorf("--listen %s: %w", cfg.listen, err)
 	}
+	// Port 0 takes a free port: links (webhookBase) and this log line
+	// name the one it got.
+	cfg.listen = boundAddr(cfg.listen, ln)
 	httpErr := make(chan error, 2)
 	go func() { httpErr <- srv.Serve(ln) }()
-	log.Info("listening", "addr", ln.Addr().String())
+	log.Info("listening", "addr", cfg.listen)
 	admin, err := serveAdmin(cfg, srv, log, httpErr)
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 // its /v1/teams/{id}/players, with null for what the format lacks (a birth
 // year alone is no date of birth).
 func TestImportedSquadServed(t *testing.T) {
-	r := startReplica(t, natstest.FreeAddr(t), true, "--public-url", "http://api.test")
+	r := startReplica(t, "", "--public-url", "http://api.test")
 	s := r.store()
 	importFiles(t, s, "openfootball-football-json/2023-24/en.1.json")
 	sum := natstest.Import(t, s, "squads", importer.Options{}, natstest.SharedData(t, "openfootball-england/2023-24/squads/arsenal.txt"))

@@ -51,7 +51,7 @@ func lines(rows []tableRow) []string {
 // before the competitions' formats were rules: the split, the play-offs,
 // the league phase's rules, UEFA's head-to-head and the thirds.
 func TestPublishedTables(t *testing.T) {
-	r := startReplica(t, natstest.FreeAddr(t), true, "--now", "2025-07-15T12:00:00Z", "--public-url", "http://api.test")
+	r := startReplica(t, "", "--now", "2025-07-15T12:00:00Z", "--public-url", "http://api.test")
 	s := r.store()
 	importFiles(t, s,
 		"openfootball-football-json/2024-25/sco.1.json",

@@ -19,14 +19,14 @@ import (
 // client when it answered (it served less of the stream than the client's
 // revision); the test needs both replicas seen behind at least once.
 func TestNewTokenWorksAtOnceOnEveryReplica(t *testing.T) {
-	natsAddr := natstest.FreeAddr(t)
 	// The lookup's time bound is generous: on a machine this loaded (the
 	// race detector, an import, two replicas and NATS on two cores) one
 	// read of the stream's leader, like the editor's own, takes up to a
 	// second or so; TestTokenLookupIsBounded (internal/httpapi) tests the
 	// bound itself.
 	wait := []string{"--token-lookup-timeout", "10s"}
-	replicas := []*replica{startReplica(t, natsAddr, true, wait...), startReplica(t, natsAddr, false, wait...)}
+	first := startReplica(t, "", wait...)
+	replicas := []*replica{first, startReplica(t, first.nats, wait...)}
 	s := replicas[0].store()
 	ed := natstest.Editor(t, s)
 

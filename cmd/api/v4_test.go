@@ -48,7 +48,7 @@ var (
 func theV4World(t *testing.T) *v4World {
 	v4Once.Do(func() {
 		w := &v4World{}
-		w.r = startReplica(&onceT{T: t}, natstest.FreeAddr(t), true, "--now", "2023-03-12T12:00:00Z", "--public-url", "http://api.test")
+		w.r = startReplica(&worldT{T: t}, "", "--now", "2023-03-12T12:00:00Z", "--public-url", "http://api.test")
 		s := w.r.store()
 		importFiles(t, s,
 			"openfootball-football-json/2022-23/de.1.json",
@@ -132,7 +132,15 @@ func theV4World(t *testing.T) *v4World {
 	if v4Shared == nil {
 		t.Fatal("the v4 world could not be built (see the first failing test)")
 	}
-	return v4Shared
+	return v4Shared.forTest(t)
+}
+
+// forTest is the world as test t sees it: what fails in its requests is
+// t's failure.
+func (w *v4World) forTest(t testing.TB) *v4World {
+	c := *w
+	c.r = w.r.forTest(t)
+	return &c
 }
 
 func (w *v4World) get(path string, header map[string]string) response {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/model"
 )
 
@@ -75,7 +74,7 @@ func TestV4PublishedStandings(t *testing.T) {
 // and the Euro 2024's six players on 3, who shared it. The Euro file
 // names five of them by surname only, and so do we.
 func TestV4PublishedScorers(t *testing.T) {
-	r := startReplica(t, natstest.FreeAddr(t), true, "--now", "2024-08-01T12:00:00Z")
+	r := startReplica(t, "", "--now", "2024-08-01T12:00:00Z")
 	s := r.store()
 	importFiles(t, s, "openfootball-worldcup-json/2018/worldcup.json", "openfootball-euro-json/2024/euro.json")
 	token := addClient(t, s, "scorers", model.TierRegistered, 1000)

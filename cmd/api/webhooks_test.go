@@ -43,7 +43,7 @@ func TestWebhookVerifiedByReplica(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.allow, func(t *testing.T) {
 			asked.Store(0)
-			r := startReplica(t, natstest.FreeAddr(t), true, "--webhook-allow", tt.allow)
+			r := startReplica(t, "", "--webhook-allow", tt.allow)
 			s := r.store()
 			addClient(t, s, "acme", model.TierRegistered, 50)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -110,10 +110,9 @@ func newHookReceiver(t *testing.T) *hookReceiver {
 // public URL; a restricted competition's events do not reach a client
 // below its tier.
 func TestWebhookDeliversEdits(t *testing.T) {
-	natsAddr := natstest.FreeAddr(t)
 	flags := []string{"--now", "2026-03-14T17:00:00Z", "--public-url", "https://api.example.org", "--webhook-allow", "127.0.0.1/32"}
-	a := startReplica(t, natsAddr, true, flags...)
-	b := startReplica(t, natsAddr, false, flags...)
+	a := startReplica(t, "", flags...)
+	b := startReplica(t, a.nats, flags...)
 	s := a.store()
 	ed, f := smallWorld(t, s)
 	ctx := context.Background()

@@ -30,7 +30,8 @@ func docBlock(t *testing.T, page, after string) []string {
 
 // TestDocsKeepingDataCurrent runs docs/feeds.md's worked example as
 // written there, with openfootball's host replaced by a local server of
-// the same files (../shared/data) and the admin listener on a free port.
+// the same files (../shared/data) and the admin listener on a port of
+// its own choosing.
 func TestDocsKeepingDataCurrent(t *testing.T) {
 	lines := docBlock(t, "feeds.md", "# Keeping data current")
 	mux := http.NewServeMux()
@@ -44,7 +45,7 @@ func TestDocsKeepingDataCurrent(t *testing.T) {
 	defer src.Close()
 	c := newCLI(t)
 	local := strings.NewReplacer("https://raw.githubusercontent.com", src.URL, "https://www.football-data.co.uk", src.URL,
-		"127.0.0.1:9190", natstest.FreeAddr(t))
+		"127.0.0.1:9190", "127.0.0.1:0")
 	for _, line := range lines {
 		args := strings.Fields(local.Replace(line))
 		if args[0] != "ingest" {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -67,8 +68,15 @@ func setResult(t *testing.T, path, score string) {
 // or stop is called, which returns its exit code and log.
 func (c *cli) follow(t *testing.T, args ...string) (stop func() (int, string)) {
 	t.Helper()
+	stop, _, _ = c.startFollow(t, args...)
+	return stop
+}
+
+// startFollow is follow, with the follower's log and whether it ended.
+func (c *cli) startFollow(t *testing.T, args ...string) (stop func() (int, string), log *natstest.Buffer, ended func() bool) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	log := &natstest.Buffer{}
+	log = &natstest.Buffer{}
 	code := make(chan int, 1)
 	env := map[string]string{"FD_NATS_URL": c.srv.URL(), "FD_EDITOR": "tester"}
 	go func() {
@@ -81,7 +89,39 @@ func (c *cli) follow(t *testing.T, args ...string) (stop func() (int, string)) {
 		return got, log.String()
 	}
 	t.Cleanup(func() { stop() })
-	return stop
+	ended = func() bool {
+		select {
+		case c := <-code:
+			code <- c // for stop
+			return true
+		default:
+			return false
+		}
+	}
+	return stop, log, ended
+}
+
+// followAdmin runs `ingest follow` as follow does, with its admin
+// listener on a port it takes itself, and returns once it listens, with
+// the address it got, read from its log as an operator would.
+func (c *cli) followAdmin(t *testing.T, args ...string) (stop func() (int, string), admin string) {
+	t.Helper()
+	stop, log, ended := c.startFollow(t, append([]string{"--admin-listen", "127.0.0.1:0"}, args...)...)
+	natstest.CheckFor(t, 30*time.Second, 10*time.Millisecond, func() error {
+		for line := range strings.Lines(log.String()) {
+			var l struct{ Msg, Addr string }
+			if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "admin listening" {
+				admin = l.Addr
+				return nil
+			}
+		}
+		if ended() {
+			code, out := stop()
+			t.Fatalf("follow ended (exit %d) before it listened:\n%s", code, out)
+		}
+		return fmt.Errorf("follow has not logged where it listens:\n%s", log.String())
+	})
+	return stop, admin
 }
 
 // getURL returns the status and body of a GET.
@@ -139,8 +179,7 @@ func TestFeedCommands(t *testing.T) {
 		t.Errorf("feed list before any poll:\n%s", out)
 	}
 
-	admin := natstest.FreeAddr(t)
-	stop := c.follow(t, "--admin-listen", admin, "--lease", "1s", "--holder", "f1")
+	stop, admin := c.followAdmin(t, "--lease", "1s", "--holder", "f1")
 	show := c.waitOutput(t, `last result:\s+changed`, "feed", "show", "pl")
 	for _, want := range []string{`format:\s+openfootball`, `lease holder:\s+f1`, `matches:\s+380`, `etag:\s+"`, `changes published:\s+4\d\d`,
 		`teams:\s+created when unknown`, `next poll:\s+20`, `last error:\s+-`} {

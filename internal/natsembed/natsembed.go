@@ -23,11 +23,15 @@ type Options struct {
 	Name string
 	// Cluster, if set, makes the server a node of a JetStream cluster.
 	Cluster *Cluster
+	// Log, if set, receives the server's log (none otherwise): a test
+	// shows it when the server does not come up.
+	Log server.Logger
 }
 
 // Cluster is a server's part in a cluster: its name, the port the node
-// listens on for routes, and the route URLs of every node
-// (nats://127.0.0.1:PORT), its own included.
+// listens on for routes (0 picks a free port), and the route URLs of the
+// nodes it knows (nats://127.0.0.1:PORT; its own may be among them): a
+// node routed to one node of a cluster learns the others from it.
 type Cluster struct {
 	Name   string
 	Port   int
@@ -68,7 +72,11 @@ func Start(o Options) (*Server, error) {
 		MaxPayload: 8 << 20,
 	}
 	if c := o.Cluster; c != nil {
-		so.Cluster = server.ClusterOpts{Name: c.Name, Host: o.Host, Port: c.Port}
+		cport := c.Port
+		if cport == 0 {
+			cport = server.RANDOM_PORT
+		}
+		so.Cluster = server.ClusterOpts{Name: c.Name, Host: o.Host, Port: cport}
 		for _, r := range c.Routes {
 			u, err := url.Parse(r)
 			if err != nil {
@@ -81,15 +89,27 @@ func Start(o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedded nats: %w", err)
 	}
+	if o.Log != nil {
+		so.NoLog = false
+		ns.SetLogger(o.Log, false, false)
+	}
 	go ns.Start()
 	if !ns.ReadyForConnections(10 * time.Second) {
 		ns.Shutdown()
 		return nil, fmt.Errorf("embedded nats on %s: not ready after 10s", net.JoinHostPort(o.Host, strconv.Itoa(o.Port)))
 	}
-	// Remember the port actually bound so that Restart comes back on it.
+	// Remember the ports actually bound so that Restart comes back on
+	// them.
 	o.Port = ns.Addr().(*net.TCPAddr).Port
+	if c := o.Cluster; c != nil {
+		o.Cluster = &Cluster{Name: c.Name, Port: ns.ClusterAddr().Port, Routes: c.Routes}
+	}
 	return &Server{Server: ns, opts: o}, nil
 }
+
+// Options are the server's options with the ports it got: a restart
+// with them comes back where it was.
+func (s *Server) Options() Options { return s.opts }
 
 // URL is the client URL of the server.
 func (s *Server) URL() string { return s.ClientURL() }
@@ -100,7 +120,7 @@ func (s *Server) Stop() {
 	s.WaitForShutdown()
 }
 
-// Restart stops the server and starts a new one on the same port and
+// Restart stops the server and starts a new one on the same ports and
 // directory: clients reconnect and find their stream.
 func (s *Server) Restart() (*Server, error) {
 	s.Stop()

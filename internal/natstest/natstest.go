@@ -1,8 +1,8 @@
 // Package natstest is the tests' and benchmarks' support: a real JetStream
-// server embedded in-process on a random loopback port with its storage in
-// the test's temp dir, the shared data files, imports through a test
-// editor, decoding what a stream holds, and the raw-publish baseline of
-// every publishing benchmark.
+// server (or a three-node cluster) embedded in-process on loopback ports
+// it takes itself, with its storage in the test's temp dir; the shared
+// data files, imports through a test editor, decoding what a stream
+// holds, and the raw-publish baseline of every publishing benchmark.
 package natstest
 
 import (
@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -24,6 +23,7 @@ import (
 	"github.com/footdata/footballd/internal/importer"
 	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/internal/provision"
+	"github.com/footdata/footballd/internal/relay"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/nats-io/nats.go"
@@ -273,18 +273,6 @@ func MustRawPublish(tb testing.TB, n int) time.Duration {
 	return d
 }
 
-// FreeAddr returns a loopback address with a port free at the time of the
-// call, for a server the test starts.
-func FreeAddr(tb testing.TB) string {
-	tb.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // Cluster is three embedded servers routed to each other on loopback, each
 // with its own storage: a JetStream cluster, nothing provisioned on it.
 type Cluster struct {
@@ -292,38 +280,20 @@ type Cluster struct {
 	Opts  []natsembed.Options
 	Nodes []*natsembed.Server // nil: stopped
 	urls  []string
+	logs  []*NATSLog // each node's, shown when it does not come up
 }
 
 // StartCluster starts a three-node cluster that stops when the test ends.
+// Each node takes free ports of its own choosing (a node started again
+// comes back on them). JetStream will not start a node of a cluster
+// without routes to solicit, and before it starts no node knows the
+// others' ports: every node is routed, as in production, to the three
+// nodes, each through a relay the test holds, which leads to its node once
+// that node is up.
 func StartCluster(tb testing.TB) *Cluster {
 	tb.Helper()
-	c := &Cluster{tb: tb}
-	port := func() int {
-		_, p, err := net.SplitHostPort(FreeAddr(tb))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		var n int
-		if _, err := fmt.Sscan(p, &n); err != nil {
-			tb.Fatal(err)
-		}
-		return n
-	}
-	var clients, routePorts []int
-	var routes []string
-	for range 3 {
-		clients, routePorts = append(clients, port()), append(routePorts, port())
-		routes = append(routes, fmt.Sprintf("nats://127.0.0.1:%d", routePorts[len(routePorts)-1]))
-	}
-	for i := range clients {
-		c.Opts = append(c.Opts, natsembed.Options{Dir: tb.TempDir(), Port: clients[i], Name: fmt.Sprintf("n%d", i+1),
-			Cluster: &natsembed.Cluster{Name: "football", Port: routePorts[i], Routes: routes}})
-		c.urls = append(c.urls, fmt.Sprintf("nats://127.0.0.1:%d", clients[i]))
-	}
-	c.Nodes = make([]*natsembed.Server, len(c.Opts))
-	for i := range c.Opts {
-		c.Start(i)
-	}
+	SkipShort(tb, "a three-node NATS cluster")
+	c := &Cluster{tb: tb, Nodes: make([]*natsembed.Server, 3), Opts: make([]natsembed.Options, 3), logs: make([]*NATSLog, 3)}
 	tb.Cleanup(func() {
 		for _, n := range c.Nodes {
 			if n != nil {
@@ -331,6 +301,21 @@ func StartCluster(tb testing.TB) *Cluster {
 			}
 		}
 	})
+	relays := make([]*relay.Relay, len(c.Nodes))
+	var routes []string
+	for i := range relays {
+		relays[i] = relay.Start(tb)
+		routes = append(routes, "nats://"+relays[i].Addr())
+	}
+	for i := range c.Nodes {
+		c.logs[i] = &NATSLog{}
+		c.Opts[i] = natsembed.Options{Dir: tb.TempDir(), Name: fmt.Sprintf("n%d", i+1),
+			Cluster: &natsembed.Cluster{Name: "football", Routes: routes}, Log: c.logs[i]}
+		c.Start(i)
+		c.Opts[i] = c.Nodes[i].Options()
+		relays[i].Forward(c.Nodes[i].ClusterAddr().String())
+		c.urls = append(c.urls, c.Nodes[i].URL())
+	}
 	return c
 }
 
@@ -339,7 +324,7 @@ func (c *Cluster) Start(i int) {
 	c.tb.Helper()
 	n, err := natsembed.Start(c.Opts[i])
 	if err != nil {
-		c.tb.Fatal(err)
+		c.tb.Fatalf("node %s: %v; its log:\n%s", c.Opts[i].Name, err, c.logs[i].String())
 	}
 	c.Nodes[i] = n
 }
@@ -411,6 +396,16 @@ func StreamLeader(tb testing.TB, url string) string {
 	}
 	tb.Fatal("the stream has no leader")
 	return ""
+}
+
+// SkipShort skips, under go test -short (make check, the fast loop), a
+// test that make test runs: a multi-node cluster, the runbook. why says
+// what makes it slow.
+func SkipShort(tb testing.TB, why string) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skipf("%s: make test runs it, -short does not", why)
+	}
 }
 
 // SkipMissing skips a test that needs a real part this machine lacks (a

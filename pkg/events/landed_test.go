@@ -4,46 +4,45 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/footdata/footballd/internal/natsembed"
+	"github.com/footdata/footballd/internal/relay"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
 // startStore starts one embedded server, or three routed to each other
-// (a cluster, the stream at three replicas), and connects a store.
+// (a cluster, the stream at three replicas), and connects a store. Each
+// node takes ports of its own; the nodes of a cluster are routed to the
+// three through relays the test holds, each leading to its node once it
+// is up, as natstest.StartCluster does (which this package's internal
+// tests cannot use: natstest imports this package).
 func startStore(t *testing.T, nodes int) *Store {
 	t.Helper()
-	port := func() int {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ln.Close()
-		return ln.Addr().(*net.TCPAddr).Port
-	}
-	var clients, routePorts []int
+	relays := make([]*relay.Relay, nodes)
 	var routes, urls []string
-	for range nodes {
-		clients, routePorts = append(clients, port()), append(routePorts, port())
-		routes = append(routes, fmt.Sprintf("nats://127.0.0.1:%d", routePorts[len(routePorts)-1]))
-		urls = append(urls, fmt.Sprintf("nats://127.0.0.1:%d", clients[len(clients)-1]))
+	for i := range relays {
+		relays[i] = relay.Start(t)
+		routes = append(routes, "nats://"+relays[i].Addr())
 	}
-	for i := range clients {
-		o := natsembed.Options{Dir: t.TempDir(), Port: clients[i], Name: fmt.Sprintf("n%d", i+1)}
+	for i := range nodes {
+		o := natsembed.Options{Dir: t.TempDir(), Name: fmt.Sprintf("n%d", i+1)}
 		if nodes > 1 {
-			o.Cluster = &natsembed.Cluster{Name: "football", Port: routePorts[i], Routes: routes}
+			o.Cluster = &natsembed.Cluster{Name: "football", Routes: routes}
 		}
 		srv, err := natsembed.Start(o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(srv.Stop)
+		if nodes > 1 {
+			relays[i].Forward(srv.ClusterAddr().String())
+		}
+		urls = append(urls, srv.URL())
 	}
 	// A loop of its own, not natstest.CheckFor: natstest imports this
 	// package, which its internal tests cannot import back.
