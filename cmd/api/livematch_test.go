@@ -36,7 +36,7 @@ type liveStep struct {
 // running score with the minute, v1 shows IN_PLAY; the table counts the
 // match only once it is over.
 func TestLiveMatchIsPushedAndServed(t *testing.T) {
-	r := startReplica(t, natstest.FreeAddr(t), true, "--now", "2026-03-14T15:30:00Z", "--webhook-allow", "127.0.0.1/32")
+	r := startReplica(t, "", "--now", "2026-03-14T15:30:00Z", "--webhook-allow", "127.0.0.1/32")
 	s := r.store()
 	ed, f := smallWorld(t, s)
 	ctx := context.Background()
