@@ -9,8 +9,10 @@ import (
 
 	"github.com/footdata/footballd/internal/backup"
 	"github.com/footdata/footballd/internal/buildinfo"
+	"github.com/footdata/footballd/internal/provision"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -85,6 +87,9 @@ func restoreCommand() command {
 				return err
 			}
 			defer b.Close()
+			if err := b.CheckNames(backedUp); err != nil {
+				return err
+			}
 			h := b.Header
 			fmt.Fprintf(e.stdout, "%s: %s, written %s by %s\n", pos[0], size(b.Size), h.Created.Format(time.RFC3339), h.Tool)
 			nc, err := e.dial().Conn()
@@ -103,11 +108,19 @@ func restoreCommand() command {
 				}
 				fmt.Fprintf(e.stdout, "%s: %s %s\n", step.Stream.Name, what, step.Stream.State)
 			}
+			staged, err := b.Stage(ctx, func(ctx context.Context, nc *nats.Conn) error {
+				_, err := provision.Run(ctx, nc, events.StreamConfig{})
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(e.stdout, "the whole backup restores, as stream init configures it (checked on a scratch server)")
 			if e.global.dryRun {
 				fmt.Fprintln(e.stdout, "dry run: nothing restored")
 				return nil
 			}
-			return asAdmin(b.Restore(ctx, nc, plan, replicas, func(r backup.Restored) {
+			return asAdmin(b.Restore(ctx, nc, plan, staged, replicas, func(r backup.Restored) {
 				fmt.Fprintf(e.stdout, "%s: restored, %s, in %s\n", r.Name, r.State, r.Took.Round(time.Millisecond))
 			}))
 		}}
