@@ -72,7 +72,7 @@ func restoreCommand() command {
 		summary: "restore a backup written by `ingest backup`, sequences included, as the NATS user admin; a damaged file is refused whole",
 		example: "FD_NATS_URL=nats://admin:PASSWORD@fd-nats-1:4222 ingest restore /var/backups/footballd/2026-03-14.fdbackup",
 		flags: func(fs *flag.FlagSet) {
-			fs.BoolVar(&force, "force", false, "delete streams that hold messages before restoring them (stop the API replicas first)")
+			fs.BoolVar(&force, "force", false, "replace streams that hold messages (running API replicas notice and replay the restored stream)")
 			fs.IntVar(&replicas, "replicas", 0, "servers to keep each stream on: 1, 3 or 5 (default as in the backup)")
 		},
 		run: func(ctx context.Context, e *env, pos []string) error {

@@ -309,7 +309,7 @@ func (b *File) Plan(ctx context.Context, nc *nats.Conn, force bool) ([]Step, err
 			step.Existing = &State{Msgs: have.Msgs, Bytes: have.Bytes, FirstSeq: have.FirstSeq, LastSeq: have.LastSeq}
 			if have.Msgs > 0 && !force {
 				return nil, &model.Error{Code: model.Conflict, Field: "stream", Value: s.Name,
-					Message: fmt.Sprintf("exists with %s; nothing restored (stop the API replicas, then restore with --force to delete it first)", step.Existing)}
+					Message: fmt.Sprintf("exists with %s; nothing restored (restore with --force to replace it: running API replicas replay the restored stream)", step.Existing)}
 			}
 		}
 		plan = append(plan, step)
