@@ -101,6 +101,9 @@ func replicaNoticesRestore(t *testing.T, n natsUnderTest) {
 	if got := r.metric("fd_ready"); got != 0 {
 		t.Errorf("fd_ready %v while replaying, want 0", got)
 	}
+	if resp := r.do("GET", "/v1/competitions/", nil); resp.status != 503 || !strings.Contains(string(resp.body), "after a restore") {
+		t.Errorf("a request while replaying: %d %s; want 503, replaying", resp.status, resp.body)
+	}
 	plan, err := b.Plan(ctx, admin, false)
 	if err != nil {
 		t.Fatal(err)
