@@ -9,11 +9,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/footdata/footballd/internal/backup"
 	"github.com/footdata/footballd/internal/follow"
+	"github.com/footdata/footballd/internal/natsembed"
+	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -209,4 +213,51 @@ func TestTamperedRestoreChangesNothing(t *testing.T) {
 	if got := after["KV_"+events.BudgetsBucket]; got.Msgs != 1 {
 		t.Errorf("the budgets bucket after a good restore: %+v; want it untouched", got)
 	}
+}
+
+// newLimitedCLI is newCLI on a server that stores at most maxStore bytes
+// of JetStream data: room for a small stream, not for a large backup.
+func newLimitedCLI(t *testing.T, maxStore int64) *cli {
+	t.Helper()
+	ns, err := server.NewServer(&server.Options{ServerName: "limited", Host: "127.0.0.1", Port: server.RANDOM_PORT,
+		JetStream: true, StoreDir: t.TempDir(), JetStreamMaxStore: maxStore, NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		t.Fatal("limited server not ready")
+	}
+	c := &cli{t: t, srv: &natsembed.Server{Server: ns}}
+	t.Cleanup(c.srv.Stop)
+	natstest.MustProvision(t, c.srv.URL(), events.StreamConfig{})
+	return c
+}
+
+// TestRestoreFailingOnTheServerPutsBack: a backup that restores whole on
+// the scratch server but not on the server (its storage limit reached
+// once the stream is deleted) leaves every stream as it was: the restore
+// snapshots what it replaces first and puts it back, and says so in one
+// line.
+func TestRestoreFailingOnTheServerPutsBack(t *testing.T) {
+	src := newCLI(t)
+	src.ok("import", "openfootball", natstest.SharedData(t, "openfootball-football-json", "2015-16", "en.1.json"))
+	file := filepath.Join(t.TempDir(), "large.fdbackup")
+	src.ok("backup", file)
+
+	c := newLimitedCLI(t, 64<<10)
+	setup(t, c)
+	before := keptStreams(t, c)
+	c.refused(exitFailure, `^ingest: restore: restore of FOOTBALL: .*insufficient .*; every stream was put back as it was\n$`, "restore", "--force", file)
+	after := keptStreams(t, c)
+	for _, name := range everyStream {
+		b, a := before[name], after[name]
+		// A stream put back is restored from its snapshot: a stream made
+		// again, with a creation time of its own (replicas replay it).
+		a.Created, b.Created = "", ""
+		if fmt.Sprintf("%+v", a) != fmt.Sprintf("%+v", b) {
+			t.Errorf("%s after the failed restore:\n%+v\nbefore:\n%+v", name, a, b)
+		}
+	}
+	c.okf("team put --name Fulham")
 }

@@ -27,7 +27,9 @@
 // restored elsewhere: Open checks the file, CheckNames the streams it
 // names, Plan what exists, Stage restores every snapshot on a scratch
 // server with the configuration stream init gives it, and only then does
-// Restore replace the streams on the server, one by one.
+// Restore replace the streams on the server, one by one, having
+// snapshotted the ones it replaces to put them back if the server fails
+// it (rollback.go).
 package backup
 
 import (
@@ -332,11 +334,13 @@ type Restored struct {
 // replay it), and checks that the stream has the messages and sequences it
 // had. report, if not nil, is told of each stream once restored.
 //
-// Between a stream's deletion and the end of its restore the stream is
-// missing or partial. Stage has restored the whole file before, and every
-// configuration is made before the first deletion, so what can fail then
-// is the server itself (its disk, its limits, a leader lost); the error
-// says so, and running the restore again finishes it from the same file.
+// Stage has restored the whole file before, and every configuration is
+// made before the first deletion, so what can fail here is the server
+// itself (its disk, its limits, a leader lost). For that, each stream to
+// be replaced is snapshotted to a scratch file first; a failure puts every
+// stream the restore touched back as it was, from those snapshots, and the
+// error says so. Between a stream's deletion and the end of its restore
+// the stream is missing or partial.
 func (b *File) Restore(ctx context.Context, nc *nats.Conn, plan []Step, staged map[string]jetstream.StreamConfig, replicas int, report func(Restored)) error {
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -346,29 +350,45 @@ func (b *File) Restore(ctx context.Context, nc *nats.Conn, plan []Step, staged m
 	if err != nil {
 		return err
 	}
+	old, err := save(ctx, nc, plan)
+	if err != nil {
+		return fmt.Errorf("%w; nothing restored", err)
+	}
+	defer old.close()
 	for i, step := range plan {
-		s := step.Stream
 		start := time.Now()
-		if step.Existing != nil {
-			dctx, cancel := context.WithTimeout(ctx, apiWait)
-			err := js.DeleteStream(dctx, s.Name)
-			cancel()
-			if err != nil {
-				return fmt.Errorf("delete stream %s before restoring it: %w", s.Name, err)
-			}
-		}
-		done, err := restore(ctx, nc, s.Name, configs[i], s.State, b.section(i))
-		if err == nil {
-			err = b.restoredAsBackedUp(s, done, staged[s.Name])
-		}
+		done, err := b.replace(ctx, js, nc, step, i, configs[i], staged[step.Stream.Name])
 		if err != nil {
-			return fmt.Errorf("%w; the backup restored whole on a scratch server, so this server failed: once it is well, restore again to finish", err)
+			if perr := old.putBack(ctx, js, nc, plan[:i+1]); perr != nil {
+				return fmt.Errorf("%w; putting the streams back failed too (%v): once the server is well, restore again", err, perr)
+			}
+			return fmt.Errorf("%w; every stream was put back as it was", err)
 		}
 		if report != nil {
-			report(Restored{Name: s.Name, State: done.State, Took: time.Since(start)})
+			report(Restored{Name: step.Stream.Name, State: done.State, Took: time.Since(start)})
 		}
 	}
 	return nil
+}
+
+// replace deletes the stream of step, if there is one, and restores the
+// i-th snapshot in its place with config, checked against the header and
+// the staged configuration.
+func (b *File) replace(ctx context.Context, js jetstream.JetStream, nc *nats.Conn, step Step, i int, config json.RawMessage, staged jetstream.StreamConfig) (createResponse, error) {
+	s := step.Stream
+	if step.Existing != nil {
+		dctx, cancel := context.WithTimeout(ctx, apiWait)
+		err := js.DeleteStream(dctx, s.Name)
+		cancel()
+		if err != nil {
+			return createResponse{}, fmt.Errorf("delete stream %s before restoring it: %w", s.Name, err)
+		}
+	}
+	done, err := restore(ctx, nc, s.Name, config, s.State, b.section(i))
+	if err == nil {
+		err = b.restoredAsBackedUp(s, done, staged)
+	}
+	return done, err
 }
 
 // restoreConfigs are the configurations Restore sends for plan's streams,

@@ -120,9 +120,9 @@ const replacedEvery = time.Second
 
 // streamID is what tells one stream from the one that replaced it.
 type streamID struct {
-	// created is the stream's creation time: a restore keeps the backed
-	// up stream's, so a backup of another stream changes it, as does a
-	// stream deleted and made again.
+	// created is the stream's creation time: a stream keeps it for
+	// life, one made again in its place (deleted and created, or
+	// restored) has its own.
 	created time.Time
 	// restored is the stream's restore marker (RestoredMetadata), which
 	// every restore changes, a backup of this same stream's included.
