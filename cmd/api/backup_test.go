@@ -191,7 +191,7 @@ func TestBackupRestore(t *testing.T) {
 					t.Errorf("stream %s exists on the wiped servers: %+v", step.Stream.Name, step.Existing)
 				}
 			}
-			if err := b.Restore(ctx, admin, plan, 0, nil); err != nil {
+			if err := restoreBackup(ctx, t, b, admin, plan, 0); err != nil {
 				t.Fatal(err)
 			}
 			waitReplicas(t, admin, n.replicas)
@@ -229,7 +229,7 @@ func TestBackupRestore(t *testing.T) {
 			if plan, err = b.Plan(ctx, admin, true); err != nil {
 				t.Fatal(err)
 			}
-			if err := b.Restore(ctx, admin, plan, 0, nil); err != nil {
+			if err := restoreBackup(ctx, t, b, admin, plan, 0); err != nil {
 				t.Fatalf("forced restore over the restored streams: %v", err)
 			}
 			waitReplicas(t, admin, n.replicas)

@@ -9,8 +9,10 @@ import (
 
 	"github.com/footdata/footballd/internal/backup"
 	"github.com/footdata/footballd/internal/buildinfo"
+	"github.com/footdata/footballd/internal/provision"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -70,7 +72,7 @@ func restoreCommand() command {
 		summary: "restore a backup written by `ingest backup`, sequences included, as the NATS user admin; a damaged file is refused whole",
 		example: "FD_NATS_URL=nats://admin:PASSWORD@fd-nats-1:4222 ingest restore /var/backups/footballd/2026-03-14.fdbackup",
 		flags: func(fs *flag.FlagSet) {
-			fs.BoolVar(&force, "force", false, "delete streams that hold messages before restoring them (stop the API replicas first)")
+			fs.BoolVar(&force, "force", false, "replace streams that hold messages (running API replicas notice and replay the restored stream)")
 			fs.IntVar(&replicas, "replicas", 0, "servers to keep each stream on: 1, 3 or 5 (default as in the backup)")
 		},
 		run: func(ctx context.Context, e *env, pos []string) error {
@@ -85,6 +87,9 @@ func restoreCommand() command {
 				return err
 			}
 			defer b.Close()
+			if err := b.CheckNames(backedUp); err != nil {
+				return err
+			}
 			h := b.Header
 			fmt.Fprintf(e.stdout, "%s: %s, written %s by %s\n", pos[0], size(b.Size), h.Created.Format(time.RFC3339), h.Tool)
 			nc, err := e.dial().Conn()
@@ -103,11 +108,19 @@ func restoreCommand() command {
 				}
 				fmt.Fprintf(e.stdout, "%s: %s %s\n", step.Stream.Name, what, step.Stream.State)
 			}
+			staged, err := b.Stage(ctx, func(ctx context.Context, nc *nats.Conn) error {
+				_, err := provision.Run(ctx, nc, events.StreamConfig{})
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(e.stdout, "the whole backup restores, as stream init configures it (checked on a scratch server)")
 			if e.global.dryRun {
 				fmt.Fprintln(e.stdout, "dry run: nothing restored")
 				return nil
 			}
-			return asAdmin(b.Restore(ctx, nc, plan, replicas, func(r backup.Restored) {
+			return asAdmin(b.Restore(ctx, nc, plan, staged, replicas, func(r backup.Restored) {
 				fmt.Fprintf(e.stdout, "%s: restored, %s, in %s\n", r.Name, r.State, r.Took.Round(time.Millisecond))
 			}))
 		}}

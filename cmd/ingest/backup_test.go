@@ -158,7 +158,7 @@ func TestRestoreRefusals(t *testing.T) {
 			`^ingest: restore: backup ".*notes.txt": is not a footballd backup \(its first line is not "footballd-backup 1"\)\n$`},
 		{"no such file", []string{"restore", filepath.Join(dir, "nothing")}, exitInvalid, `^ingest: restore: backup ".*nothing": cannot be read: no such file or directory\n$`},
 		{"stream holds messages", []string{"restore", file}, exitConflict,
-			`^ingest: restore: stream "FOOTBALL": exists with \d+ messages, sequences 1-\d+; nothing restored \(stop the API replicas, then restore with --force to delete it first\)\n$`},
+			`^ingest: restore: stream "FOOTBALL": exists with \d+ messages, sequences 1-\d+; nothing restored \(restore with --force to replace it: running API replicas replay the restored stream\)\n$`},
 		{"no file", []string{"restore"}, exitInvalid, `^ingest: restore: want one backup FILE\n$`},
 		{"replicas", []string{"restore", "--replicas", "2", file}, exitInvalid, `^ingest: restore: --replicas 2: want 1, 3 or 5\n$`},
 		{"backup without file", []string{"backup"}, exitInvalid, `^ingest: backup: want one FILE to write\n$`},

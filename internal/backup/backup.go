@@ -22,6 +22,14 @@
 // stream's state and every message with its subject, headers, sequence and
 // time. A restored stream therefore has the sequences it had, and what is
 // derived from them (SSE ids, ETags) stays the same.
+//
+// A restore changes nothing on the server until the whole file has been
+// restored elsewhere: Open checks the file, CheckNames the streams it
+// names, Plan what exists, Stage restores every snapshot on a scratch
+// server with the configuration stream init gives it, and only then does
+// Restore replace the streams on the server, one by one, having
+// snapshotted the ones it replaces to put them back if the server fails
+// it (rollback.go).
 package backup
 
 import (
@@ -36,7 +44,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/footdata/footballd/pkg/events"
@@ -304,7 +311,7 @@ func (b *File) Plan(ctx context.Context, nc *nats.Conn, force bool) ([]Step, err
 			step.Existing = &State{Msgs: have.Msgs, Bytes: have.Bytes, FirstSeq: have.FirstSeq, LastSeq: have.LastSeq}
 			if have.Msgs > 0 && !force {
 				return nil, &model.Error{Code: model.Conflict, Field: "stream", Value: s.Name,
-					Message: fmt.Sprintf("exists with %s; nothing restored (stop the API replicas, then restore with --force to delete it first)", step.Existing)}
+					Message: fmt.Sprintf("exists with %s; nothing restored (restore with --force to replace it: running API replicas replay the restored stream)", step.Existing)}
 			}
 		}
 		plan = append(plan, step)
@@ -319,53 +326,116 @@ type Restored struct {
 	Took  time.Duration
 }
 
-// Restore carries out plan: for each stream, in the file's order, it
-// deletes the one on the server if there is one, restores the snapshot
-// with its configuration (with replicas servers instead, if not 0) and
-// checks that the stream has the messages and last sequence it had.
-// report, if not nil, is told of each stream once restored.
-func (b *File) Restore(ctx context.Context, nc *nats.Conn, plan []Step, replicas int, report func(Restored)) error {
+// Restore carries out plan with the configurations Stage returned
+// (staged): for each stream, in the file's order, it deletes the one on
+// the server if there is one, restores the snapshot with its configuration
+// (on replicas servers, or as many as the backup's had if 0), marked as
+// restored now (events.RestoredMetadata, which tells running replicas to
+// replay it), and checks that the stream has the messages and sequences it
+// had. report, if not nil, is told of each stream once restored.
+//
+// Stage has restored the whole file before, and every configuration is
+// made before the first deletion, so what can fail here is the server
+// itself (its disk, its limits, a leader lost). For that, each stream to
+// be replaced is snapshotted to a scratch file first; a failure puts every
+// stream the restore touched back as it was, from those snapshots, and the
+// error says so. Between a stream's deletion and the end of its restore
+// the stream is missing or partial.
+func (b *File) Restore(ctx context.Context, nc *nats.Conn, plan []Step, staged map[string]jetstream.StreamConfig, replicas int, report func(Restored)) error {
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return fmt.Errorf("jetstream: %w", err)
 	}
+	configs, err := b.restoreConfigs(nc, plan, staged, replicas)
+	if err != nil {
+		return err
+	}
+	old, err := save(ctx, nc, plan)
+	if err != nil {
+		return fmt.Errorf("%w; nothing restored", err)
+	}
+	defer old.close()
 	for i, step := range plan {
-		s := step.Stream
 		start := time.Now()
-		if step.Existing != nil {
-			dctx, cancel := context.WithTimeout(ctx, apiWait)
-			err := js.DeleteStream(dctx, s.Name)
-			cancel()
-			if err != nil {
-				return fmt.Errorf("delete stream %s before restoring it: %w", s.Name, err)
-			}
-		}
-		config := s.Config
-		if replicas != 0 {
-			if config, err = withReplicas(config, replicas); err != nil {
-				return fmt.Errorf("stream %s: %w", s.Name, err)
-			}
-		}
-		done, err := restore(ctx, nc, s.Name, config, s.State, io.NewSectionReader(b.f, b.offsets[i], s.Size))
+		done, err := b.replace(ctx, js, nc, step, i, configs[i], staged[step.Stream.Name])
 		if err != nil {
-			return err
-		}
-		if done.State.LastSeq != s.State.LastSeq || done.State.Msgs != s.State.Msgs {
-			return fmt.Errorf("restore of %s: the server holds %s, the backup %s", s.Name, done.State, s.State)
+			if perr := old.putBack(ctx, js, nc, plan[:i+1]); perr != nil {
+				return fmt.Errorf("%w; putting the streams back failed too (%v): once the server is well, restore again", err, perr)
+			}
+			return fmt.Errorf("%w; every stream was put back as it was", err)
 		}
 		if report != nil {
-			report(Restored{Name: s.Name, State: done.State, Took: time.Since(start)})
+			report(Restored{Name: step.Stream.Name, State: done.State, Took: time.Since(start)})
 		}
 	}
 	return nil
 }
 
-// withReplicas returns config with its replicas set to n.
-func withReplicas(config json.RawMessage, n int) (json.RawMessage, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(config, &fields); err != nil {
-		return nil, fmt.Errorf("configuration: %w", err)
+// replace deletes the stream of step, if there is one, and restores the
+// i-th snapshot in its place with config, checked against the header and
+// the staged configuration.
+func (b *File) replace(ctx context.Context, js jetstream.JetStream, nc *nats.Conn, step Step, i int, config json.RawMessage, staged jetstream.StreamConfig) (createResponse, error) {
+	s := step.Stream
+	if step.Existing != nil {
+		dctx, cancel := context.WithTimeout(ctx, apiWait)
+		err := js.DeleteStream(dctx, s.Name)
+		cancel()
+		if err != nil {
+			return createResponse{}, fmt.Errorf("delete stream %s before restoring it: %w", s.Name, err)
+		}
 	}
-	fields["num_replicas"] = json.RawMessage(strconv.Itoa(n))
-	return json.Marshal(fields)
+	done, err := restore(ctx, nc, s.Name, config, s.State, b.section(i))
+	if err == nil {
+		err = b.restoredAsBackedUp(s, done, staged)
+	}
+	return done, err
+}
+
+// restoreConfigs are the configurations Restore sends for plan's streams,
+// all made before anything is deleted: a configuration the server would
+// refuse (more replicas than a server outside a cluster keeps) is refused
+// with every stream as it was.
+func (b *File) restoreConfigs(nc *nats.Conn, plan []Step, staged map[string]jetstream.StreamConfig, replicas int) ([]json.RawMessage, error) {
+	marker := time.Now().UTC().Format(time.RFC3339Nano)
+	var configs []json.RawMessage
+	for _, step := range plan {
+		s := step.Stream
+		want, ok := staged[s.Name]
+		if !ok {
+			return nil, fmt.Errorf("restore of %s: no configuration staged for it", s.Name)
+		}
+		n := replicas
+		if n == 0 {
+			var err error
+			if n, err = backedUpReplicas(s.Config); err != nil {
+				return nil, b.refuse("its configuration of %s: %v", s.Name, err)
+			}
+		}
+		if n > 1 && nc.ConnectedClusterName() == "" {
+			return nil, b.refuse("%s was kept on %d servers and this server is not in a cluster: restore with --replicas 1", s.Name, n)
+		}
+		config, err := restoreConfig(want, n, marker)
+		if err != nil {
+			return nil, err
+		}
+		configs = append(configs, config)
+	}
+	return configs, nil
+}
+
+// section is the snapshot of the backup's i-th stream.
+func (b *File) section(i int) io.Reader {
+	return io.NewSectionReader(b.f, b.offsets[i], b.Header.Streams[i].Size)
+}
+
+// backedUpReplicas is the replicas a stream's configuration in the header
+// has (1 if it says none).
+func backedUpReplicas(config json.RawMessage) (int, error) {
+	var c struct {
+		Replicas int `json:"num_replicas"`
+	}
+	if err := json.Unmarshal(config, &c); err != nil {
+		return 0, err
+	}
+	return max(c.Replicas, 1), nil
 }

@@ -108,11 +108,14 @@ func contents(t *testing.T, nc *nats.Conn, name string) ([]stored, jetstream.Str
 func fill(t *testing.T, nc *nats.Conn) {
 	t.Helper()
 	ctx := context.Background()
+	if err := provisionTest(ctx, nc); err != nil {
+		t.Fatal(err)
+	}
 	js, err := jetstream.New(nc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "EDITS", Subjects: []string{"edits.>"}, MaxMsgsPerSubject: 3, AllowDirect: true})
+	st, err := js.Stream(ctx, "EDITS")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +132,7 @@ func fill(t *testing.T, nc *nats.Conn) {
 			t.Fatal(err)
 		}
 	}
-	kv, err := js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: "STATES", History: 1})
+	kv, err := js.KeyValue(ctx, "STATES")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,6 +141,29 @@ func fill(t *testing.T, nc *nats.Conn) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// provisionTest is the tests' stream init: the stream and bucket fill
+// fills, as Stage provisions them on its scratch server.
+func provisionTest(ctx context.Context, nc *nats.Conn) error {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err
+	}
+	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "EDITS", Subjects: []string{"edits.>"}, MaxMsgsPerSubject: 3, AllowDirect: true}); err != nil {
+		return err
+	}
+	_, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: "STATES", History: 1})
+	return err
+}
+
+// stageAndRestore stages b and restores plan.
+func stageAndRestore(ctx context.Context, b *File, nc *nats.Conn, plan []Step, replicas int) error {
+	staged, err := b.Stage(ctx, provisionTest)
+	if err != nil {
+		return err
+	}
+	return b.Restore(ctx, nc, plan, staged, replicas, nil)
 }
 
 // TestRoundTrip: a backup restored onto a server whose storage was
@@ -185,7 +211,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Restore(ctx, nc, plan, 0, nil); err != nil {
+	if err := stageAndRestore(ctx, b, nc, plan, 0); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range streams {
@@ -338,7 +364,7 @@ func TestPlan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := b.Restore(ctx, nc, plan, 0, nil); err != nil {
+			if err := stageAndRestore(ctx, b, nc, plan, 0); err != nil {
 				t.Fatal(err)
 			}
 			if _, state := contents(t, nc, "EDITS"); state.LastSeq != 500 || state.Msgs != 117 {
@@ -371,7 +397,7 @@ func TestReplicas(t *testing.T) {
 		replicas int
 		want     string // in the error; "" for none
 	}{
-		{0, "replicas > 1 not supported in non-clustered mode"},
+		{0, "EDITS was kept on 3 servers and this server is not in a cluster: restore with --replicas 1"},
 		{1, ""},
 	}
 	for _, tt := range tests {
@@ -383,7 +409,7 @@ func TestReplicas(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = b.Restore(ctx, nc, plan, tt.replicas, nil)
+			err = stageAndRestore(ctx, b, nc, plan, tt.replicas)
 			if tt.want != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.want) {
 					t.Fatalf("restore: %v; want %q", err, tt.want)

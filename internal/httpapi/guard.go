@@ -76,13 +76,14 @@ func apiVersionOf(path string) apiVersion {
 	return ""
 }
 
-// whenReady refuses with 503 until the replica has replayed the stream: a load
-// balancer that still routes to a starting replica gets a clear answer,
-// not an unknown token or a missing resource.
+// whenReady refuses with 503 until the replica has replayed the stream, at
+// start or after a restore replaced it: a load balancer that still routes
+// to such a replica gets a clear answer, not an unknown token, a missing
+// resource or the replaced stream's data.
 func (s *Server) whenReady(c *fiber.Ctx) error {
 	if !s.model.Ready() {
 		c.Set(fiber.HeaderRetryAfter, "1")
-		return &apiError{http.StatusServiceUnavailable, "this replica is starting: it is replaying the stream; retry in a moment"}
+		return &apiError{http.StatusServiceUnavailable, "this replica is starting, or replaying the stream after a restore; retry in a moment"}
 	}
 	return nil
 }

@@ -121,7 +121,8 @@ func (s *Server) readyz(c *fiber.Ctx) error {
 
 // readiness is 200 once the replica has replayed the stream and is not
 // draining, with the stream sequence it serves; load balancers route to it
-// only then.
+// only then. A replica replaying a stream that replaced the one it served
+// (a restore) is not ready, and says so.
 func (s *Server) readiness() (int, string) {
 	select {
 	case <-s.draining:
@@ -129,6 +130,9 @@ func (s *Server) readiness() (int, string) {
 	default:
 	}
 	if !s.model.Ready() {
+		if s.model.Stats().Replaying {
+			return fiber.StatusServiceUnavailable, `{"status":"replaying","reason":"the stream was replaced (restored from a backup, or deleted): replaying it"}`
+		}
 		if reason := s.waiting.Load(); reason != nil {
 			body, _ := json.Marshal(struct {
 				Status string `json:"status"`

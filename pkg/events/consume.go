@@ -30,7 +30,9 @@ type Event struct {
 // Progress tells a consumer how far it is.
 type Progress struct {
 	// Ready becomes true once every entity that existed when the
-	// consumption started has been delivered; it never goes back.
+	// consumption started has been delivered; it goes back to false only
+	// when the stream is replaced (ErrStreamReplaced), for the replay of
+	// the new one.
 	Ready bool
 	// Pending is the number of messages the server still has for us.
 	Pending uint64
@@ -47,7 +49,8 @@ type Handler func(Event, Progress) error
 // then keeps delivering live changes in stream order until ctx ends. The
 // replay and the live phase are one ordered consumer, so nothing falls
 // between them. onReady, if not nil, is called once, after the handler has
-// seen every entity that existed at the start (at once if there were none).
+// seen every entity that existed at the start (at once if there were none),
+// and once more after each replay of a replaced stream.
 //
 // With onRetry set, a consumer lost to the server (a node restarted, a
 // stream leader elected elsewhere) is replaced by one that resumes after
@@ -56,6 +59,14 @@ type Handler func(Event, Progress) error
 // each interruption is reported to onRetry. Without it (a one-off read
 // such as Scan, whose caller decides what to do) the first interruption
 // ends Consume with its error.
+//
+// A stream that was replaced (restored from a backup, or deleted and made
+// again) is an interruption too, ErrStreamReplaced: what was delivered
+// belongs to a stream that no longer exists, and resuming after its last
+// sequence would skip the new stream's messages up to there. onRetry hears
+// of it before anything of the new stream is delivered; the consumption
+// then starts over as if Consume had just been called, the replay of
+// every entity and a new onReady included.
 func (s *Store) Consume(ctx context.Context, filter string, h Handler, onReady func(), onRetry func(error)) error {
 	if filter == "" {
 		filter = Prefix + ".>"
@@ -73,6 +84,11 @@ func (s *Store) Consume(ctx context.Context, filter string, h Handler, onReady f
 			return err
 		}
 		onRetry(err)
+		if errors.Is(err, ErrStreamReplaced) {
+			*c = consumption{filter: filter, h: h, onReady: onReady}
+			delay = retryMin
+			continue
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -90,6 +106,30 @@ const (
 	retryMin = 100 * time.Millisecond
 	retryMax = 5 * time.Second
 )
+
+// ErrStreamReplaced is the interruption of a consumption whose stream was
+// replaced: deleted, restored from a backup or made again.
+var ErrStreamReplaced = errors.New("the stream was replaced (restored from a backup, or deleted)")
+
+// replacedEvery is how often a consumption asks the stream's leader
+// whether its stream is still the one it began on: a replaced stream
+// need not interrupt the consumer (a consumer made again on the new
+// stream resumes after the old one's last sequence), so only asking
+// finds it. One stream info request a second per replica.
+const replacedEvery = time.Second
+
+// streamID is what tells one stream from the one that replaced it.
+type streamID struct {
+	// created is the stream's creation time: a stream keeps it for
+	// life, one made again in its place (deleted and created, or
+	// restored) has its own.
+	created time.Time
+	// restored is the stream's restore marker (RestoredMetadata), which
+	// every restore changes, a backup of this same stream's included.
+	restored string
+	// first is the first sequence: it only ever grows on one stream.
+	first uint64
+}
 
 // consumption is one Consume call's progress across its consumers.
 type consumption struct {
@@ -109,6 +149,9 @@ type consumption struct {
 	last       uint64
 	delivered  int
 	handlerErr error
+	// id is the stream the consumption began on, read before its first
+	// consumer was made.
+	id streamID
 }
 
 func (c *consumption) markReady() {
@@ -131,6 +174,9 @@ type lastResult struct {
 // or after the last event delivered.
 func (s *Store) consume(ctx context.Context, c *consumption) error {
 	c.delivered = 0
+	if err := s.sameStream(ctx, c); err != nil {
+		return fmt.Errorf("consume %s: %w", c.filter, err)
+	}
 	var lastMsg chan lastResult
 	if !c.known {
 		// The last message matching filter when we start: once it has
@@ -184,12 +230,23 @@ func (s *Store) consume(ctx context.Context, c *consumption) error {
 	if err != nil {
 		return fmt.Errorf("consume %s: %w", c.filter, err)
 	}
+	return s.deliver(ctx, c, it)
+}
+
+// deliver hands the messages of it to c's handler until the consumer
+// fails, its stream is found replaced or ctx ends.
+func (s *Store) deliver(ctx context.Context, c *consumption, it jetstream.MessagesContext) error {
 	stop := context.AfterFunc(ctx, it.Stop)
 	defer stop()
 	defer it.Stop()
+	replaced := s.watchStream(ctx, c, it.Stop)
+	defer replaced.stop()
 	for {
 		msg, err := it.Next()
 		if err != nil {
+			if rerr := replaced.stop(); rerr != nil {
+				return fmt.Errorf("consume %s after sequence %d: %w", c.filter, c.last, rerr)
+			}
 			if ctx.Err() != nil || errors.Is(err, jetstream.ErrMsgIteratorClosed) {
 				return ctx.Err()
 			}
@@ -221,6 +278,83 @@ func (s *Store) consume(ctx context.Context, c *consumption) error {
 			c.markReady()
 		}
 	}
+}
+
+// sameStream reads the stream's identity from its leader: the first time,
+// it becomes the consumption's; afterwards a stream that is gone, or that
+// differs from it (created at another time, restored since, or with its
+// first or last sequence behind what the consumption saw), is
+// ErrStreamReplaced. Other errors (a leader being elected) are returned
+// as they are, for the caller to try again.
+func (s *Store) sameStream(ctx context.Context, c *consumption) error {
+	ictx, cancel := context.WithTimeout(ctx, requestTimeout)
+	info, err := s.stream.Info(ictx)
+	cancel()
+	switch {
+	case errors.Is(err, jetstream.ErrStreamNotFound) && c.known:
+		return fmt.Errorf("%w: it is gone", ErrStreamReplaced)
+	case err != nil:
+		return fmt.Errorf("stream info: %w", err)
+	}
+	id := streamID{created: info.Created, restored: info.Config.Metadata[RestoredMetadata], first: info.State.FirstSeq}
+	if !c.known {
+		c.id = id
+		return nil
+	}
+	switch {
+	case !id.created.Equal(c.id.created):
+		return fmt.Errorf("%w: created %s, not %s", ErrStreamReplaced, id.created.UTC().Format(time.RFC3339Nano), c.id.created.UTC().Format(time.RFC3339Nano))
+	case id.restored != "" && id.restored != c.id.restored:
+		return fmt.Errorf("%w: restored %s", ErrStreamReplaced, id.restored)
+	case id.first < c.id.first || info.State.LastSeq < c.last:
+		return fmt.Errorf("%w: its sequences %d-%d went back from %d-%d", ErrStreamReplaced, id.first, info.State.LastSeq, c.id.first, c.last)
+	}
+	return nil
+}
+
+// streamWatch is a consumer's watch over its stream (watchStream).
+type streamWatch struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	err    error
+}
+
+// watchStream asks every replacedEvery whether c's stream was replaced
+// (sameStream) and, once it was, calls interrupt. The watch ends with
+// stop, which returns ErrStreamReplaced if it found it, nil otherwise;
+// the consumer calls it before it returns, so the watch never outlives it.
+func (s *Store) watchStream(ctx context.Context, c *consumption, interrupt func()) *streamWatch {
+	ctx, cancel := context.WithCancel(ctx)
+	w := &streamWatch{cancel: cancel, done: make(chan struct{})}
+	// A copy: the consumer goes on changing c.last meanwhile; the watch
+	// compares with the last sequence delivered when it began, which is
+	// as good a lower bound.
+	at := *c
+	go func() {
+		defer close(w.done)
+		tick := time.NewTicker(replacedEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			if err := s.sameStream(ctx, &at); errors.Is(err, ErrStreamReplaced) {
+				w.err = err
+				interrupt()
+				return
+			}
+		}
+	}()
+	return w
+}
+
+// stop ends the watch and says whether it found the stream replaced.
+func (w *streamWatch) stop() error {
+	w.cancel()
+	<-w.done
+	return w.err
 }
 
 // ackInfo reads a message's stream sequence, pending count and time from

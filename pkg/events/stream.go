@@ -43,6 +43,12 @@ type StreamConfig struct {
 // DefaultStream is the stream's name unless configured otherwise.
 const DefaultStream = "FOOTBALL"
 
+// RestoredMetadata is the key of the stream's metadata that `ingest
+// restore` sets to the time of the restore. A replica that follows the
+// stream replays it when the value changes (Consume): a restore replaces
+// every message, and its sequences need not go back for it to have.
+const RestoredMetadata = "footballd.restored"
+
 func (c *StreamConfig) setDefaults() {
 	if c.Name == "" {
 		c.Name = DefaultStream

@@ -72,6 +72,17 @@
 // with Model.mu held: a receiver takes its own locks after Model.mu and
 // never calls back into the model.
 //
+// # A replaced stream
+//
+// A stream restored from a backup, or deleted and made again, is not the
+// one the model applied (events.ErrStreamReplaced): Run then restarts the
+// model (Restart) after the events of the old stream it has, which drops
+// the writer's state for a new writer and makes the model not ready, and
+// the replay of the new stream ends in MarkReady as at start. Readers keep
+// the world published before until then (the HTTP server answers 503
+// meanwhile). The new writer's versions go on from the old one's, so a
+// response cached under a version is never served for the new stream.
+//
 // Every entity remembers the stream sequence that set it, and an event not
 // newer than that is ignored, so replays and duplicates are harmless. A
 // message that does not decode into a valid entity is counted and skipped:

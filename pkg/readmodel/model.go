@@ -2,6 +2,7 @@ package readmodel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime"
@@ -94,6 +95,11 @@ type Model struct {
 
 	ready     chan struct{}
 	readyOnce sync.Once
+	// replaying is set while the model replays a stream that replaced
+	// the one it had applied (Restart): not ready, although ready once
+	// before. replaced counts those replacements.
+	replaying atomic.Bool
+	replaced  atomic.Uint64
 
 	lastSeq, pending, applied, stale, decodeErrors, publications atomic.Uint64
 	// servedSeq is the last event whose effect, if any, responses show:
@@ -219,6 +225,7 @@ func (m *Model) markReadyLocked(start time.Time) {
 	m.w.ready = true
 	m.readySeq.Store(m.w.seq)
 	m.publishLocked()
+	m.replaying.Store(false)
 	if !start.IsZero() {
 		m.replayNanos.Store(int64(time.Since(start)))
 	}
@@ -226,17 +233,46 @@ func (m *Model) markReadyLocked(start time.Time) {
 }
 
 // Ready reports whether everything present in the stream at start has been
-// applied and published.
+// applied and published, and no replacement of the stream is being
+// replayed since (Restart).
 func (m *Model) Ready() bool {
 	select {
 	case <-m.ready:
-		return true
+		return !m.replaying.Load()
 	default:
 		return false
 	}
 }
 
-// WaitReady waits until the model is ready or ctx ends.
+// Restart drops everything applied, for the replay of a stream that
+// replaced the one the model followed (events.ErrStreamReplaced): the
+// model is not ready until MarkReady ends that replay. The world published
+// before stays the snapshot readers get meanwhile; the replay's
+// publication replaces it whole. Run restarts by itself; callers of Apply
+// call it themselves.
+func (m *Model) Restart() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.restartLocked()
+}
+
+func (m *Model) restartLocked() {
+	m.replaying.Store(true)
+	m.replaced.Add(1)
+	old := m.w
+	m.w = newWriter()
+	m.w.derive = old.derive
+	// Versions go on from the old writer's: rendered responses are
+	// cached under the versions of what they show, and a version used
+	// again would serve the replaced stream's.
+	m.w.gen = old.gen
+	m.learned.Store(nil)
+	m.lastSeq.Store(0)
+	m.pending.Store(0)
+}
+
+// WaitReady waits until the model is ready for the first time, or ctx
+// ends.
 func (m *Model) WaitReady(ctx context.Context) error {
 	select {
 	case <-m.ready:
@@ -270,8 +306,12 @@ func (m *Model) Run(ctx context.Context, store *events.Store) error {
 	var wg sync.WaitGroup
 	wg.Go(func() { m.background(ctx) })
 	p := newPipeline(m, &wg)
-	start := time.Now()
-	err := store.Consume(ctx, events.Prefix+".>", p.handle, func() { p.ready(start) }, func(err error) {
+	err := store.Consume(ctx, events.Prefix+".>", p.handle, p.ready, func(err error) {
+		if errors.Is(err, events.ErrStreamReplaced) {
+			m.cfg.Log.Warn("stream replaced: replaying it, not ready meanwhile", "err", err.Error())
+			p.restart()
+			return
+		}
 		m.cfg.Log.Warn("stream consumer lost: resuming after the last event applied", "err", err.Error())
 	})
 	p.close()
@@ -292,6 +332,10 @@ func (m *Model) applyChunk(c *chunk) {
 	for i := range c.evs {
 		m.pending.Store(c.pending[i])
 		m.applyLocked(c.evs[i], c.vals[i], c.errs[i])
+	}
+	if c.restart {
+		m.restartLocked()
+		return
 	}
 	if c.ready {
 		// The final build allocates the derived lists and every table
@@ -416,6 +460,10 @@ type Stats struct {
 	// ReadySeq is the stream sequence the replay ended at: push events
 	// (Config.Events) come from the messages after it.
 	ReadySeq uint64
+	// Replaying is set while the model replays a stream that replaced
+	// the one it followed; Replaced counts the replacements.
+	Replaying bool
+	Replaced  uint64
 	// Pending is the number of messages the server still had for this
 	// replica when the last one was delivered: the replica's lag.
 	Pending uint64
@@ -426,7 +474,8 @@ type Stats struct {
 	// into a valid entity; LastDecodeError describes the latest.
 	DecodeErrors    uint64
 	LastDecodeError string
-	// ReplayDuration is how long the initial replay took (Run only).
+	// ReplayDuration is how long the last replay took (Run only): the
+	// initial one, or that of a stream that replaced it.
 	ReplayDuration time.Duration
 	// Publications counts snapshots published; RebuildTime is the time
 	// spent building them (derived data: tables, indexes).
@@ -441,6 +490,8 @@ func (m *Model) Stats() Stats {
 		LastSeq:        m.lastSeq.Load(),
 		ServedSeq:      m.servedSeq.Load(),
 		ReadySeq:       m.readySeq.Load(),
+		Replaying:      m.replaying.Load(),
+		Replaced:       m.replaced.Load(),
 		Pending:        m.pending.Load(),
 		Applied:        m.applied.Load(),
 		Stale:          m.stale.Load(),

@@ -20,10 +20,14 @@ type chunk struct {
 	pending []uint64 // the stream's pending count at each event
 	vals    []any    // decoded entities, set by a decoder
 	errs    []error
-	// ready marks the end of the initial replay, after the chunk's events.
+	// ready marks the end of a replay, after the chunk's events; start
+	// is when the replay began.
 	ready bool
 	start time.Time
-	done  chan struct{} // closed once decoded
+	// restart marks the stream replaced after the chunk's events: the
+	// writer drops what it applied (Model.Restart).
+	restart bool
+	done    chan struct{} // closed once decoded
 }
 
 // pipeline decodes on several goroutines and applies on one, in order.
@@ -38,11 +42,13 @@ type pipeline struct {
 	cur     *chunk
 	work    chan *chunk
 	ordered chan *chunk
+	// start is when the current replay began.
+	start time.Time
 }
 
 func newPipeline(m *Model, wg *sync.WaitGroup) *pipeline {
 	decoders := max(1, runtime.GOMAXPROCS(0))
-	p := &pipeline{m: m, work: make(chan *chunk, 2*decoders), ordered: make(chan *chunk, 4*decoders)}
+	p := &pipeline{m: m, work: make(chan *chunk, 2*decoders), ordered: make(chan *chunk, 4*decoders), start: time.Now()}
 	for range decoders {
 		wg.Go(func() {
 			for c := range p.work {
@@ -82,12 +88,24 @@ func (p *pipeline) handle(ev events.Event, pr events.Progress) error {
 
 // ready is the consumer's onReady: the writer marks the model ready after
 // the events sent so far.
-func (p *pipeline) ready(start time.Time) {
+func (p *pipeline) ready() {
 	if p.cur == nil {
 		p.cur = &chunk{}
 	}
-	p.cur.ready, p.cur.start = true, start
+	p.cur.ready, p.cur.start = true, p.start
 	p.send()
+}
+
+// restart is told that the stream was replaced, before anything of the
+// new one comes: the writer restarts the model after the events sent so
+// far.
+func (p *pipeline) restart() {
+	if p.cur == nil {
+		p.cur = &chunk{}
+	}
+	p.cur.restart = true
+	p.send()
+	p.start = time.Now()
 }
 
 func (p *pipeline) send() {
