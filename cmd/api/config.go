@@ -52,6 +52,9 @@ type config struct {
 	// tokenLookup bounds the wait for the lookup of a token the replica
 	// has not applied.
 	tokenLookup time.Duration
+	// tokenLookups is each client address's budget of such lookups a
+	// minute.
+	tokenLookups int
 
 	switchMonth time.Month
 	switchDay   int
@@ -85,6 +88,7 @@ func (c *config) options() []option {
 		{"Data", "season-switch", "FD_SEASON_SWITCH", "MM-DD", "date a new season becomes current", switchValue{&c.seasonSwitch, &c.switchMonth, &c.switchDay}},
 		{"Limits", "anonymous-per-day", "FD_ANONYMOUS_PER_DAY", "N", "requests a day an anonymous client address may make", countValue{&c.anonPerDay}},
 		{"Limits", "token-lookup-timeout", "FD_TOKEN_LOOKUP_TIMEOUT", "DURATION", "how long a request with a token this replica has not applied waits for the stream to say whose it is, before it is refused", durationValue{&c.tokenLookup, time.Nanosecond, 10 * time.Second, "more than 0 and at most 10s, such as 1s"}},
+		{"Limits", "token-lookups-per-minute", "FD_TOKEN_LOOKUPS_PER_MINUTE", "N", "lookups of tokens this replica has not applied that one client address may cause a minute; beyond them such a token gets 429", countValue{&c.tokenLookups}},
 		{"Live events", "sse-keepalive", "FD_SSE_KEEPALIVE", "DURATION", "comment line on idle event streams (/v1/events), so that proxies keep them open", durationValue{&c.keepAlive, time.Nanosecond, time.Minute, "more than 0 and at most 1m, such as 15s"}},
 		{"Live events", "streams-per-ip", "FD_STREAMS_PER_IP", "N", "event streams an anonymous client address may hold open on one replica", countValue{&c.streamsIP}},
 		{"Live events", "streams-per-client", "FD_STREAMS_PER_CLIENT", "N", "event streams a registered client may hold open on one replica", countValue{&c.streamsCli}},
@@ -104,7 +108,7 @@ var defaults = map[string]string{
 	"cache-mb": "256", "nats": "nats://127.0.0.1:4222", "season-switch": "06-01", "anonymous-per-day": "100",
 	"sse-keepalive": "15s", "streams-per-ip": "1", "streams-per-client": "5", "event-history": "10000",
 	"webhook-workers": "16", "webhook-timeout": "10s", "log-level": "info", "drain": "5s", "version": "false",
-	"token-lookup-timeout": "1s",
+	"token-lookup-timeout": "1s", "token-lookups-per-minute": "30",
 }
 
 // example is the start of a production replica, shown by --help.

@@ -66,6 +66,10 @@ type Options struct {
 	// model does not have waits for the stream's leader to say whose it is
 	// (LookUpTokens); after it the token is refused as unknown (default 1s).
 	TokenLookupTimeout time.Duration
+	// TokenLookupsPerMinute bounds the lookups of such tokens that one
+	// client address may cause on this replica a minute (default 30);
+	// beyond it such a token is refused with 429 without a lookup.
+	TokenLookupsPerMinute int
 }
 
 func (o *Options) setDefaults() {
@@ -97,6 +101,9 @@ func (o *Options) setDefaults() {
 	if o.TokenLookupTimeout == 0 {
 		o.TokenLookupTimeout = time.Second
 	}
+	if o.TokenLookupsPerMinute == 0 {
+		o.TokenLookupsPerMinute = defaultLookupsPerMinute
+	}
 	o.PublicURL = strings.TrimRight(o.PublicURL, "/")
 }
 
@@ -123,6 +130,9 @@ func (o *Options) Validate() error {
 	if o.TokenLookupTimeout < 0 || o.TokenLookupTimeout > 10*time.Second {
 		return fmt.Errorf("token lookup timeout %s: must be more than 0 and at most 10s", o.TokenLookupTimeout)
 	}
+	if o.TokenLookupsPerMinute < 1 {
+		return fmt.Errorf("token lookups per minute %d: must be at least 1", o.TokenLookupsPerMinute)
+	}
 	if o.CacheBytes < 1<<20 {
 		return fmt.Errorf("cache size %d bytes: must be at least 1 MiB", o.CacheBytes)
 	}
@@ -131,11 +141,15 @@ func (o *Options) Validate() error {
 
 // Server is the HTTP API of one replica.
 type Server struct {
-	opts    Options
-	model   *readmodel.Model
-	app     *fiber.App
-	cache   *renderCache
-	limits  *limiter
+	opts   Options
+	model  *readmodel.Model
+	app    *fiber.App
+	cache  *renderCache
+	limits *limiter
+	// lookups counts each client address's lookups of tokens the replica
+	// has not applied; local, never shared: it bounds this replica's reads
+	// of the leader.
+	lookups *limiter
 	metrics *metrics
 	streams streamSlots
 	tokens  *tokenLookups
@@ -161,7 +175,8 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, model: opts.Model, cache: cache, limits: newLimiter(nil, opts.Log),
-		log: opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}, freed: make(chan struct{})},
+		lookups: newLimiter(nil, opts.Log),
+		log:     opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}, freed: make(chan struct{})},
 		hashes: tokenHashes{m: map[string]string{}}}
 	s.metrics = newMetrics(opts.Registry, opts.Model, s.limits, func() bool { status, _ := s.readiness(); return status == fiber.StatusOK })
 	s.tokens = newTokenLookups(opts.Model, opts.Log, opts.Registry, opts.TokenLookupTimeout)
