@@ -197,6 +197,9 @@ func New(opts Options) (*Server, error) {
 	})
 	s.routes()
 	s.app.Server().Handler = s.methods(s.app.Server().Handler)
+	// In place of Fiber's, which answers with fasthttp's message: the
+	// request's head, its token among it.
+	s.app.Server().ErrorHandler = s.parseError
 	return s, nil
 }
 
