@@ -2,6 +2,7 @@ package wire
 
 import (
 	"errors"
+	"io"
 	"net"
 	"os"
 	"sync"
@@ -39,6 +40,12 @@ func (l Listener) Accept() (net.Conn, error) {
 type lazyConn struct {
 	tc     *net.TCPConn
 	rd, wd lazyDeadline
+	// eof is set once the peer has closed its side; reading counts the
+	// reads in progress; closing is set by the first Close (closeConn).
+	eof      atomic.Bool
+	reading  atomic.Int32
+	closing  atomic.Bool
+	released func() // Listener.Admit's, called once the socket is closed
 	// out is the body stream of a cached response gathered with its
 	// headers into one write (gatherBody).
 	out gatherBody
@@ -49,8 +56,13 @@ func newLazyConn(tc *net.TCPConn) *lazyConn {
 }
 
 func (c *lazyConn) Read(b []byte) (int, error) {
+	c.reading.Add(1)
+	defer c.reading.Add(-1)
 	for {
 		n, err := c.tc.Read(b)
+		if err == io.EOF {
+			c.eof.Store(true)
+		}
 		if n > 0 || !c.rd.early(err) {
 			return n, err
 		}
@@ -80,7 +92,6 @@ func (c *lazyConn) writeThrough(b []byte) (int, error) {
 	}
 }
 
-func (c *lazyConn) Close() error                       { return c.tc.Close() }
 func (c *lazyConn) LocalAddr() net.Addr                { return c.tc.LocalAddr() }
 func (c *lazyConn) RemoteAddr() net.Addr               { return c.tc.RemoteAddr() }
 func (c *lazyConn) SetReadDeadline(t time.Time) error  { return c.rd.set(t) }
