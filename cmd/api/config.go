@@ -55,6 +55,7 @@ type config struct {
 	// tokenLookups is each client address's budget of such lookups a
 	// minute.
 	tokenLookups int
+	connsPerIP   int
 
 	switchMonth time.Month
 	switchDay   int
@@ -78,6 +79,7 @@ func (c *config) options() []option {
 		{"HTTP", "trusted-proxies", "FD_TRUSTED_PROXIES", "CIDRS", "addresses of the proxies in front, comma-separated CIDRs or IPs: only from them are the client-address header and X-Forwarded-Host/-Proto believed", proxiesValue{&c.proxies}},
 		{"HTTP", "trusted-proxy-header", "FD_TRUSTED_PROXY_HEADER", "NAME", "header in which trusted proxies pass the client's address", textValue{&c.proxyHeader}},
 		{"HTTP", "access-log", "FD_ACCESS_LOG", "", "log every request (method, path, status, time, client, caller; never the query)", boolValue{&c.accessLog}},
+		{"HTTP", "conns-per-ip", "FD_CONNS_PER_IP", "N", "connections one address may hold open on this replica (a trusted proxy's are not counted)", countValue{&c.connsPerIP}},
 		{"HTTP", "cache-mb", "FD_CACHE_MB", "MIB", "budget of the rendered-response cache", countValue{&c.cacheMB}},
 		{"NATS", "nats", "FD_NATS_URL", "URLS", "NATS servers, comma-separated; a user's password as nats://api:PASSWORD@host:4222 (masked in logs)", natsValue{&c.natsURL}},
 		{"NATS", "nats-ca", "FD_NATS_CA", "FILE", "PEM file of the CA trusted for NATS, and for NATS only (default: the system's roots)", textValue{&c.natsCA}},
@@ -108,7 +110,7 @@ var defaults = map[string]string{
 	"cache-mb": "256", "nats": "nats://127.0.0.1:4222", "season-switch": "06-01", "anonymous-per-day": "100",
 	"sse-keepalive": "15s", "streams-per-ip": "1", "streams-per-client": "5", "event-history": "10000",
 	"webhook-workers": "16", "webhook-timeout": "10s", "log-level": "info", "drain": "5s", "version": "false",
-	"token-lookup-timeout": "1s", "token-lookups-per-minute": "30",
+	"token-lookup-timeout": "1s", "token-lookups-per-minute": "30", "conns-per-ip": "256",
 }
 
 // example is the start of a production replica, shown by --help.

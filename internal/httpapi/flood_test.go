@@ -40,12 +40,17 @@ func dialFrom(t testing.TB, from, addr string) *keepAlive {
 
 // get asks for path with the token (none if empty) and returns the status.
 func (k *keepAlive) get(path, token string) (int, http.Header, error) {
-	_ = k.conn.SetDeadline(time.Now().Add(10 * time.Second))
-	req := "GET " + path + " HTTP/1.1\r\nHost: a\r\n"
-	if token != "" {
-		req += "X-Auth-Token: " + token + "\r\n"
+	if token == "" {
+		return k.getHeaders(path, "")
 	}
-	if _, err := io.WriteString(k.conn, req+"\r\n"); err != nil {
+	return k.getHeaders(path, "X-Auth-Token: "+token+"\r\n")
+}
+
+// getHeaders asks for path with the header lines given, each ending in
+// CRLF.
+func (k *keepAlive) getHeaders(path, headers string) (int, http.Header, error) {
+	_ = k.conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(k.conn, "GET "+path+" HTTP/1.1\r\nHost: a\r\n"+headers+"\r\n"); err != nil {
 		return 0, nil, err
 	}
 	resp, err := http.ReadResponse(k.br, nil)

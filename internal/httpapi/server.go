@@ -70,6 +70,9 @@ type Options struct {
 	// client address may cause on this replica a minute (default 30);
 	// beyond it such a token is refused with 429 without a lookup.
 	TokenLookupsPerMinute int
+	// ConnsPerIP bounds the connections one peer address may hold open on
+	// this replica (default 256); a trusted proxy's are not bounded.
+	ConnsPerIP int
 }
 
 func (o *Options) setDefaults() {
@@ -104,6 +107,9 @@ func (o *Options) setDefaults() {
 	if o.TokenLookupsPerMinute == 0 {
 		o.TokenLookupsPerMinute = defaultLookupsPerMinute
 	}
+	if o.ConnsPerIP == 0 {
+		o.ConnsPerIP = defaultConnsPerIP
+	}
 	o.PublicURL = strings.TrimRight(o.PublicURL, "/")
 }
 
@@ -133,6 +139,9 @@ func (o *Options) Validate() error {
 	if o.TokenLookupsPerMinute < 1 {
 		return fmt.Errorf("token lookups per minute %d: must be at least 1", o.TokenLookupsPerMinute)
 	}
+	if o.ConnsPerIP < 1 {
+		return fmt.Errorf("connections per IP %d: must be at least 1", o.ConnsPerIP)
+	}
 	if o.CacheBytes < 1<<20 {
 		return fmt.Errorf("cache size %d bytes: must be at least 1 MiB", o.CacheBytes)
 	}
@@ -153,6 +162,7 @@ type Server struct {
 	metrics *metrics
 	streams streamSlots
 	tokens  *tokenLookups
+	conns   *connLimit
 	hashes  tokenHashes
 	// streamEnd is set once the replica reaches NATS (ShareStream).
 	streamEnd atomic.Pointer[StreamEnd]
@@ -180,6 +190,7 @@ func New(opts Options) (*Server, error) {
 		hashes: tokenHashes{m: map[string]string{}}}
 	s.metrics = newMetrics(opts.Registry, opts.Model, s.limits, func() bool { status, _ := s.readiness(); return status == fiber.StatusOK })
 	s.tokens = newTokenLookups(opts.Model, opts.Log, opts.Registry, opts.TokenLookupTimeout)
+	s.conns = newConnLimit(opts.Registry, opts.ConnsPerIP, func(a netip.Addr) bool { return len(opts.TrustedProxies) > 0 && s.trustedAddr(a) })
 	s.app = fiber.New(fiber.Config{
 		AppName:               "footballd",
 		DisableStartupMessage: true,
@@ -207,8 +218,11 @@ func New(opts Options) (*Server, error) {
 func (s *Server) App() *fiber.App { return s.app }
 
 // Serve answers the connections ln accepts until the application shuts
-// down. Its TCP connections move their deadlines lazily (wire.Listener).
-func (s *Server) Serve(ln net.Listener) error { return s.app.Listener(wire.Listener{Listener: ln}) }
+// down, at most ConnsPerIP at a time from one address but a trusted
+// proxy's. Its TCP connections move their deadlines lazily (wire.Listener).
+func (s *Server) Serve(ln net.Listener) error {
+	return s.app.Listener(wire.Listener{Listener: ln, Admit: s.conns.admit})
+}
 
 // ShareBudgets counts callers' requests against budgets every replica
 // shares (events.Budgets) rather than this replica's alone. The replica

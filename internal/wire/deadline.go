@@ -23,15 +23,34 @@ import (
 // timer then moves a few times a minute instead of three times a request.
 
 // Listener hands out its TCP connections as lazyConns.
-type Listener struct{ net.Listener }
+type Listener struct {
+	net.Listener
+	// Admit, if set, says whether a TCP connection from the peer at addr
+	// is served: one it refuses is closed at once, before the server sees
+	// it; one it admits calls release once its socket is closed.
+	Admit func(addr net.Addr) (release func(), ok bool)
+}
 
-// Accept waits for the next connection; a TCP one comes as a lazyConn.
+// Accept waits for the next connection Admit lets in; a TCP one comes as a
+// lazyConn.
 func (l Listener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if tc, ok := c.(*net.TCPConn); ok {
-		return newLazyConn(tc), nil
+	for {
+		c, err := l.Listener.Accept()
+		tc, ok := c.(*net.TCPConn)
+		if !ok {
+			return c, err
+		}
+		lc := newLazyConn(tc)
+		if l.Admit != nil {
+			release, ok := l.Admit(tc.RemoteAddr())
+			if !ok {
+				_ = tc.Close()
+				continue
+			}
+			lc.released = release
+		}
+		return lc, nil
 	}
-	return c, err
 }
 
 // lazyConn is a TCP connection with lazily moved deadlines. It implements
