@@ -113,7 +113,7 @@ func (t *tokenLookups) resolve(hash string, allow func() bool) (model.Client, lo
 	}
 	if !leader {
 		<-l.done
-		return l.c, found(l.ok)
+		return l.c, resultOf(l.ok)
 	}
 
 	// Not the request's context: the lookup is shared by every request
@@ -141,7 +141,7 @@ func (t *tokenLookups) resolve(hash string, allow func() bool) (model.Client, lo
 	}
 	t.mu.Unlock()
 	close(l.done)
-	return l.c, found(l.ok)
+	return l.c, resultOf(l.ok)
 }
 
 // start finds the lookup of hash in flight, or starts one (leader: the
@@ -149,8 +149,8 @@ func (t *tokenLookups) resolve(hash string, allow func() bool) (model.Client, lo
 func (t *tokenLookups) start(hash string, allow func() bool) (l *tokenLookup, leader bool, why lookupResult) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if l, ok := t.inflight[hash]; ok {
-		return l, false, tokenUnknown
+	if shared, ok := t.inflight[hash]; ok {
+		return shared, false, tokenUnknown
 	}
 	if t.misses.has(hash, t.now()) {
 		t.recent.Inc()
@@ -169,7 +169,8 @@ func (t *tokenLookups) start(hash string, allow func() bool) (l *tokenLookup, le
 	return l, true, tokenUnknown
 }
 
-func found(ok bool) lookupResult {
+// resultOf is the result of a lookup that found the client (ok) or not.
+func resultOf(ok bool) lookupResult {
 	if ok {
 		return tokenFound
 	}
