@@ -40,15 +40,15 @@ func (l Listener) Accept() (net.Conn, error) {
 		if !ok {
 			return c, err
 		}
-		lc := newLazyConn(tc)
+		var release func()
 		if l.Admit != nil {
-			release, ok := l.Admit(tc.RemoteAddr())
-			if !ok {
+			if release, ok = l.Admit(tc.RemoteAddr()); !ok {
 				_ = tc.Close()
 				continue
 			}
-			lc.released = release
 		}
+		lc := newLazyConn(tc)
+		lc.released = release
 		return lc, nil
 	}
 }
