@@ -52,6 +52,10 @@ type config struct {
 	// tokenLookup bounds the wait for the lookup of a token the replica
 	// has not applied.
 	tokenLookup time.Duration
+	// tokenLookups is each client address's budget of such lookups a
+	// minute.
+	tokenLookups int
+	connsPerIP   int
 
 	switchMonth time.Month
 	switchDay   int
@@ -75,6 +79,7 @@ func (c *config) options() []option {
 		{"HTTP", "trusted-proxies", "FD_TRUSTED_PROXIES", "CIDRS", "addresses of the proxies in front, comma-separated CIDRs or IPs: only from them are the client-address header and X-Forwarded-Host/-Proto believed", proxiesValue{&c.proxies}},
 		{"HTTP", "trusted-proxy-header", "FD_TRUSTED_PROXY_HEADER", "NAME", "header in which trusted proxies pass the client's address", textValue{&c.proxyHeader}},
 		{"HTTP", "access-log", "FD_ACCESS_LOG", "", "log every request (method, path, status, time, client, caller; never the query)", boolValue{&c.accessLog}},
+		{"HTTP", "conns-per-ip", "FD_CONNS_PER_IP", "N", "connections one address may hold open on this replica (a trusted proxy's are not counted)", countValue{&c.connsPerIP}},
 		{"HTTP", "cache-mb", "FD_CACHE_MB", "MIB", "budget of the rendered-response cache", countValue{&c.cacheMB}},
 		{"NATS", "nats", "FD_NATS_URL", "URLS", "NATS servers, comma-separated; a user's password as nats://api:PASSWORD@host:4222 (masked in logs)", natsValue{&c.natsURL}},
 		{"NATS", "nats-ca", "FD_NATS_CA", "FILE", "PEM file of the CA trusted for NATS, and for NATS only (default: the system's roots)", textValue{&c.natsCA}},
@@ -85,6 +90,7 @@ func (c *config) options() []option {
 		{"Data", "season-switch", "FD_SEASON_SWITCH", "MM-DD", "date a new season becomes current", switchValue{&c.seasonSwitch, &c.switchMonth, &c.switchDay}},
 		{"Limits", "anonymous-per-day", "FD_ANONYMOUS_PER_DAY", "N", "requests a day an anonymous client address may make", countValue{&c.anonPerDay}},
 		{"Limits", "token-lookup-timeout", "FD_TOKEN_LOOKUP_TIMEOUT", "DURATION", "how long a request with a token this replica has not applied waits for the stream to say whose it is, before it is refused", durationValue{&c.tokenLookup, time.Nanosecond, 10 * time.Second, "more than 0 and at most 10s, such as 1s"}},
+		{"Limits", "token-lookups-per-minute", "FD_TOKEN_LOOKUPS_PER_MINUTE", "N", "lookups of tokens this replica has not applied that one client address may cause a minute; beyond them such a token gets 429", countValue{&c.tokenLookups}},
 		{"Live events", "sse-keepalive", "FD_SSE_KEEPALIVE", "DURATION", "comment line on idle event streams (/v1/events), so that proxies keep them open", durationValue{&c.keepAlive, time.Nanosecond, time.Minute, "more than 0 and at most 1m, such as 15s"}},
 		{"Live events", "streams-per-ip", "FD_STREAMS_PER_IP", "N", "event streams an anonymous client address may hold open on one replica", countValue{&c.streamsIP}},
 		{"Live events", "streams-per-client", "FD_STREAMS_PER_CLIENT", "N", "event streams a registered client may hold open on one replica", countValue{&c.streamsCli}},
@@ -104,7 +110,7 @@ var defaults = map[string]string{
 	"cache-mb": "256", "nats": "nats://127.0.0.1:4222", "season-switch": "06-01", "anonymous-per-day": "100",
 	"sse-keepalive": "15s", "streams-per-ip": "1", "streams-per-client": "5", "event-history": "10000",
 	"webhook-workers": "16", "webhook-timeout": "10s", "log-level": "info", "drain": "5s", "version": "false",
-	"token-lookup-timeout": "1s",
+	"token-lookup-timeout": "1s", "token-lookups-per-minute": "30", "conns-per-ip": "256",
 }
 
 // example is the start of a production replica, shown by --help.

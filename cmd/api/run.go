@@ -162,6 +162,7 @@ func (c *config) log(log *slog.Logger) {
 		"drain", c.drain.String(), "access_log", c.accessLog, "log_level", c.logLevel, "sse_keepalive", c.keepAlive.String(),
 		"streams_per_ip", c.streamsIP, "streams_per_client", c.streamsCli, "event_history", c.history, "webhook_allow", c.webhookAllow.String(),
 		"webhook_workers", c.webhookWorkers, "webhook_timeout", c.webhookTimeout.String(), "token_lookup_timeout", c.tokenLookup.String(),
+		"token_lookups_per_minute", c.tokenLookups, "conns_per_ip", c.connsPerIP,
 		"build", buildinfo.Read().String())
 }
 
@@ -323,7 +324,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	srv, err := httpapi.New(httpapi.Options{Model: model, PublicURL: strings.TrimSpace(cfg.publicURL), Registry: registry,
 		CacheBytes: int64(cfg.cacheMB) << 20, TrustedProxies: cfg.proxies, TrustedProxyHeader: cfg.proxyHeader,
 		AnonymousPerDay: cfg.anonPerDay, AccessLog: cfg.accessLog, Log: log,
-		Hub: hub, StreamsPerIP: cfg.streamsIP, StreamsPerClient: cfg.streamsCli, KeepAlive: cfg.keepAlive, TokenLookupTimeout: cfg.tokenLookup})
+		Hub: hub, StreamsPerIP: cfg.streamsIP, StreamsPerClient: cfg.streamsCli, KeepAlive: cfg.keepAlive, TokenLookupTimeout: cfg.tokenLookup,
+		TokenLookupsPerMinute: cfg.tokenLookups, ConnsPerIP: cfg.connsPerIP})
 	if err != nil {
 		return err
 	}

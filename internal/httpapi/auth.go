@@ -183,19 +183,7 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 		if len(raw) == 0 && c.Path() == eventsPath {
 			raw = bytes.TrimSpace(c.Context().QueryArgs().Peek("token"))
 		}
-		var cl model.Client
-		known := false
-		if len(raw) > 0 && model.ValidToken(string(raw)) {
-			hash, remembered := s.hashes.hash(raw)
-			if cl, known = snap.Client(hash); !known {
-				// A client this replica has not applied yet (added a moment
-				// ago, the replica behind an import): ask the stream.
-				cl, known = s.tokens.resolve(hash)
-			}
-			if known && !remembered {
-				s.hashes.remember(raw, hash)
-			}
-		}
+		cl, known, lookups := s.caller(c, raw, snap)
 		var v verdict
 		if known {
 			// At most two rules, in an array on the stack.
@@ -218,6 +206,9 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 		for _, name := range available {
 			h.SetCanonical(name, remaining)
 		}
+		if !lookups.allowed {
+			return s.lookupsSpent(c, lookups)
+		}
 		if len(raw) > 0 && !known {
 			return badRequest("%s", invalidToken)
 		}
@@ -236,6 +227,41 @@ func (s *Server) authenticate(ver apiVersion) fiber.Handler {
 		}
 		return c.Next()
 	}
+}
+
+// caller finds the client of the token raw (none: anonymous) in snap, or,
+// if the replica has not applied it yet (added a moment ago, the replica
+// behind an import), in the stream: then within the caller's address's
+// budget of lookups, whose verdict it returns (allowed when it spent none).
+func (s *Server) caller(c *fiber.Ctx, raw []byte, snap readmodel.Snapshot) (model.Client, bool, verdict) {
+	lookups := verdict{allowed: true}
+	if len(raw) == 0 || !model.ValidToken(string(raw)) {
+		return model.Client{}, false, lookups
+	}
+	hash, remembered := s.hashes.hash(raw)
+	cl, known := snap.Client(hash)
+	if !known {
+		var result lookupResult
+		cl, result = s.tokens.resolve(hash, func() bool {
+			lookups = s.lookups.take(subject{addr: s.clientAddr(c)}, c.Context().Time(), limit{max: s.opts.TokenLookupsPerMinute, period: time.Minute})
+			return lookups.allowed
+		})
+		known = result == tokenFound
+	}
+	if known && !remembered {
+		s.hashes.remember(raw, hash)
+	}
+	return cl, known, lookups
+}
+
+// lookupsSpent refuses a token the replica could not look up because the
+// caller's address has spent its lookups of the minute: 429, as the token
+// may be a client's that this replica has not applied yet.
+func (s *Server) lookupsSpent(c *fiber.Ctx, lookups verdict) error {
+	s.metrics.rateLimit.WithLabelValues("token lookup").Inc()
+	c.Set(fiber.HeaderRetryAfter, strconv.Itoa(lookups.resetIn))
+	return &apiError{fiber.StatusTooManyRequests, "too many tokens this replica has not applied from your address: wait " +
+		strconv.Itoa(lookups.resetIn) + " seconds, or send none to be anonymous"}
 }
 
 // observe records every request's route, status and latency, holds the

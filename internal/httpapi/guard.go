@@ -36,12 +36,20 @@ var knownMethods = map[string]bool{fiber.MethodGet: true, fiber.MethodHead: true
 	fiber.MethodDelete: true, fiber.MethodConnect: true, fiber.MethodOptions: true, fiber.MethodTrace: true, fiber.MethodPatch: true}
 
 // methods wraps the server's handler: every response keeps its header
-// names as set (the spec's spelling, not fasthttp's normalized one), and a
+// names as set (the spec's spelling, not fasthttp's normalized one), a
+// request whose framing or Host is faulty is refused (framing), and a
 // request with a method the router does not know is answered here, like
 // the router's own 405.
 func (s *Server) methods(next fasthttp.RequestHandler) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
 		ctx.Response.Header.DisableNormalizing()
+		if p := framing(&ctx.Request.Header); p.msg != "" {
+			if p.fatal {
+				ctx.SetConnectionClose()
+			}
+			writeError(ctx, http.StatusBadRequest, p.msg)
+			return
+		}
 		if knownMethods[string(ctx.Method())] {
 			next(ctx)
 			return

@@ -79,7 +79,7 @@ func newMetrics(reg prometheus.Registerer, model *readmodel.Model, limits *limit
 			Name: "fd_render_cache_total", Help: "Rendered-response cache lookups by result (hit, miss).",
 		}, []string{"result"}),
 		rateLimit: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "fd_rate_limit_rejections_total", Help: "Requests refused with 429, by caller kind.",
+			Name: "fd_rate_limit_rejections_total", Help: "Requests refused with 429, by caller kind (registered, anonymous; token lookup: a token the replica has not applied, from an address that has spent its lookups).",
 		}, []string{"caller"}),
 		streamsOpen: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fd_event_streams_open", Help: "Event streams (/v1/events) open on this replica."}),
 		streamsDropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "fd_event_streams_dropped_total",

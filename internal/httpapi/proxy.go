@@ -99,6 +99,11 @@ func (s *Server) appendBaseURL(b []byte, c *fiber.Ctx) []byte {
 	}
 	b = append(b, scheme...)
 	b = append(b, "://"...)
+	if len(host) == 0 {
+		// An HTTP/1.0 request may come without Host (HTTP/1.1 ones are
+		// refused): the address the client reached is the best guess.
+		return append(b, c.Context().LocalAddr().String()...)
+	}
 	return append(b, host...)
 }
 

@@ -66,6 +66,13 @@ type Options struct {
 	// model does not have waits for the stream's leader to say whose it is
 	// (LookUpTokens); after it the token is refused as unknown (default 1s).
 	TokenLookupTimeout time.Duration
+	// TokenLookupsPerMinute bounds the lookups of such tokens that one
+	// client address may cause on this replica a minute (default 30);
+	// beyond it such a token is refused with 429 without a lookup.
+	TokenLookupsPerMinute int
+	// ConnsPerIP bounds the connections one peer address may hold open on
+	// this replica (default 256); a trusted proxy's are not bounded.
+	ConnsPerIP int
 }
 
 func (o *Options) setDefaults() {
@@ -97,6 +104,12 @@ func (o *Options) setDefaults() {
 	if o.TokenLookupTimeout == 0 {
 		o.TokenLookupTimeout = time.Second
 	}
+	if o.TokenLookupsPerMinute == 0 {
+		o.TokenLookupsPerMinute = defaultLookupsPerMinute
+	}
+	if o.ConnsPerIP == 0 {
+		o.ConnsPerIP = defaultConnsPerIP
+	}
 	o.PublicURL = strings.TrimRight(o.PublicURL, "/")
 }
 
@@ -123,6 +136,12 @@ func (o *Options) Validate() error {
 	if o.TokenLookupTimeout < 0 || o.TokenLookupTimeout > 10*time.Second {
 		return fmt.Errorf("token lookup timeout %s: must be more than 0 and at most 10s", o.TokenLookupTimeout)
 	}
+	if o.TokenLookupsPerMinute < 1 {
+		return fmt.Errorf("token lookups per minute %d: must be at least 1", o.TokenLookupsPerMinute)
+	}
+	if o.ConnsPerIP < 1 {
+		return fmt.Errorf("connections per IP %d: must be at least 1", o.ConnsPerIP)
+	}
 	if o.CacheBytes < 1<<20 {
 		return fmt.Errorf("cache size %d bytes: must be at least 1 MiB", o.CacheBytes)
 	}
@@ -131,14 +150,19 @@ func (o *Options) Validate() error {
 
 // Server is the HTTP API of one replica.
 type Server struct {
-	opts    Options
-	model   *readmodel.Model
-	app     *fiber.App
-	cache   *renderCache
-	limits  *limiter
+	opts   Options
+	model  *readmodel.Model
+	app    *fiber.App
+	cache  *renderCache
+	limits *limiter
+	// lookups counts each client address's lookups of tokens the replica
+	// has not applied; local, never shared: it bounds this replica's reads
+	// of the leader.
+	lookups *limiter
 	metrics *metrics
 	streams streamSlots
 	tokens  *tokenLookups
+	conns   *connLimit
 	hashes  tokenHashes
 	// streamEnd is set once the replica reaches NATS (ShareStream).
 	streamEnd atomic.Pointer[StreamEnd]
@@ -161,10 +185,12 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, model: opts.Model, cache: cache, limits: newLimiter(nil, opts.Log),
-		log: opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}, freed: make(chan struct{})},
+		lookups: newLimiter(nil, opts.Log),
+		log:     opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}, freed: make(chan struct{})},
 		hashes: tokenHashes{m: map[string]string{}}}
 	s.metrics = newMetrics(opts.Registry, opts.Model, s.limits, func() bool { status, _ := s.readiness(); return status == fiber.StatusOK })
 	s.tokens = newTokenLookups(opts.Model, opts.Log, opts.Registry, opts.TokenLookupTimeout)
+	s.conns = newConnLimit(opts.Registry, opts.ConnsPerIP, func(a netip.Addr) bool { return len(opts.TrustedProxies) > 0 && s.trustedAddr(a) })
 	s.app = fiber.New(fiber.Config{
 		AppName:               "footballd",
 		DisableStartupMessage: true,
@@ -182,6 +208,9 @@ func New(opts Options) (*Server, error) {
 	})
 	s.routes()
 	s.app.Server().Handler = s.methods(s.app.Server().Handler)
+	// In place of Fiber's, which answers with fasthttp's message: the
+	// request's head, its token among it.
+	s.app.Server().ErrorHandler = s.parseError
 	return s, nil
 }
 
@@ -189,8 +218,11 @@ func New(opts Options) (*Server, error) {
 func (s *Server) App() *fiber.App { return s.app }
 
 // Serve answers the connections ln accepts until the application shuts
-// down. Its TCP connections move their deadlines lazily (wire.Listener).
-func (s *Server) Serve(ln net.Listener) error { return s.app.Listener(wire.Listener{Listener: ln}) }
+// down, at most ConnsPerIP at a time from one address but a trusted
+// proxy's. Its TCP connections move their deadlines lazily (wire.Listener).
+func (s *Server) Serve(ln net.Listener) error {
+	return s.app.Listener(wire.Listener{Listener: ln, Admit: s.conns.admit})
+}
 
 // ShareBudgets counts callers' requests against budgets every replica
 // shares (events.Budgets) rather than this replica's alone. The replica

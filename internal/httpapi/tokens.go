@@ -33,6 +33,22 @@ const (
 	// a flood of random tokens costs the stream's leader no more than this
 	// many reads at a time; a token beyond it is refused without one.
 	maxTokenLookups = 64
+	// defaultLookupsPerMinute is each client address's budget of lookups
+	// a minute on one replica (Options.TokenLookupsPerMinute): a new
+	// client needs one, on a replica behind; a flood of random tokens from
+	// one address gets no more.
+	defaultLookupsPerMinute = 30
+)
+
+// lookupResult is what resolve learnt of a token.
+type lookupResult int
+
+const (
+	tokenUnknown lookupResult = iota
+	tokenFound
+	// tokenLimited: the caller's address has spent its lookups, and the
+	// token was not looked up.
+	tokenLimited
 )
 
 // tokenLookups finds the clients of tokens that a replica's read model does
@@ -40,7 +56,9 @@ const (
 // by reading the stream's leader, and hands them to the read model as a
 // cache (readmodel.Model.LearnClient). Concurrent requests with the same
 // token share one lookup; a token found unknown is remembered for
-// tokenMissTTL, so that each token costs at most one lookup a second.
+// tokenMissTTL, so that each token costs at most one lookup a second; and
+// each client address has a budget of lookups a minute, so that a flood of
+// fresh random tokens from one address costs the leader no more than that.
 type tokenLookups struct {
 	src   atomic.Pointer[TokenSource] // nil until the replica reaches NATS
 	model *readmodel.Model
@@ -50,7 +68,7 @@ type tokenLookups struct {
 	// (Options.TokenLookupTimeout).
 	timeout time.Duration
 
-	found, unknown, failed, recent, busy prometheus.Counter
+	found, unknown, failed, recent, busy, limited prometheus.Counter
 
 	mu       sync.Mutex
 	inflight map[string]*tokenLookup
@@ -68,42 +86,35 @@ func newTokenLookups(m *readmodel.Model, log *slog.Logger, reg prometheus.Regist
 	lookups := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "fd_token_lookups_total",
 		Help: "Reads of the stream's leader for a token the replica had not applied, by result (found, unknown, error)."}, []string{"result"})
 	skipped := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "fd_token_lookups_skipped_total",
-		Help: "Unknown tokens refused without a lookup, by reason (recent: found unknown within the last second; busy: too many lookups in flight)."}, []string{"reason"})
+		Help: "Unknown tokens refused without a lookup, by reason (recent: found unknown within the last second; busy: too many lookups in flight; " +
+			"address: the client address has spent its lookups of the minute)."}, []string{"reason"})
 	reg.MustRegister(lookups, skipped)
 	return &tokenLookups{model: m, log: log, now: time.Now, timeout: timeout,
 		found: lookups.WithLabelValues("found"), unknown: lookups.WithLabelValues("unknown"), failed: lookups.WithLabelValues("error"),
-		recent: skipped.WithLabelValues("recent"), busy: skipped.WithLabelValues("busy"),
+		recent: skipped.WithLabelValues("recent"), busy: skipped.WithLabelValues("busy"), limited: skipped.WithLabelValues("address"),
 		inflight: map[string]*tokenLookup{}, misses: missCache{ttl: tokenMissTTL, max: tokenMissesKept}}
 }
 
 // resolve returns the client of a token's hash that the read model did not
 // have, looking it up in the stream when it may: never before a source is
-// set, not again within tokenMissTTL of finding it unknown, and not beyond
-// maxTokenLookups in flight.
-func (t *tokenLookups) resolve(hash string) (model.Client, bool) {
+// set, not again within tokenMissTTL of finding it unknown, not beyond
+// maxTokenLookups in flight, and only if allow, asked last, agrees (the
+// caller's address has lookups left). A request that joins a lookup in
+// flight, or finds the token recently unknown, spends none. allow runs
+// under t.mu and must not block: it is a take of a local limiter.
+func (t *tokenLookups) resolve(hash string, allow func() bool) (model.Client, lookupResult) {
 	src := t.src.Load()
 	if src == nil {
-		return model.Client{}, false
+		return model.Client{}, tokenUnknown
 	}
-	t.mu.Lock()
-	if l, ok := t.inflight[hash]; ok {
-		t.mu.Unlock()
+	l, leader, result := t.start(hash, allow)
+	if l == nil {
+		return model.Client{}, result
+	}
+	if !leader {
 		<-l.done
-		return l.c, l.ok
+		return l.c, resultOf(l.ok)
 	}
-	if t.misses.has(hash, t.now()) {
-		t.mu.Unlock()
-		t.recent.Inc()
-		return model.Client{}, false
-	}
-	if len(t.inflight) >= maxTokenLookups {
-		t.mu.Unlock()
-		t.busy.Inc()
-		return model.Client{}, false
-	}
-	l := &tokenLookup{done: make(chan struct{})}
-	t.inflight[hash] = l
-	t.mu.Unlock()
 
 	// Not the request's context: the lookup is shared by every request
 	// with the token, and bounded on its own.
@@ -130,7 +141,40 @@ func (t *tokenLookups) resolve(hash string) (model.Client, bool) {
 	}
 	t.mu.Unlock()
 	close(l.done)
-	return l.c, l.ok
+	return l.c, resultOf(l.ok)
+}
+
+// start finds the lookup of hash in flight, or starts one (leader: the
+// caller makes it) if it may; nil and why not otherwise.
+func (t *tokenLookups) start(hash string, allow func() bool) (l *tokenLookup, leader bool, why lookupResult) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if shared, ok := t.inflight[hash]; ok {
+		return shared, false, tokenUnknown
+	}
+	if t.misses.has(hash, t.now()) {
+		t.recent.Inc()
+		return nil, false, tokenUnknown
+	}
+	if len(t.inflight) >= maxTokenLookups {
+		t.busy.Inc()
+		return nil, false, tokenUnknown
+	}
+	if !allow() {
+		t.limited.Inc()
+		return nil, false, tokenLimited
+	}
+	l = &tokenLookup{done: make(chan struct{})}
+	t.inflight[hash] = l
+	return l, true, tokenUnknown
+}
+
+// resultOf is the result of a lookup that found the client (ok) or not.
+func resultOf(ok bool) lookupResult {
+	if ok {
+		return tokenFound
+	}
+	return tokenUnknown
 }
 
 // missCache remembers tokens found unknown for ttl, in two generations of

@@ -20,7 +20,7 @@ import (
 func lookupServer(t *testing.T, opts Options) (s *Server, addr string, reg *prometheus.Registry) {
 	t.Helper()
 	reg = prometheus.NewRegistry()
-	opts.Registry, opts.AnonymousPerDay = reg, 1_000_000
+	opts.Registry, opts.AnonymousPerDay, opts.TokenLookupsPerMinute = reg, 1_000_000, 1_000_000
 	s, _ = newTestServer(t, true, opts)
 	return s, listen(t, s), reg
 }

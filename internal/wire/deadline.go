@@ -2,6 +2,7 @@ package wire
 
 import (
 	"errors"
+	"io"
 	"net"
 	"os"
 	"sync"
@@ -22,15 +23,34 @@ import (
 // timer then moves a few times a minute instead of three times a request.
 
 // Listener hands out its TCP connections as lazyConns.
-type Listener struct{ net.Listener }
+type Listener struct {
+	net.Listener
+	// Admit, if set, says whether a TCP connection from the peer at addr
+	// is served: one it refuses is closed at once, before the server sees
+	// it; one it admits calls release once its socket is closed.
+	Admit func(addr net.Addr) (release func(), ok bool)
+}
 
-// Accept waits for the next connection; a TCP one comes as a lazyConn.
+// Accept waits for the next connection Admit lets in; a TCP one comes as a
+// lazyConn.
 func (l Listener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if tc, ok := c.(*net.TCPConn); ok {
-		return newLazyConn(tc), nil
+	for {
+		c, err := l.Listener.Accept()
+		tc, ok := c.(*net.TCPConn)
+		if !ok {
+			return c, err
+		}
+		var release func()
+		if l.Admit != nil {
+			if release, ok = l.Admit(tc.RemoteAddr()); !ok {
+				_ = tc.Close()
+				continue
+			}
+		}
+		lc := newLazyConn(tc)
+		lc.released = release
+		return lc, nil
 	}
-	return c, err
 }
 
 // lazyConn is a TCP connection with lazily moved deadlines. It implements
@@ -39,6 +59,12 @@ func (l Listener) Accept() (net.Conn, error) {
 type lazyConn struct {
 	tc     *net.TCPConn
 	rd, wd lazyDeadline
+	// eof is set once the peer has closed its side; reading counts the
+	// reads in progress; closing is set by the first Close (closeConn).
+	eof      atomic.Bool
+	reading  atomic.Int32
+	closing  atomic.Bool
+	released func() // Listener.Admit's, called once the socket is closed
 	// out is the body stream of a cached response gathered with its
 	// headers into one write (gatherBody).
 	out gatherBody
@@ -49,8 +75,13 @@ func newLazyConn(tc *net.TCPConn) *lazyConn {
 }
 
 func (c *lazyConn) Read(b []byte) (int, error) {
+	c.reading.Add(1)
+	defer c.reading.Add(-1)
 	for {
 		n, err := c.tc.Read(b)
+		if err == io.EOF {
+			c.eof.Store(true)
+		}
 		if n > 0 || !c.rd.early(err) {
 			return n, err
 		}
@@ -80,7 +111,6 @@ func (c *lazyConn) writeThrough(b []byte) (int, error) {
 	}
 }
 
-func (c *lazyConn) Close() error                       { return c.tc.Close() }
 func (c *lazyConn) LocalAddr() net.Addr                { return c.tc.LocalAddr() }
 func (c *lazyConn) RemoteAddr() net.Addr               { return c.tc.RemoteAddr() }
 func (c *lazyConn) SetReadDeadline(t time.Time) error  { return c.rd.set(t) }

@@ -81,4 +81,15 @@
 // another goroutine while an operation waits (an event stream pushes its
 // write deadline on as it goes); the moves of the timer are ordered by a
 // lock.
+//
+// Listener.Admit, when set, decides at accept whether a connection is
+// served; the release it returns is called once, when the lazyConn's
+// socket is closed (after any lingering below).
+//
+// A lazyConn closed while its peer may still be sending lingers (close.go):
+// its writing side closes at once, and a goroutine of its own reads and
+// drops what comes until the peer closes, for at most lingerTime, before
+// it closes the socket; so the answers written before a close (those of a
+// pipeline up to a refused request) reach the peer instead of being lost
+// to a reset. That goroutine owns the connection from the first Close on.
 package wire

@@ -101,7 +101,8 @@ func idleStreamsRow(env *benchEnv, w *world, token string) error {
 		return err
 	}
 	p, err := spawn(env.logPath("push-streams"), env.apiBin, "--nats", w.url(), "--now", "2026-03-13T12:00:00Z",
-		"--log-level", "warn", "--drain", "0s", "--admin-listen", admin, "--streams-per-client", strconv.Itoa(n))
+		"--log-level", "warn", "--drain", "0s", "--admin-listen", admin, "--streams-per-client", strconv.Itoa(n),
+		"--conns-per-ip", strconv.Itoa(n+16))
 	if err != nil {
 		return err
 	}
