@@ -132,6 +132,7 @@ var Formats = map[string]Format{
 	"football-data": {Name: "football-data", Files: filesWith(".csv"), read: readFootballData},
 	"footballcsv":   {Name: "footballcsv", Files: filesWith(".csv"), read: readFootballCSV},
 	"squads":        {Name: "squads", Files: filesWith(".txt"), read: readSquads},
+	"openligadb":    {Name: "openligadb", Files: filesWith(".json"), read: readOpenLigaDB},
 }
 
 func plainFiles(paths []string) ([]string, error) { return paths, nil }
