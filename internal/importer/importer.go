@@ -220,6 +220,42 @@ func (d *Doc) Matches() int {
 	return n
 }
 
+// Schedule is what a document says of when its matches are played: what
+// a live feed's follower polls by.
+type Schedule struct {
+	// InPlay counts the matches in play.
+	InPlay int
+	// NextKickoff is the earliest kick-off after now of a match not yet
+	// in play (zero: none).
+	NextKickoff time.Time
+	// Matchday is the round to poll: that of the first match in play,
+	// else of the next kick-off (0: the document has none).
+	Matchday int
+}
+
+// Schedule reads the document's schedule as of now.
+func (d *Doc) Schedule(now time.Time) Schedule {
+	var s Schedule
+	for _, pf := range d.fl.src.seasons {
+		for _, pm := range pf.matches {
+			switch {
+			case pm.status == model.InPlay:
+				if s.InPlay == 0 {
+					s.Matchday = pm.matchday
+				}
+				s.InPlay++
+			case (pm.status == model.Timed || pm.status == model.Scheduled) && pm.kickoff.After(now) &&
+				(s.NextKickoff.IsZero() || pm.kickoff.Before(s.NextKickoff)):
+				s.NextKickoff = pm.kickoff
+				if s.InPlay == 0 {
+					s.Matchday = pm.matchday
+				}
+			}
+		}
+	}
+	return s
+}
+
 // Parse reads body, a document of format f fetched from name (a URL's
 // path or a file's, which may name its league and season). A document
 // that is not the format is an Invalid error.

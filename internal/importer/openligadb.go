@@ -173,6 +173,12 @@ func openLigaDBMatch(m oldbMatch, now time.Time) parsedMatch {
 		return pm
 	}
 	pm.kickoff = kickoff.UTC()
+	oldbState(&pm, m, now)
+	return pm
+}
+
+// oldbState reads the state of a match whose kick-off is known.
+func oldbState(pm *parsedMatch, m oldbMatch, now time.Time) {
 	final, half := oldbResult(m, 2), oldbResult(m, 1)
 	goals := slices.Clone(m.Goals)
 	slices.SortFunc(goals, func(a, b oldbGoal) int { return a.GoalID - b.GoalID })
@@ -200,7 +206,6 @@ func openLigaDBMatch(m oldbMatch, now time.Time) parsedMatch {
 		}
 		pm.goals = oldbGoals(goals, running)
 	}
-	return pm
 }
 
 // oldbResult is the match's result of the global type (1 half time, 2
