@@ -92,6 +92,8 @@ func encodeFixture(b []byte, f *model.Fixture) ([]byte, bool) {
 		b = append(b, '}')
 	}
 	b = append(b, '}')
+	num("minute", f.Minute, true)
+	num("injuryTime", f.InjuryTime, true)
 	str("awarded", string(f.Awarded), true)
 	if o := f.Odds; o != nil {
 		b = append(b, `,"odds":{"homeWin":`...)

@@ -218,6 +218,10 @@ func (s *scanner) fixture(f *model.Fixture) error {
 			f.HomeTeamID, err = s.int()
 		case "awayTeamId":
 			f.AwayTeamID, err = s.int()
+		case "minute":
+			f.Minute, err = s.int()
+		case "injuryTime":
+			f.InjuryTime, err = s.int()
 		case "group", "stage", "round", "homePlaceholder", "awayPlaceholder", "status", "awarded", "referee", "venue", "source":
 			if v, err = s.str(); err == nil {
 				setString(f, string(key), v)
@@ -339,6 +343,16 @@ func enum(v []byte) string {
 		return "POSTPONED"
 	case "CANCELED":
 		return "CANCELED"
+	case "PAUSED":
+		return "PAUSED"
+	case "EXTRA_TIME":
+		return "EXTRA_TIME"
+	case "PENALTY_SHOOTOUT":
+		return "PENALTY_SHOOTOUT"
+	case "SUSPENDED":
+		return "SUSPENDED"
+	case "AWARDED":
+		return "AWARDED"
 	case "HOME_TEAM":
 		return "HOME_TEAM"
 	case "AWAY_TEAM":

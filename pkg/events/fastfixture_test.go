@@ -28,6 +28,10 @@ func randomFixture(r *rand.Rand) *model.Fixture {
 		Source:  pick("", "openfootball:PL:2015:Matchday 1|Norwich City|Crystal Palace", "engsoccer:ENG:1888:preston north end|burnley")}
 	f.Result = model.Result{FullTime: score(), HalfTime: score(), ExtraTime: score(), Penalties: score()}
 	if r.IntN(2) == 0 {
+		// A live match's minute and stoppage time.
+		f.Minute, f.InjuryTime = 1+r.IntN(120), r.IntN(31)
+	}
+	if r.IntN(2) == 0 {
 		f.Odds = &model.Odds{HomeWin: 1 + r.Float64()*20, Draw: 3.25, AwayWin: 1e21}
 	}
 	return f

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -60,7 +61,9 @@ func (s Score) Winner() Side {
 }
 
 // Result holds what is known of a fixture's score. FullTime is the score
-// after regular time (and, while live, the running score).
+// after regular time: while IN_PLAY or PAUSED, the running score (in extra
+// time ExtraTime runs, in a shoot-out Penalties). HalfTime is set once
+// known.
 type Result struct {
 	FullTime  *Score `json:"fullTime,omitempty"`
 	HalfTime  *Score `json:"halfTime,omitempty"`
@@ -94,8 +97,15 @@ type Fixture struct {
 	AwayPlaceholder string    `json:"awayPlaceholder,omitempty"`
 	Status          Status    `json:"status"`
 	Result          Result    `json:"result"`
+	// Minute is the minute of play of a live match where the source has
+	// it (1 to 120), InjuryTime the minutes of stoppage time played after
+	// it (45+2 is Minute 45, InjuryTime 2). Both mean something only while
+	// the status is Live: the write path clears them otherwise.
+	Minute     int `json:"minute,omitempty"`
+	InjuryTime int `json:"injuryTime,omitempty"`
 	// Awarded is set when the result was awarded by the league: the table
-	// counts it whatever the goals say.
+	// counts it whatever the goals say. A FINISHED or AWARDED fixture may
+	// carry it (streams written before AWARDED existed hold FINISHED ones).
 	Awarded Side  `json:"awarded,omitempty"`
 	Odds    *Odds `json:"odds,omitempty"`
 	// Referee is the referee's name as a source gives it. The v1 API has
@@ -105,7 +115,8 @@ type Fixture struct {
 	// Lusail"); v4 shows it on a single match.
 	Venue string `json:"venue,omitempty"`
 	// Goals are the goals in the order of play, where a source has them;
-	// together they make the final score (checkGoals).
+	// together they make the final (or, while live, the running) score
+	// (checkGoals). A goal taken back is absent from the next revision.
 	Goals []Goal `json:"goals,omitempty"`
 	// Source identifies the fixture in the file it was imported from, so a
 	// re-import finds it again.
@@ -196,34 +207,52 @@ func (f *Fixture) checkTeams() error {
 	return nil
 }
 
-// checkState checks the status and what it allows: a result, goals, an
-// awarded winner; and the odds.
+// checkState checks the status and what it allows: the minute of a live
+// match, a result, goals, an awarded winner; and the odds.
 func (f *Fixture) checkState() error {
-	if _, err := ParseStatus(string(f.Status)); err != nil {
-		return err
+	if !slices.Contains(Statuses, f.Status) {
+		// Stored statuses are canonical (ParseStatus's output), so that
+		// every reader can compare them with the constants.
+		return Invalidf("status", string(f.Status), "must be one of %s", statusNames)
 	}
-	if (f.Status == InPlay || f.Status == Finished) && (f.HomeTeamID == 0 || f.AwayTeamID == 0) {
+	if f.Status.Played() && (f.HomeTeamID == 0 || f.AwayTeamID == 0) {
 		return Invalidf("status", string(f.Status), "needs both teams known")
 	}
-	if f.Status == Finished && f.Result.FullTime == nil && f.Awarded == "" {
-		return Invalidf("result", "", "a FINISHED fixture needs a full-time score or an awarded winner")
+	if f.Status.HasResult() && f.Result.FullTime == nil && f.Awarded == "" {
+		return Invalidf("result", "", "a %s fixture needs a full-time score or an awarded winner", f.Status)
 	}
-	if err := f.checkResult(); err != nil {
-		return err
-	}
-	if err := f.checkGoals(); err != nil {
+	if err := firstError(f.checkLive(), f.checkResult(), f.checkGoals()); err != nil {
 		return err
 	}
 	if f.Awarded != "" {
 		if _, err := ParseSide("awarded", string(f.Awarded)); err != nil {
 			return err
 		}
-		if f.Status != Finished {
-			return Invalidf("awarded", string(f.Awarded), "only a FINISHED fixture can have an awarded result")
+		if !f.Status.HasResult() {
+			return Invalidf("awarded", string(f.Awarded), "only a FINISHED or AWARDED fixture can have an awarded result")
 		}
 	}
 	if o := f.Odds; o != nil && !(validOdds(o.HomeWin) && validOdds(o.Draw) && validOdds(o.AwayWin)) {
 		return Invalidf("odds", fmt.Sprintf("%v/%v/%v", o.HomeWin, o.Draw, o.AwayWin), "decimal odds must be numbers from 1 to 10000")
+	}
+	return nil
+}
+
+// checkLive checks the minute and injury time: only a live match has
+// them (a finished one's last minute is no state of the match), and a
+// source that sends a minute sends one of regular or extra time.
+func (f *Fixture) checkLive() error {
+	if f.Minute == 0 && f.InjuryTime == 0 {
+		return nil
+	}
+	if !f.Status.Live() {
+		return Invalidf("minute", fmt.Sprint(f.Minute), "only a live fixture (IN_PLAY, PAUSED, EXTRA_TIME, PENALTY_SHOOTOUT) has a minute, not a %s one", f.Status)
+	}
+	if f.Minute < 1 || f.Minute > 120 {
+		return Invalidf("minute", fmt.Sprint(f.Minute), "must be from 1 to 120")
+	}
+	if f.InjuryTime < 0 || f.InjuryTime > 30 {
+		return Invalidf("injury time", fmt.Sprint(f.InjuryTime), "must be from 0 to 30 minutes")
 	}
 	return nil
 }
@@ -265,7 +294,8 @@ func (f *Fixture) checkResult() error {
 		return err
 	}
 	if p := r.Penalties; p != nil {
-		if p.Home == p.Away {
+		// A shoot-out under way is level after every other kick.
+		if p.Home == p.Away && f.Status != PenaltyShootout {
 			return Invalidf("penalties", p.String(), "a shoot-out has a winner")
 		}
 		if level.Home != level.Away && f.Leg != 2 {

@@ -18,10 +18,12 @@ const (
 )
 
 // Goal is one goal of a fixture as a source records it: the tournament
-// files carry every goal; league files carry none.
+// files carry every goal; league files carry none; a live feed may carry
+// a goal with neither minute nor scorer (OpenLigaDB's), kept as a goal of
+// its side that counts for no scorer.
 type Goal struct {
-	// Minute is the minute of play (1 to 120); Injury the minutes of
-	// stoppage time after it (45+2 is Minute 45, Injury 2).
+	// Minute is the minute of play (1 to 120), 0 while unknown; Injury
+	// the minutes of stoppage time after it (45+2 is Minute 45, Injury 2).
 	Minute int `json:"minute"`
 	Injury int `json:"injury,omitempty"`
 	// Side is the team the goal counts for: for an own goal, the
@@ -29,7 +31,8 @@ type Goal struct {
 	Side Side     `json:"side"`
 	Type GoalType `json:"type"`
 	// ScorerID is the scorer's person id; 0 while unknown. Scorer is
-	// the name as the source wrote it ("Mbappé").
+	// the name as the source wrote it ("Mbappé"); both are empty for a
+	// goal whose scorer the source does not know.
 	ScorerID int    `json:"scorerId,omitempty"`
 	Scorer   string `json:"scorer"`
 }
@@ -46,14 +49,27 @@ func (g Goal) ScorerSide() Side {
 	return Home
 }
 
-// String is the goal as a listing writes it: 45+2' Kane (pen.).
+// Anonymous reports whether the source did not say who scored: such a
+// goal counts for its side and for no scorer.
+func (g Goal) Anonymous() bool { return g.ScorerID == 0 && g.Scorer == "" }
+
+// String is the goal as a listing writes it: 45+2' Kane (pen.); "?" for
+// an unknown minute or scorer.
 func (g Goal) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d", g.Minute)
+	if g.Minute == 0 {
+		b.WriteString("?")
+	} else {
+		fmt.Fprintf(&b, "%d", g.Minute)
+	}
 	if g.Injury > 0 {
 		fmt.Fprintf(&b, "+%d", g.Injury)
 	}
-	fmt.Fprintf(&b, "' %s", g.Scorer)
+	scorer := g.Scorer
+	if g.Anonymous() {
+		scorer = "?"
+	}
+	fmt.Fprintf(&b, "' %s", scorer)
 	switch g.Type {
 	case GoalPenalty:
 		b.WriteString(" (pen.)")
@@ -65,14 +81,16 @@ func (g Goal) String() string {
 
 // checkGoals refuses goals that cannot be the fixture's: each must be
 // well formed, and together they must make the final score (after extra
-// time if there was any; shoot-out kicks are not goals), so that a
-// scorers list never disagrees with the results it comes from.
+// time if there was any; shoot-out kicks are not goals), or while live the
+// running score, so that a scorers list never disagrees with the results
+// it comes from; and the half-time score, when known, must be what they
+// make by half time.
 func (f *Fixture) checkGoals() error {
 	if len(f.Goals) == 0 {
 		return nil
 	}
-	if f.Status != Finished && f.Status != InPlay {
-		return Invalidf("goals", f.Goals[0].String(), "only a fixture IN_PLAY or FINISHED has goals, not a %s one", f.Status)
+	if !f.Status.Played() {
+		return Invalidf("goals", f.Goals[0].String(), "only a fixture played (live, suspended, finished or awarded) has goals, not a %s one", f.Status)
 	}
 	var n Score
 	for _, g := range f.Goals {
@@ -96,15 +114,44 @@ func (f *Fixture) checkGoals() error {
 		}
 		return Invalidf("goals", n.String(), "%d goals listed make %s, the result is %s", len(f.Goals), n, want)
 	}
+	return f.checkHalfTime()
+}
+
+// checkHalfTime checks the half-time score against the goals: those of
+// the first half (minute 45 and its stoppage time or before) make it, and
+// a goal of unknown minute may have been scored in either half.
+func (f *Fixture) checkHalfTime() error {
+	ht := f.Result.HalfTime
+	if ht == nil {
+		return nil
+	}
+	var first, unknown Score
+	for _, g := range f.Goals {
+		n := &first
+		switch {
+		case g.Minute == 0:
+			n = &unknown
+		case g.Minute > 45:
+			continue
+		}
+		if g.Side == Home {
+			n.Home++
+		} else {
+			n.Away++
+		}
+	}
+	if ht.Home < first.Home || ht.Away < first.Away || ht.Home > first.Home+unknown.Home || ht.Away > first.Away+unknown.Away {
+		return Invalidf("half-time", ht.String(), "the goals listed make %s by half time", first)
+	}
 	return nil
 }
 
 func (g Goal) validate() error {
-	if g.Minute < 1 || g.Minute > 120 {
-		return Invalidf("goal minute", fmt.Sprint(g.Minute), "must be from 1 to 120")
+	if g.Minute < 0 || g.Minute > 120 {
+		return Invalidf("goal minute", fmt.Sprint(g.Minute), "must be from 1 to 120, or 0 when unknown")
 	}
-	if g.Injury < 0 || g.Injury > 30 {
-		return Invalidf("goal injury time", fmt.Sprint(g.Injury), "must be from 0 to 30 minutes")
+	if g.Injury < 0 || g.Injury > 30 || (g.Minute == 0 && g.Injury != 0) {
+		return Invalidf("goal injury time", fmt.Sprint(g.Injury), "must be from 0 to 30 minutes, after a known minute")
 	}
 	if g.Side != Home && g.Side != Away {
 		return Invalidf("goal side", string(g.Side), "must be HOME_TEAM or AWAY_TEAM")
@@ -113,6 +160,9 @@ func (g Goal) validate() error {
 	case GoalRegular, GoalPenalty, GoalOwn:
 	default:
 		return Invalidf("goal type", string(g.Type), "must be REGULAR, PENALTY or OWN")
+	}
+	if g.Anonymous() {
+		return nil
 	}
 	if g.ScorerID != 0 {
 		if err := CheckID("goal scorer id", g.ScorerID); err != nil {

@@ -32,12 +32,15 @@ func TestGoalsMakeTheScore(t *testing.T) {
 		{"goals without extra time's", Finished, Result{FullTime: sc(2, 2), ExtraTime: sc(3, 3), Penalties: sc(4, 2)}, final[:4], "goals", "make 2-2"},
 		{"an own goal counts for the other side", Finished, Result{FullTime: sc(0, 1)}, []Goal{g(87, Away, GoalOwn, "Rüdiger")}, "", ""},
 		{"stoppage time", Finished, Result{FullTime: sc(1, 0)}, []Goal{{Minute: 45, Injury: 2, Side: Home, Type: GoalRegular, Scorer: "Carvajal"}}, "", ""},
-		{"minute 0", Finished, Result{FullTime: sc(1, 0)}, []Goal{g(0, Home, GoalRegular, "Kane")}, "goal minute", "from 1 to 120"},
+		{"minute unknown", Finished, Result{FullTime: sc(1, 0)}, []Goal{g(0, Home, GoalRegular, "Kane")}, "", ""},
+		{"minute -1", Finished, Result{FullTime: sc(1, 0)}, []Goal{g(-1, Home, GoalRegular, "Kane")}, "goal minute", "from 1 to 120"},
+		{"stoppage time after no minute", Finished, Result{FullTime: sc(1, 0)}, []Goal{{Injury: 2, Side: Home, Type: GoalRegular}}, "goal injury time", "after a known minute"},
 		{"minute 121", Finished, Result{FullTime: sc(1, 0)}, []Goal{g(121, Home, GoalRegular, "Kane")}, "goal minute", "from 1 to 120"},
 		{"no side", Finished, Result{FullTime: sc(1, 0)}, []Goal{g(10, Draw, GoalRegular, "Kane")}, "goal side", "HOME_TEAM or AWAY_TEAM"},
 		{"unknown type", Finished, Result{FullTime: sc(1, 0)}, []Goal{g(10, Home, "HEADER", "Kane")}, "goal type", "REGULAR, PENALTY or OWN"},
-		{"no scorer", Finished, Result{FullTime: sc(1, 0)}, []Goal{g(10, Home, GoalRegular, "")}, "goal scorer", "must not be empty"},
-		{"goals before kick-off", Scheduled, Result{}, []Goal{g(10, Home, GoalRegular, "Kane")}, "goals", "IN_PLAY or FINISHED"},
+		{"no scorer known", Finished, Result{FullTime: sc(1, 0)}, []Goal{g(10, Home, GoalRegular, "")}, "", ""},
+		{"a scorer id without a name", Finished, Result{FullTime: sc(1, 0)}, []Goal{{Minute: 10, Side: Home, Type: GoalRegular, ScorerID: 7}}, "goal scorer", "must not be empty"},
+		{"goals before kick-off", Scheduled, Result{}, []Goal{g(10, Home, GoalRegular, "Kane")}, "goals", "only a fixture played"},
 		{"goals while live", InPlay, Result{FullTime: sc(1, 0)}, []Goal{g(10, Home, GoalRegular, "Kane")}, "", ""},
 	}
 	wc := &Competition{ID: 1, Caption: "WC 2022", League: "WC", Year: 2022, Type: TypeTournament}

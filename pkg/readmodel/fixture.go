@@ -31,7 +31,9 @@ type fixture struct {
 	playoff                                        bool
 	awarded                                        uint8
 	hasOdds                                        bool
-	fullTime, halfTime, extraTime, penalties       score8
+	// minute and injuryTime are a live match's (model: 0 to 120, 0 to 30).
+	minute, injuryTime                       uint8
+	fullTime, halfTime, extraTime, penalties score8
 }
 
 // score8 is a score that fits the model's 0..99 goals; noScore marks none.
@@ -68,6 +70,7 @@ func (a *scores) unpack(s score8) *model.Score {
 
 // statusCode numbers the statuses from 1 so that 0 never passes for one;
 // a switch, because a map lookup per fixture shows in the replay's profile.
+// The codes index statuses.
 func statusCode(s model.Status) uint8 {
 	switch s {
 	case model.Scheduled:
@@ -82,17 +85,33 @@ func statusCode(s model.Status) uint8 {
 		return 5
 	case model.Canceled:
 		return 6
+	case model.Paused:
+		return 7
+	case model.ExtraTime:
+		return 8
+	case model.PenaltyShootout:
+		return 9
+	case model.Suspended:
+		return 10
+	case model.AwardedStatus:
+		return awardedCode
 	}
 	return 0
 }
 
-const finishedCode = 4
+const (
+	finishedCode = 4
+	awardedCode  = 11
+)
 
-var statuses = [...]model.Status{"", model.Scheduled, model.Timed, model.InPlay, model.Finished, model.Postponed, model.Canceled}
+var statuses = [...]model.Status{"", model.Scheduled, model.Timed, model.InPlay, model.Finished, model.Postponed, model.Canceled,
+	model.Paused, model.ExtraTime, model.PenaltyShootout, model.Suspended, model.AwardedStatus}
 
 func (f *fixture) modelStatus() model.Status { return statuses[f.status] }
 
-func (f *fixture) finished() bool { return f.status == finishedCode }
+// finished is Status.HasResult on the compact form: the fixture counts in
+// tables and head-to-heads.
+func (f *fixture) finished() bool { return f.status == finishedCode || f.status == awardedCode }
 
 // countsForCalendar reports whether the fixture is a real date on the
 // calendar of its competition: postponed and cancelled games are not.
@@ -188,6 +207,8 @@ func pack(f *model.Fixture, seq uint64, gen uint64, strs *interner) *fixture {
 		status:          statusCode(f.Status),
 		playoff:         f.Stage == model.Playoff,
 		awarded:         sideCode(f.Awarded),
+		minute:          uint8(f.Minute),
+		injuryTime:      uint8(f.InjuryTime),
 		fullTime:        packScore(f.Result.FullTime),
 		halfTime:        packScore(f.Result.HalfTime),
 		extraTime:       packScore(f.Result.ExtraTime),
@@ -226,7 +247,9 @@ func (f *fixture) unpack(strs []string, sc *scores) model.Fixture {
 			ExtraTime: sc.unpack(f.extraTime),
 			Penalties: sc.unpack(f.penalties),
 		},
-		Awarded: sides[f.awarded],
+		Awarded:    sides[f.awarded],
+		Minute:     int(f.minute),
+		InjuryTime: int(f.injuryTime),
 	}
 	if f.hasOdds {
 		m.Odds = &model.Odds{HomeWin: f.odds[0], Draw: f.odds[1], AwayWin: f.odds[2]}

@@ -84,7 +84,7 @@ func TestEventsOfANewerRelease(t *testing.T) {
 		{"a kind this build does not know", "football.referee.7", []byte(`{"v":1,"data":{"id":7,"name":"A. Referee"}}`), true, nil},
 		{"a newer schema version", "football.team.9", []byte(`{"v":2,"data":{"id":9,"name":"Newer FC"}}`), true, nil},
 		{"a status this build does not know", "football.fixture.10.101",
-			[]byte(strings.Replace(string(event(t, 0, timed(101, 10, 2, charlie, delta, kickoff(2))).Data), `"TIMED"`, `"SUSPENDED"`, 1)), true, nil},
+			[]byte(strings.Replace(string(event(t, 0, timed(101, 10, 2, charlie, delta, kickoff(2))).Data), `"TIMED"`, `"ABANDONED"`, 1)), true, nil},
 	}
 	for _, tt := range tests {
 		before := m.Stats().DecodeErrors
