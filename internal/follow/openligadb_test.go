@@ -270,7 +270,10 @@ func (s liveStep) reached(f model.Fixture) bool {
 	if f.Result.HalfTime != nil {
 		half = f.Result.HalfTime.String()
 	}
-	return f.Status == s.status && f.Result.FullTime != nil && f.Result.FullTime.String() == s.score && half == s.half
+	// Each goal is listed, without minute or scorer, and one taken back
+	// is gone.
+	return f.Status == s.status && f.Result.FullTime != nil && f.Result.FullTime.String() == s.score && half == s.half &&
+		len(f.Goals) == f.Result.FullTime.Home+f.Result.FullTime.Away
 }
 
 // TestFollowOpenLigaDBLive: an OpenLigaDB feed followed through a match

@@ -1370,6 +1370,11 @@ func (im *Importer) resolveScorers(ctx context.Context, files []*file) error {
 	}
 	for i, a := range withGoals {
 		for _, g := range a.pm.goals {
+			// A goal whose scorer the source does not know (a live
+			// feed's) counts for its side and no one.
+			if g.Anonymous() {
+				continue
+			}
 			if err := im.persons.Resolve(team(a, g), g.Scorer); err != nil {
 				// A name that is no one's ("?"): the match is
 				// kept without its goals, as one whose goals do not
@@ -1395,8 +1400,9 @@ func (im *Importer) resolveScorers(ctx context.Context, files []*file) error {
 	}
 	for _, a := range withGoals {
 		for i := range a.pm.goals {
-			g := &a.pm.goals[i]
-			g.ScorerID = im.persons.ID(team(a, *g), g.Scorer)
+			if g := &a.pm.goals[i]; !g.Anonymous() {
+				g.ScorerID = im.persons.ID(team(a, *g), g.Scorer)
+			}
 		}
 	}
 	return nil

@@ -220,9 +220,9 @@ func oldbResult(m oldbMatch, typ int) *model.Score {
 }
 
 // oldbGoals are the goals in the order they were entered, when they make
-// score (stray entries exist: a final 1:6 with a goal 1:7 listed) and
-// each names its minute and scorer; otherwise none, and the score alone
-// stands.
+// score (stray entries exist: a final 1:6 with a goal 1:7 listed);
+// otherwise none, and the score alone stands. A goal entered live has no
+// minute and no scorer: it is kept as its side's, of no one.
 func oldbGoals(goals []oldbGoal, score model.Score) []model.Goal {
 	if len(goals) == 0 {
 		return nil
@@ -230,10 +230,10 @@ func oldbGoals(goals []oldbGoal, score model.Score) []model.Goal {
 	out := make([]model.Goal, 0, len(goals))
 	prev := model.Score{}
 	for _, g := range goals {
-		if g.MatchMinute == nil || *g.MatchMinute < 1 || strings.TrimSpace(g.GoalGetterName) == "" {
-			return nil
+		goal := model.Goal{Type: model.GoalRegular, Scorer: strings.TrimSpace(g.GoalGetterName)}
+		if g.MatchMinute != nil && *g.MatchMinute > 0 {
+			goal.Minute = min(*g.MatchMinute, 120)
 		}
-		goal := model.Goal{Minute: min(*g.MatchMinute, 120), Type: model.GoalRegular, Scorer: strings.TrimSpace(g.GoalGetterName)}
 		switch {
 		case g.ScoreTeam1 == prev.Home+1 && g.ScoreTeam2 == prev.Away:
 			goal.Side = model.Home

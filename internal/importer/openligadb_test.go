@@ -15,7 +15,9 @@ import (
 // placeholders (0:0) while their goals count: each is IN_PLAY with the
 // score of its last goal, the finished ones FINISHED with their type-2
 // result and their type-1 half time, the rest TIMED; every fixture's
-// source is OpenLigaDB's match id; importing it again publishes nothing.
+// source is OpenLigaDB's match id; a goal entered live, with neither
+// minute nor scorer, is kept as its side's, of no one; importing it again
+// publishes nothing.
 func TestOpenLigaDBLiveSnapshot(t *testing.T) {
 	s := natstest.MustOpen(t, natstest.MustStart(t))
 	file := natstest.SharedData(t, "..", "spec", "openligadb", "getmatchdata-bl2-2023.live-2024-03-30T1332.json")
@@ -35,6 +37,9 @@ func TestOpenLigaDBLiveSnapshot(t *testing.T) {
 		if f.Status != model.InPlay || f.Result.FullTime == nil || f.Result.FullTime.String() != want || f.Result.HalfTime != nil {
 			t.Errorf("%s: %s %v (half time %v), want IN_PLAY %s with no half time", src, f.Status, f.Result.FullTime, f.Result.HalfTime, want)
 		}
+	}
+	if g := byID["openligadb:67174"].Goals; len(g) != 1 || !g[0].Anonymous() || g[0].Side != model.Home || g[0].Minute != 0 {
+		t.Errorf("goals of 67174: %+v, want one of the home side with no minute and no scorer", g)
 	}
 	if count[model.InPlay] != 3 || count[model.Finished]+count[model.InPlay]+count[model.Timed] != 306 {
 		t.Errorf("statuses %v, want 3 IN_PLAY and the rest FINISHED or TIMED", count)
