@@ -24,6 +24,7 @@ var runBy = []struct{ page, after, file, test string }{
 	{"docs/v4.md", "written in (", "cmd/api/v4clients_test.go", "TestV4ClientLibraries"},
 	{"docs/ingest.md", "## Goals and scorers", "cmd/ingest/goals_test.go", "TestDocsGoals"},
 	{"docs/feeds.md", "# Keeping data current", "cmd/ingest/docs_test.go", "TestDocsKeepingDataCurrent"},
+	{"docs/feeds.md", "## Live sources", "cmd/ingest/live_test.go", "TestLiveFeedEndToEnd"},
 }
 
 // notRun are the shell blocks no test runs, found the same way, and why.
