@@ -127,12 +127,13 @@ func (f Format) Fetchable() bool { return f.read != nil }
 
 // Formats are the formats the importer reads, by name.
 var Formats = map[string]Format{
-	"openfootball":  {Name: "openfootball", Files: plainFiles, parse: parseOpenFootball, read: readOpenFootball},
-	"engsoccerdata": {Name: "engsoccerdata", Files: engSoccerFiles, parse: parseEngSoccerFile, read: readEngSoccerFile},
-	"football-data": {Name: "football-data", Files: filesWith(".csv"), read: readFootballData},
-	"footballcsv":   {Name: "footballcsv", Files: filesWith(".csv"), read: readFootballCSV},
-	"squads":        {Name: "squads", Files: filesWith(".txt"), read: readSquads},
-	"openligadb":    {Name: "openligadb", Files: filesWith(".json"), read: readOpenLigaDB},
+	"openfootball":      {Name: "openfootball", Files: plainFiles, parse: parseOpenFootball, read: readOpenFootball},
+	"engsoccerdata":     {Name: "engsoccerdata", Files: engSoccerFiles, parse: parseEngSoccerFile, read: readEngSoccerFile},
+	"football-data":     {Name: "football-data", Files: filesWith(".csv"), read: readFootballData},
+	"footballcsv":       {Name: "footballcsv", Files: filesWith(".csv"), read: readFootballCSV},
+	"squads":            {Name: "squads", Files: filesWith(".txt"), read: readSquads},
+	"openligadb":        {Name: "openligadb", Files: filesWith(".json"), read: readOpenLigaDB},
+	"football-data-org": {Name: "football-data-org", Files: filesWith(".json"), read: readFootballDataOrg},
 }
 
 func plainFiles(paths []string) ([]string, error) { return paths, nil }
@@ -1430,7 +1431,7 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 		f := model.Fixture{ID: ids[pm.source], CompetitionID: c.ID, Matchday: pm.matchday, Group: pm.group, Stage: pm.stage,
 			Leg: pm.leg, Round: pm.round, Kickoff: pm.kickoff, HomeTeamID: fl.teamIDs[pm.home], AwayTeamID: fl.teamIDs[pm.away],
 			Status: pm.status, Result: pm.result, Awarded: pm.awarded, Odds: pm.odds, Referee: pm.referee, Source: pm.source,
-			Venue: pm.venue, Goals: pm.goals}
+			Venue: pm.venue, Goals: pm.goals, Minute: pm.minute, InjuryTime: pm.injury}
 		if f.HomeTeamID == 0 {
 			f.HomePlaceholder = pm.home
 		}

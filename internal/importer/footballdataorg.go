@@ -1,0 +1,221 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/footdata/footballd/pkg/model"
+)
+
+// football-data.org v4 (../shared/spec/football-data-v4.md): a match
+// list, {"matches": […]}, of /v4/matches or /v4/competitions/{code}/
+// matches, of one or several competitions. Its competition codes are our
+// league codes; a competition's season is its start date's year.
+
+// footballDataOrgFormat prefixes the Source of every fixture this format
+// writes: football-data-org:ID, the source's own match id.
+const footballDataOrgFormat = "football-data-org"
+
+type fdoMatches struct {
+	Matches []fdoMatch `json:"matches"`
+}
+
+type fdoMatch struct {
+	ID          int `json:"id"`
+	Competition struct {
+		Code string `json:"code"`
+		Name string `json:"name"`
+		Type string `json:"type"`
+	} `json:"competition"`
+	Season struct {
+		StartDate string `json:"startDate"`
+		EndDate   string `json:"endDate"`
+	} `json:"season"`
+	UTCDate    string  `json:"utcDate"`
+	Status     string  `json:"status"`
+	Matchday   int     `json:"matchday"`
+	Stage      string  `json:"stage"`
+	Group      *string `json:"group"`
+	Minute     any     `json:"minute"`
+	InjuryTime *int    `json:"injuryTime"`
+	HomeTeam   fdoTeam `json:"homeTeam"`
+	AwayTeam   fdoTeam `json:"awayTeam"`
+	Score      struct {
+		Winner    *string  `json:"winner"`
+		Duration  string   `json:"duration"`
+		FullTime  fdoScore `json:"fullTime"`
+		HalfTime  fdoScore `json:"halfTime"`
+		ExtraTime fdoScore `json:"extraTime"`
+		Penalties fdoScore `json:"penalties"`
+	} `json:"score"`
+}
+
+type fdoTeam struct {
+	ID   *int    `json:"id"`
+	Name *string `json:"name"`
+}
+
+type fdoScore struct {
+	Home *int `json:"home"`
+	Away *int `json:"away"`
+}
+
+func (s fdoScore) score() *model.Score {
+	if s.Home == nil || s.Away == nil {
+		return nil
+	}
+	return &model.Score{Home: *s.Home, Away: *s.Away}
+}
+
+// regularStages are v4's stages whose matches count in a table.
+var regularStages = map[string]bool{"REGULAR_SEASON": true, "GROUP_STAGE": true, "LEAGUE_STAGE": true}
+
+// readFootballDataOrg reads a v4 match list: one season of each
+// competition it lists.
+func readFootballDataOrg(name string, body []byte, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
+	var doc fdoMatches
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return nil, invalidFile("not a football-data.org match list: %v", err)
+	}
+	src := &source{path: name, format: footballDataOrgFormat}
+	seasons := map[string]*parsedFile{}
+	for i, m := range doc.Matches {
+		pf, err := fdoSeason(seasons, src, name, m, opts, leagues)
+		if err != nil {
+			return nil, err
+		}
+		pm := fdoParse(m)
+		pm.line = i + 1
+		pf.matchdays = max(pf.matchdays, pm.matchday)
+		if pm.err != nil {
+			src.rejected = append(src.rejected, Rejection{File: name, Line: pm.line, What: pm.home + " v " + pm.away, Err: pm.err})
+			continue
+		}
+		if pm.group != "" {
+			pf.groups[pm.home], pf.groups[pm.away] = pm.group, pm.group
+		}
+		pf.matches = append(pf.matches, pm)
+	}
+	return src, nil
+}
+
+// fdoSeason is the season of match m, added to src when it is the first
+// of it.
+func fdoSeason(seasons map[string]*parsedFile, src *source, name string, m fdoMatch, opts Options,
+	leagues func(model.LeagueCode) (model.League, error)) (*parsedFile, error) {
+	code := opts.League
+	if code == "" {
+		c, err := model.ParseLeagueCode(m.Competition.Code)
+		if err != nil {
+			return nil, model.Invalidf("competition", m.Competition.Code, "match %d: no competition code", m.ID)
+		}
+		code = c
+	}
+	start, err := time.Parse(time.DateOnly, m.Season.StartDate)
+	if err != nil {
+		return nil, model.Invalidf("season", m.Season.StartDate, "match %d: the season has no start date", m.ID)
+	}
+	year := cmpInt(opts.Season, start.Year())
+	key := string(code) + "/" + strconv.Itoa(year)
+	if pf := seasons[key]; pf != nil {
+		return pf, nil
+	}
+	league, err := leagueOf(code, "competition", leagues)
+	if err != nil {
+		return nil, err
+	}
+	end, _ := time.Parse(time.DateOnly, m.Season.EndDate)
+	pf := &parsedFile{path: name, league: league, year: year, caption: fmt.Sprintf("%s %d/%02d", league.Name, year, (year+1)%100),
+		kind: model.TypeLeague, calendarYear: !end.IsZero() && end.Year() == start.Year(), groups: map[string]string{}}
+	switch m.Competition.Type {
+	case "CUP":
+		pf.kind = model.TypeCup
+	case "PLAYOFFS", "LEAGUE_CUP":
+		pf.kind = model.TypeCup
+	}
+	if pf.calendarYear {
+		pf.caption = fmt.Sprintf("%s %d", league.Name, year)
+	}
+	seasons[key] = pf
+	src.seasons = append(src.seasons, pf)
+	return pf, nil
+}
+
+func cmpInt(a, b int) int {
+	if a != 0 {
+		return a
+	}
+	return b
+}
+
+// fdoParse reads one match: its status as v4 gives it, the running score
+// of a match in play in fullTime (with its minute, which may come as a
+// string, and injury time), half time once known.
+func fdoParse(m fdoMatch) parsedMatch {
+	pm := parsedMatch{source: footballDataOrgFormat + ":" + strconv.Itoa(m.ID), matchday: m.Matchday, stage: model.Regular, timed: true}
+	if m.HomeTeam.Name != nil {
+		pm.home = strings.TrimSpace(*m.HomeTeam.Name)
+	}
+	if m.AwayTeam.Name != nil {
+		pm.away = strings.TrimSpace(*m.AwayTeam.Name)
+	}
+	if !regularStages[m.Stage] {
+		pm.stage, pm.round = model.Playoff, m.Stage
+	}
+	if m.Group != nil {
+		pm.group = strings.TrimPrefix(*m.Group, "GROUP_")
+	}
+	kickoff, err := time.Parse(time.RFC3339, m.UTCDate)
+	if err != nil {
+		pm.err = model.Invalidf("utcDate", m.UTCDate, "must be a UTC time like 2022-08-05T18:35:00Z")
+		return pm
+	}
+	pm.kickoff = kickoff.UTC()
+	if pm.status, err = model.ParseStatus(m.Status); err != nil {
+		pm.err = err
+		return pm
+	}
+	if pm.home == "" || pm.away == "" {
+		// A knock-out match whose teams are not known yet.
+		pm.home, pm.away = cmpStr(pm.home, "TBD"), cmpStr(pm.away, "TBD")
+	}
+	if pm.status.Played() || pm.status == model.AwardedStatus {
+		pm.result = model.Result{FullTime: m.Score.FullTime.score(), HalfTime: m.Score.HalfTime.score()}
+		if m.Score.Duration == "EXTRA_TIME" || m.Score.Duration == "PENALTY_SHOOTOUT" {
+			pm.result.ExtraTime, pm.result.Penalties = m.Score.ExtraTime.score(), m.Score.Penalties.score()
+		}
+	}
+	if pm.status.Live() {
+		pm.minute = fdoMinute(m.Minute)
+		if m.InjuryTime != nil && pm.minute > 0 {
+			pm.injury = *m.InjuryTime
+		}
+	}
+	return pm
+}
+
+// fdoMinute reads v4's minute: a number, a numeric string ("90"), or
+// absent; anything else, or out of 1 to 120, is unknown (0).
+func fdoMinute(v any) int {
+	var n int
+	switch m := v.(type) {
+	case float64:
+		n = int(m)
+	case string:
+		n, _ = strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(m, "'")))
+	}
+	if n < 1 || n > 120 {
+		return 0
+	}
+	return n
+}
+
+func cmpStr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
