@@ -50,7 +50,7 @@ func feedAdd() command {
 		example: "ingest feed add pl-openfootball --format openfootball --url https://raw.githubusercontent.com/openfootball/football.json/master/2025-26/en.1.json --every 30m",
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&format, "format", "", "import `format` of the document: "+strings.Join(fetchableFormats(), ", "))
-			fs.StringVar(&url, "url", "", "http, https or file `URL` of the document; for a live API (openligadb), the API's base URL")
+			fs.StringVar(&url, "url", "", "http, https or file `URL` of the document; for a live API (openligadb, football-data-org), the API's base URL")
 			fs.StringVar(&league, "league", "", "league `code` (default: what the format reads from the URL's path, or the source's league)")
 			fs.IntVar(&season, "season", 0, "season start `year` (default: what the format reads from the URL's path)")
 			fs.StringVar(&every, "every", model.DefaultFeedEvery.String(), "time between fetches, from 1s to 168h; for a live API, when no match is on or near")
@@ -59,7 +59,7 @@ func feedAdd() command {
 			fs.StringVar(&leagues, "leagues", "", "comma-separated competition `codes` a live API feed follows")
 			fs.StringVar(&live.TokenFile, "token-file", "", "`file` holding the API token, read by every follower (only its path is stored)")
 			fs.StringVar(&live.TokenEnv, "token-env", "", "environment `variable` holding the API token on every follower (only its name is stored)")
-			fs.IntVar(&live.UpstreamPerMinute, "upstream-per-minute", 0, "calls a minute the source allows the token (default: the format's)")
+			fs.IntVar(&live.UpstreamPerMinute, "upstream-per-minute", 0, "calls a minute the source allows the token (default: the format's; football-data-org 10)")
 			fs.IntVar(&live.UpstreamPerDay, "upstream-per-day", 0, "calls a day the source allows (default: the format's; openligadb 5000)")
 		},
 		run: func(ctx context.Context, e *env, pos []string) error {
@@ -124,8 +124,13 @@ func liveFeed(f *model.Feed) error {
 	if err := liveToken(f); err != nil {
 		return err
 	}
-	if f.Format == "openligadb" {
+	switch f.Format {
+	case "openligadb":
 		return openLigaDBFeed(f)
+	case "football-data-org":
+		if len(f.Competitions) == 0 {
+			return model.Invalidf("leagues", "", "a football-data-org feed needs its competitions' codes, such as --leagues PL,CL,BL1")
+		}
 	}
 	return nil
 }

@@ -481,6 +481,10 @@ const (
 	// docPart is a live API's matchday or day: parsed every time, no
 	// shrink guard, the match count of the last whole season kept.
 	docPart
+	// docCalendar is one of several seasons a live API's feed reads in
+	// turn (football-data.org's competitions): parsed every time, its
+	// match count kept, no shrink guard, since the seasons differ.
+	docCalendar
 )
 
 // write parses a fetched document and writes it unless it is the last
@@ -508,7 +512,7 @@ func (f *Follower) write(ctx context.Context, h *held, fd model.Feed, st Status,
 		return outcome{result: ResultError, err: fmt.Errorf("refused: %w", err)}, nil
 	}
 	n := doc.Matches()
-	if lost := st.Matches - n; kind != docPart && st.Matches > 0 && float64(lost) > f.cfg.MaxShrink*float64(st.Matches) {
+	if lost := st.Matches - n; (kind == docFile || kind == docWhole) && st.Matches > 0 && float64(lost) > f.cfg.MaxShrink*float64(st.Matches) {
 		return outcome{result: ResultSuspect, err: fmt.Errorf("refused as suspect: %d matches, %d fewer than the %d of the last good document "+
 			"(more than %g%% lost); nothing written. If the source really shrank, remove the feed and add it again", n, lost, st.Matches, f.cfg.MaxShrink*100)}, nil
 	}

@@ -52,7 +52,7 @@ func (openLigaDB) poll(ctx context.Context, c *caller, fd model.Feed, live *Live
 			return apiDoc{}, err
 		}
 		live.WholeAt, live.LastChange = now, ""
-		return apiDoc{body: body, name: path, whole: true}, nil
+		return apiDoc{body: body, name: path, kind: docWhole}, nil
 	}
 	matchday := fmt.Sprintf("%s/%d", season, live.Matchday)
 	date := ""
@@ -77,5 +77,5 @@ func (openLigaDB) poll(ctx context.Context, c *caller, fd model.Feed, live *Live
 		return apiDoc{}, err
 	}
 	live.LastChange = date
-	return apiDoc{body: body, name: path}, nil
+	return apiDoc{body: body, name: path, kind: docPart}, nil
 }

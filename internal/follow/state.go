@@ -83,6 +83,11 @@ type Live struct {
 	// WholeAt is when the whole season (or the day's matches) was last
 	// fetched: every interval of the feed, whatever is on.
 	WholeAt time.Time `json:"wholeAt,omitzero"`
+	// Cursor is the next of a feed's competitions whose season is read
+	// (football-data.org), 0 between two rounds of them; ScheduleAt is
+	// when the matches on or near (the fields above) were last read.
+	Cursor     int       `json:"cursor,omitempty"`
+	ScheduleAt time.Time `json:"scheduleAt,omitzero"`
 	// Calls counts the calls made to the source, in total; Budget is the
 	// key of the budget they are spent from.
 	Calls  uint64 `json:"calls"`

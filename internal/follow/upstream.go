@@ -38,13 +38,15 @@ type apiDoc struct {
 	body []byte
 	// name is the path the importer reads the document under.
 	name string
-	// whole: the whole season, the shrink guard's yardstick; a
-	// matchday's or a day's matches are not.
-	whole bool
+	// kind says how it is written: docWhole, docPart or docCalendar.
+	kind docKind
+	// calendar: it is not what the feed's schedule is read from (one
+	// competition's season of several).
+	calendar bool
 }
 
 // upstreams are the live APIs, by format.
-var upstreams = map[string]upstream{"openligadb": openLigaDB{}}
+var upstreams = map[string]upstream{"openligadb": openLigaDB{}, "football-data-org": footballDataOrg{}}
 
 // IsLive reports whether format is a live API's, whose --url is the API's
 // base and whose polls follow its matches.
@@ -265,8 +267,8 @@ func (f *Follower) followAPI(ctx context.Context, h *held, fd model.Feed, st Sta
 	if out.accepted || out.result == ResultNotModified {
 		out.live = &next
 	}
-	if out.doc != nil {
-		applySchedule(out.live, out.doc.Schedule(now))
+	if out.doc != nil && !doc.calendar {
+		applySchedule(out.live, out.doc.Schedule(now), now)
 	}
 	out.every = pollEvery(fd, *out.live, time.Now(), c.calls)
 	return out
@@ -287,11 +289,7 @@ func (f *Follower) written(ctx context.Context, h *held, fd model.Feed, st Statu
 	case doc.body == nil:
 		return outcome{result: ResultNotModified}
 	}
-	kind := docPart
-	if doc.whole {
-		kind = docWhole
-	}
-	out, parsed := f.write(ctx, h, fd, st, fetched{Body: doc.body}, doc.name, kind, now)
+	out, parsed := f.write(ctx, h, fd, st, fetched{Body: doc.body}, doc.name, doc.kind, now)
 	out.doc = parsed
 	return out
 }
@@ -299,15 +297,16 @@ func (f *Follower) written(ctx context.Context, h *held, fd model.Feed, st Statu
 // applySchedule takes what a document says of its matches into a live
 // feed's state; a matchday other than the one polled starts its own
 // change date afresh.
-func applySchedule(l *Live, s importer.Schedule) {
+func applySchedule(l *Live, s importer.Schedule, now time.Time) {
 	if s.Matchday != l.Matchday {
 		l.LastChange = ""
 	}
-	l.InPlay, l.NextKickoff, l.Matchday = s.InPlay, s.NextKickoff, s.Matchday
+	l.InPlay, l.NextKickoff, l.Matchday, l.ScheduleAt = s.InPlay, s.NextKickoff, s.Matchday, now
 }
 
 // pollEvery is the time until a live feed's next poll: while a match is
-// in play, the budget's pace (for each call a poll makes); before a
+// in play (or seasons are being read in turn), the budget's pace (for
+// each call a poll makes); before a
 // kick-off, twice that, up to the kick-off; otherwise the feed's own
 // interval, shortened so that the poll before a kick-off comes soon
 // before it.
@@ -315,7 +314,9 @@ func pollEvery(fd model.Feed, live Live, now time.Time, calls int) time.Duration
 	pace := max(live.Pace, minPace) * time.Duration(max(calls, 1))
 	until := live.NextKickoff.Sub(now)
 	switch {
-	case live.InPlay > 0:
+	case live.InPlay > 0 || live.Cursor > 0 || live.ScheduleAt.Before(live.WholeAt):
+		// In play; or a round of seasons under way, or just ended and
+		// the matches on or near not read since.
 		return pace
 	case live.NextKickoff.IsZero():
 		return fd.Every()

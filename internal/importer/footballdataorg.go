@@ -73,6 +73,15 @@ func (s fdoScore) score() *model.Score {
 // regularStages are v4's stages whose matches count in a table.
 var regularStages = map[string]bool{"REGULAR_SEASON": true, "GROUP_STAGE": true, "LEAGUE_STAGE": true}
 
+// knockoutMatchdays number v4's rounds that have no matchday (its
+// qualifying and knock-out rounds): a number of their own for each, after
+// any league's matchdays and the same in every answer, since an answer of
+// one day lists some rounds of a season only.
+var knockoutMatchdays = map[string]int{"PRELIMINARY_ROUND": 80, "PRELIMINARY_SEMI_FINALS": 80, "PRELIMINARY_FINAL": 81,
+	"QUALIFICATION_ROUND_1": 82, "QUALIFICATION_ROUND_2": 83, "QUALIFICATION_ROUND_3": 84, "QUALIFICATION": 84, "PLAYOFF_ROUND": 85,
+	"ROUND_1": 86, "ROUND_2": 87, "ROUND_3": 88, "ROUND_4": 89, "LAST_64": 90, "LAST_32": 91, "LAST_16": 92,
+	"QUARTER_FINALS": 93, "SEMI_FINALS": 94, "THIRD_PLACE": 95, "FINAL": 96, "PLAYOFFS": 97}
+
 // readFootballDataOrg reads a v4 match list: one season of each
 // competition it lists.
 func readFootballDataOrg(name string, body []byte, opts Options, leagues func(model.LeagueCode) (model.League, error)) (*source, error) {
@@ -130,11 +139,12 @@ func fdoSeason(seasons map[string]*parsedFile, src *source, name string, m fdoMa
 	end, _ := time.Parse(time.DateOnly, m.Season.EndDate)
 	pf := &parsedFile{path: name, league: league, year: year, caption: fmt.Sprintf("%s %d/%02d", league.Name, year, (year+1)%100),
 		kind: model.TypeLeague, calendarYear: !end.IsZero() && end.Year() == start.Year(), groups: map[string]string{}}
-	switch m.Competition.Type {
-	case "CUP":
-		pf.kind = model.TypeCup
-	case "PLAYOFFS", "LEAGUE_CUP":
-		pf.kind = model.TypeCup
+	// v4 calls the Champions League a CUP: any competition but a league
+	// is read as a tournament (group or league stage, then knock-outs),
+	// whatever stages one answer happens to list, so that every answer
+	// describes it alike.
+	if m.Competition.Type != "LEAGUE" {
+		pf.kind = model.TypeTournament
 	}
 	if pf.calendarYear {
 		pf.caption = fmt.Sprintf("%s %d", league.Name, year)
@@ -164,6 +174,9 @@ func fdoParse(m fdoMatch) parsedMatch {
 	}
 	if !regularStages[m.Stage] {
 		pm.stage, pm.round = model.Playoff, m.Stage
+		if pm.matchday == 0 {
+			pm.matchday = cmpInt(knockoutMatchdays[m.Stage], 98)
+		}
 	}
 	if m.Group != nil {
 		pm.group = strings.TrimPrefix(*m.Group, "GROUP_")

@@ -240,7 +240,7 @@ func (d *Doc) Schedule(now time.Time) Schedule {
 	for _, pf := range d.fl.src.seasons {
 		for _, pm := range pf.matches {
 			switch {
-			case pm.status == model.InPlay:
+			case pm.status.Live():
 				if s.InPlay == 0 {
 					s.Matchday = pm.matchday
 				}
@@ -1370,21 +1370,13 @@ func (im *Importer) resolveScorers(ctx context.Context, files []*file) error {
 		return a.fl.teamIDs[a.pm.away]
 	}
 	for i, a := range withGoals {
-		for _, g := range a.pm.goals {
-			// A goal whose scorer the source does not know (a live
-			// feed's) counts for its side and no one.
-			if g.Anonymous() {
-				continue
-			}
-			if err := im.persons.Resolve(team(a, g), g.Scorer); err != nil {
-				// A name that is no one's ("?"): the match is
-				// kept without its goals, as one whose goals do not
-				// make its score.
-				im.Summary.Warnings = append(im.Summary.Warnings, Warning{File: a.fl.path, Kind: warnDetail,
-					What: fmt.Sprintf("line %d, goals: %s v %s (%s): %v", a.pm.line, a.pm.home, a.pm.away, a.pm.round, err)})
-				a.pm.goals = nil
-				break
-			}
+		if err := im.resolveGoals(a.pm, func(g model.Goal) int { return team(a, g) }); err != nil {
+			// A name that is no one's ("?"): the match is kept
+			// without its goals, as one whose goals do not make its
+			// score.
+			im.Summary.Warnings = append(im.Summary.Warnings, Warning{File: a.fl.path, Kind: warnDetail,
+				What: fmt.Sprintf("line %d, goals: %s v %s (%s): %v", a.pm.line, a.pm.home, a.pm.away, a.pm.round, err)})
+			a.pm.goals = nil
 		}
 		if i+1 == len(withGoals) || withGoals[i+1].fl != a.fl {
 			for _, w := range im.persons.Warnings() {
@@ -1404,6 +1396,21 @@ func (im *Importer) resolveScorers(ctx context.Context, files []*file) error {
 			if g := &a.pm.goals[i]; !g.Anonymous() {
 				g.ScorerID = im.persons.ID(team(a, *g), g.Scorer)
 			}
+		}
+	}
+	return nil
+}
+
+// resolveGoals resolves the scorers of a match's goals; a goal whose
+// scorer the source does not know (a live feed's) counts for its side
+// and no one.
+func (im *Importer) resolveGoals(pm *parsedMatch, team func(model.Goal) int) error {
+	for _, g := range pm.goals {
+		if g.Anonymous() {
+			continue
+		}
+		if err := im.persons.Resolve(team(g), g.Scorer); err != nil {
+			return err
 		}
 	}
 	return nil
