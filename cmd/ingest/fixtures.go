@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -45,7 +46,7 @@ var fixtureFields = fields[model.Fixture]{
 	}},
 	{"leg", "1 or 2 in a two-legged tie, 0 for a single match", func(f *model.Fixture, v string) (err error) { f.Leg, err = parseInt("leg", v); return err }},
 	{"round", "round label, e.g. Semi-finals", func(f *model.Fixture, v string) error { f.Round = v; return nil }},
-	{"status", "status (a new fixture: TIMED)", func(f *model.Fixture, v string) (err error) { f.Status, err = model.ParseStatus(v); return err }},
+	{"status", "status (a new fixture: TIMED; a live score and its minute: `ingest result`)", func(f *model.Fixture, v string) (err error) { f.Status, err = model.ParseStatus(v); return err }},
 	{"odds", "decimal odds home,draw,away (empty clears)", func(f *model.Fixture, v string) (err error) { f.Odds, err = parseOdds(v); return err }},
 }
 
@@ -80,11 +81,42 @@ func parseOdds(s string) (*model.Odds, error) {
 	return &model.Odds{HomeWin: v[0], Draw: v[1], AwayWin: v[2]}, nil
 }
 
+// minuteField sets a live match's minute and stoppage time: 67, 45+2;
+// "" clears them. Only `ingest result` has it, with the running score.
+var minuteField = field[model.Fixture]{"minute", "minute of a live match, MINUTE[+STOPPAGE] (67, 45+2); empty clears",
+	func(f *model.Fixture, v string) error {
+		if v == "" {
+			f.Minute, f.InjuryTime = 0, 0
+			return nil
+		}
+		minute, plus, hasPlus := strings.Cut(strings.TrimSuffix(strings.TrimSpace(v), "'"), "+")
+		var err error
+		if f.Minute, err = strconv.Atoi(minute); err != nil || f.Minute < 1 || f.Minute > 120 {
+			return model.Invalidf("minute", v, "must be MINUTE[+STOPPAGE], the minute from 1 to 120 (45+2)")
+		}
+		f.InjuryTime = 0
+		if hasPlus {
+			if f.InjuryTime, err = strconv.Atoi(plus); err != nil || f.InjuryTime < 1 || f.InjuryTime > 30 {
+				return model.Invalidf("minute", v, "the stoppage minutes after + must be from 1 to 30 (45+2)")
+			}
+		}
+		return nil
+	}}
+
+// checkMinuteGiven refuses a --minute given for a fixture that ends up
+// not live: the write path would drop it, and an editor should know.
+func checkMinuteGiven(g given, f *model.Fixture) error {
+	if v, ok := g["minute"]; ok && v != "" && !f.Status.Live() {
+		return model.Invalidf("minute", v, "only a live fixture (IN_PLAY, PAUSED, EXTRA_TIME, PENALTY_SHOOTOUT) has a minute; this one would be %s", f.Status)
+	}
+	return nil
+}
+
 var resultFields = fields[model.Fixture]{
-	{"score", "full-time score H-A (while IN_PLAY, the running score)", score("score", func(f *model.Fixture) **model.Score { return &f.Result.FullTime })},
+	{"score", "full-time score H-A (while IN_PLAY or PAUSED, the running score)", score("score", func(f *model.Fixture) **model.Score { return &f.Result.FullTime })},
 	{"half-time", "half-time score H-A", score("half-time", func(f *model.Fixture) **model.Score { return &f.Result.HalfTime })},
-	{"extra-time", "score after extra time H-A (knock-out fixtures, after a level full time)", score("extra-time", func(f *model.Fixture) **model.Score { return &f.Result.ExtraTime })},
-	{"penalties", "penalty shoot-out H-A (after a level match)", score("penalties", func(f *model.Fixture) **model.Score { return &f.Result.Penalties })},
+	{"extra-time", "score after extra time H-A (knock-out fixtures, after a level full time; during EXTRA_TIME, the running score)", score("extra-time", func(f *model.Fixture) **model.Score { return &f.Result.ExtraTime })},
+	{"penalties", "penalty shoot-out H-A (after a level match; level during PENALTY_SHOOTOUT)", score("penalties", func(f *model.Fixture) **model.Score { return &f.Result.Penalties })},
 	{"awarded", "awarded winner: home, away or draw; none clears (the table follows the award, not the goals)", func(f *model.Fixture, v string) (err error) {
 		if v == "none" || v == "" {
 			f.Awarded = ""
@@ -93,22 +125,38 @@ var resultFields = fields[model.Fixture]{
 		f.Awarded, err = model.ParseSide("awarded", v)
 		return err
 	}},
-	{"status", "FINISHED (the default), or IN_PLAY for a live score", func(f *model.Fixture, v string) error {
+	minuteField,
+	{"status", "FINISHED (the default; with --minute, the live status the fixture has, or IN_PLAY), AWARDED, SUSPENDED, " +
+		"or a live one for a running score: IN_PLAY, PAUSED, EXTRA_TIME, PENALTY_SHOOTOUT", func(f *model.Fixture, v string) error {
 		st, err := model.ParseStatus(v)
-		if err == nil && st != model.Finished && st != model.InPlay {
-			err = model.Invalidf("status", v, "a result is FINISHED or IN_PLAY; use `ingest status` for other moves")
+		if err == nil && !st.Played() {
+			err = model.Invalidf("status", v, "a result is live, FINISHED, AWARDED or SUSPENDED; use `ingest status` for other moves")
 		}
 		f.Status = st
 		return err
 	}},
 }
 
+// resultStatus is the status `ingest result` gives a fixture in cur when
+// --status is not given: a minute says the match is still on (as it is,
+// or kicking off now), else the result is the final one.
+func resultStatus(g given, cur model.Status) string {
+	if v, ok := g["minute"]; ok && v != "" {
+		if cur.Live() {
+			return string(cur)
+		}
+		return string(model.InPlay)
+	}
+	return string(model.Finished)
+}
+
 func result() command {
 	g := given{}
 	var goalFlags []string
-	return command{name: "result", args: "FIXTURE --score H-A [--half-time H-A] [--extra-time H-A] [--penalties H-A] [--status S] [--awarded SIDE] [--goal GOAL]...",
+	return command{name: "result", args: "FIXTURE --score H-A [--half-time H-A] [--extra-time H-A] [--penalties H-A] [--status S] [--minute M[+S]] [--awarded SIDE] [--goal GOAL]...",
 		summary: "record a final or live result, and its goals; a fixture not yet IN_PLAY goes through it",
-		example: "ingest result 4242 --score 2-1 --half-time 1-0\n  ingest result 4242 --score 1-0 --status IN_PLAY\n  ingest result 4242 --score 1-1 --extra-time 2-2 --penalties 4-3\n" +
+		example: "ingest result 4242 --score 2-1 --half-time 1-0\n  ingest result 4242 --score 1-0 --minute 67\n  ingest result 4242 --score 1-0 --half-time 1-0 --status PAUSED\n" +
+			"  ingest result 4242 --score 1-1 --extra-time 2-2 --penalties 4-3\n" +
 			"  ingest result 4242 --score 2-1 --goal \"home 45+2 Harry Kane pen\" --goal \"away 87 Rüdiger og\" --goal \"home 90 Kane\"",
 		flags: func(fs *flag.FlagSet) {
 			resultFields.register(fs, g)
@@ -124,9 +172,7 @@ func result() command {
 			if err != nil {
 				return err
 			}
-			if _, ok := g["status"]; !ok {
-				g["status"] = string(model.Finished)
-			}
+			_, statusGiven := g["status"]
 			goals, err := parseGoals(goalFlags)
 			if err != nil {
 				return err
@@ -138,7 +184,14 @@ func result() command {
 					if !score && !awarded && f.Result.FullTime == nil {
 						return usagef("want --score H-A (or --awarded SIDE)")
 					}
-					if err := resultFields.apply(g, f); err != nil || goalFlags == nil {
+					g := maps.Clone(g)
+					if !statusGiven {
+						g["status"] = resultStatus(g, f.Status)
+					}
+					if err := resultFields.apply(g, f); err != nil {
+						return err
+					}
+					if err := checkMinuteGiven(g, f); err != nil || goalFlags == nil {
 						return err
 					}
 					f.Goals = slices.Clone(goals)
@@ -223,13 +276,16 @@ func parseGoal(v string) (model.Goal, error) {
 // statusWords are the verbs editors type for each status.
 var statusWords = map[string]model.Status{
 	"schedule": model.Scheduled, "time": model.Timed, "kickoff": model.InPlay, "kick-off": model.InPlay,
-	"start": model.InPlay, "finish": model.Finished, "postpone": model.Postponed, "cancel": model.Canceled,
+	"start": model.InPlay, "resume": model.InPlay, "pause": model.Paused, "half-time": model.Paused,
+	"extra-time": model.ExtraTime, "shoot-out": model.PenaltyShootout, "finish": model.Finished,
+	"suspend": model.Suspended, "postpone": model.Postponed, "cancel": model.Canceled, "award": model.AwardedStatus,
 }
 
 func status() command {
 	var kickoff string
 	return command{name: "status", args: "FIXTURE STATUS [--kickoff TIME]",
-		summary: "move a fixture to a status: schedule, time, kick-off, finish, postpone, cancel (a move that skips states goes through them)",
+		summary: "move a fixture to a status: schedule, time, kick-off, half-time, resume, extra-time, shoot-out, finish, suspend, postpone, cancel, award " +
+			"(a move that skips states goes through them)",
 		example: "ingest status 4242 postpone\n  ingest status 4242 time --kickoff 2026-04-15T19:45:00Z",
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&kickoff, "kickoff", "", "new kick-off time, RFC 3339 (when rescheduling)")
@@ -245,15 +301,12 @@ func status() command {
 			next, ok := statusWords[strings.ToLower(pos[1])]
 			if !ok {
 				if next, err = model.ParseStatus(pos[1]); err != nil {
-					return model.Invalidf("status", pos[1], "must be schedule, time, kick-off, finish, postpone, cancel or a status name")
+					return model.Invalidf("status", pos[1], "must be schedule, time, kick-off, half-time, resume, extra-time, shoot-out, finish, suspend, postpone, cancel, award or a status name")
 				}
 			}
 			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) {
 				ch, _, err := ed.PutFixture(ctx, id, true, func(f *model.Fixture) error {
 					f.Status = next
-					if next == model.InPlay && f.Result.FullTime == nil {
-						f.Result.FullTime = &model.Score{}
-					}
 					if kickoff != "" {
 						var err error
 						f.Kickoff, err = parseTime("kickoff", kickoff)

@@ -33,6 +33,7 @@ func (e *Editor) PutFixture(ctx context.Context, id int, mustExist bool, change 
 		return Change{}, nil, err
 	}
 	f.ID = id
+	liveFields(&f)
 	c, err := e.competition(ctx, f.CompetitionID)
 	if err != nil {
 		return Change{}, nil, err
@@ -61,7 +62,12 @@ func (e *Editor) updateFixture(ctx context.Context, id int, change func(*model.F
 			if err != nil {
 				return nil, err
 			}
-			return fixtureStates(c, cur, *next)
+			// The states are settled in place: the caller gets the
+			// fixture as written.
+			wanted := []model.Fixture{*next}
+			states, err := fixtureStates(c, cur, wanted...)
+			*next = wanted[0]
+			return states, err
 		}}.run(ctx, e)
 }
 
@@ -69,12 +75,16 @@ func (e *Editor) updateFixture(ctx context.Context, id int, change func(*model.F
 // competition and the state before it (old: the stored one, nil for a new
 // fixture), and returns the revisions to write: every wanted state, each
 // preceded by the steps of its status path. Steps before kick-off carry no
-// result, and only a finished fixture its award.
+// result, and only a finished fixture its award. A live state's minute is
+// dropped once the match is no longer live (a source may still send the
+// last one), and a match that goes live without a score has 0-0, as v4
+// shows it from kick-off.
 func fixtureStates(c *model.Competition, old *model.Fixture, wanted ...model.Fixture) ([]any, error) {
 	var out []any
 	prev := old
 	for i := range wanted {
 		f := &wanted[i]
+		liveFields(f)
 		if err := model.CheckFixture(c, f, prev); err != nil {
 			return nil, err
 		}
@@ -90,6 +100,7 @@ func fixtureStates(c *model.Competition, old *model.Fixture, wanted ...model.Fix
 				if st != model.InPlay {
 					step.Result = model.Result{}
 				}
+				liveFields(&step)
 				if err := model.CheckFixture(c, &step, prev); err != nil {
 					return nil, err
 				}
@@ -101,6 +112,28 @@ func fixtureStates(c *model.Competition, old *model.Fixture, wanted ...model.Fix
 		prev = f
 	}
 	return out, nil
+}
+
+// liveFields keeps f's minute only while it is live, and gives a live
+// match the running score of its phase when it has none: 0-0 from
+// kick-off, extra time from the full-time score (ours counts on from it),
+// a shoot-out from 0-0, as v4 shows each from its start.
+func liveFields(f *model.Fixture) {
+	if !f.Status.Live() {
+		f.Minute, f.InjuryTime = 0, 0
+		return
+	}
+	r := &f.Result
+	if r.FullTime == nil {
+		r.FullTime = &model.Score{}
+	}
+	switch {
+	case f.Status == model.ExtraTime && r.ExtraTime == nil:
+		et := *r.FullTime
+		r.ExtraTime = &et
+	case f.Status == model.PenaltyShootout && r.Penalties == nil:
+		r.Penalties = &model.Score{}
+	}
 }
 
 // Stored is an entity as a writer read it: its state and revision.

@@ -178,9 +178,26 @@ func teamID(id int) *int {
 	return &id
 }
 
+// v1Status is a fixture's status as v1 shows it: v1 had six. A match
+// being played, in a break, extra time or a shoot-out included, is IN_PLAY;
+// an award is FINISHED (v1 showed awarded results so); a suspended match,
+// neither over nor being played, is POSTPONED until it resumes or is
+// replayed.
+func v1Status(s model.Status) model.Status {
+	switch {
+	case s.Live():
+		return model.InPlay
+	case s == model.AwardedStatus:
+		return model.Finished
+	case s == model.Suspended:
+		return model.Postponed
+	}
+	return s
+}
+
 func renderFixture(f readmodel.Fixture, rep representation, l links) any {
 	if rep == compressed {
-		out := compressedFixture{ID: f.ID, CID: f.CompetitionID, Date: ts(f.Kickoff), Status: f.Status,
+		out := compressedFixture{ID: f.ID, CID: f.CompetitionID, Date: ts(f.Kickoff), Status: v1Status(f.Status),
 			Matchday: f.Matchday, HomeID: teamID(f.HomeTeamID), AwayID: teamID(f.AwayTeamID)}
 		g := goalsOf(f.Result.FullTime)
 		out.Result.compressedGoals = compressedGoals{g.GoalsHomeTeam, g.GoalsAwayTeam}
@@ -190,7 +207,7 @@ func renderFixture(f readmodel.Fixture, rep representation, l links) any {
 		}
 		return out
 	}
-	out := fixtureJSON{ID: f.ID, CompetitionID: f.CompetitionID, Date: ts(f.Kickoff), Status: f.Status,
+	out := fixtureJSON{ID: f.ID, CompetitionID: f.CompetitionID, Date: ts(f.Kickoff), Status: v1Status(f.Status),
 		Matchday: f.Matchday, HomeTeamName: f.HomeTeamName, HomeTeamID: teamID(f.HomeTeamID),
 		AwayTeamName: f.AwayTeamName, AwayTeamID: teamID(f.AwayTeamID), Odds: f.Odds,
 		Result: resultJSON{goals: goalsOf(f.Result.FullTime), HalfTime: optGoals(f.Result.HalfTime),

@@ -23,7 +23,10 @@ type v4Ref struct {
 }
 
 type v4Goal struct {
-	Minute     int              `json:"minute"`
+	// Minute is null for a goal whose minute the source did not give
+	// (OpenLigaDB's live goals), as the scorer's id and name are for one
+	// whose scorer it did not.
+	Minute     *int             `json:"minute"`
 	InjuryTime *int             `json:"injuryTime"`
 	Type       model.GoalType   `json:"type"`
 	Team       v4Ref            `json:"team"`
@@ -52,8 +55,15 @@ func (x *v4Context) goalsOf(f *readmodel.Fixture, goals []model.Goal) *[]v4Goal 
 		} else {
 			score.Home++
 		}
-		name := g.Scorer
-		out[i] = v4Goal{Minute: g.Minute, Type: g.Type, Team: v4Ref{ID: team.ID, Name: team.Name}, Scorer: v4Ref{Name: &name}, Score: score}
+		out[i] = v4Goal{Type: g.Type, Team: v4Ref{ID: team.ID, Name: team.Name}, Score: score}
+		if g.Minute > 0 {
+			minute := g.Minute
+			out[i].Minute = &minute
+		}
+		if g.Scorer != "" {
+			name := g.Scorer
+			out[i].Scorer.Name = &name
+		}
 		if g.Injury > 0 {
 			n := g.Injury
 			out[i].InjuryTime = &n
@@ -271,7 +281,7 @@ func personFixtures(x *v4Context, p readmodel.Person, tier model.Tier) ([]readmo
 	}
 	team, _ := x.snap.TeamFixtures(t.ID, readmodel.FixtureFilter{Season: running[0].Year, Leagues: leagues})
 	for _, fx := range team {
-		if fx.Status == model.Finished && !slices.ContainsFunc(fs, func(g readmodel.Fixture) bool { return g.ID == fx.ID }) {
+		if fx.Status.HasResult() && !slices.ContainsFunc(fs, func(g readmodel.Fixture) bool { return g.ID == fx.ID }) {
 			fs = append(fs, fx)
 		}
 	}

@@ -240,6 +240,11 @@ type v4Match struct {
 	HomeTeam    v4TeamTiny      `json:"homeTeam"`
 	AwayTeam    v4TeamTiny      `json:"awayTeam"`
 	Score       v4Score         `json:"score"`
+	// Minute and InjuryTime are a live match's, where the source had
+	// them: upstream's types (the spec's int; a feed may have read a
+	// string), absent otherwise.
+	Minute     *int `json:"minute,omitempty"`
+	InjuryTime *int `json:"injuryTime,omitempty"`
 	// Goals are in the single match, and in lists asked for with
 	// X-Unfold-Goals: true; [] when we have none.
 	Goals    *[]v4Goal   `json:"goals,omitempty"`
@@ -248,7 +253,8 @@ type v4Match struct {
 }
 
 // v4Status is a fixture's v4 status: v4 spells CANCELLED, and a finished
-// match whose result the league awarded is AWARDED.
+// match whose result the league awarded is AWARDED (a stream written
+// before AWARDED was a status holds such FINISHED ones).
 func v4Status(f *readmodel.Fixture) string {
 	switch {
 	case f.Status == model.Canceled:
@@ -277,7 +283,10 @@ func addScores(a, b model.Score) *model.Score {
 // regularTime the score after 90 minutes (upstream documents it so; its
 // recordings have null there), extraTime the goals of extra time alone.
 // The winner is the match's, not the tie's: the awarded side, else the
-// shoot-out's, else fullTime's; null until the match is over.
+// shoot-out's, else fullTime's; null until the match is over (upstream
+// may name the side leading a live match: a follower must not read it as
+// final, so we do not give it). While live the same arithmetic makes
+// fullTime the running score, extra time's and the shoot-out's included.
 func v4ScoreOf(f *readmodel.Fixture) v4Score {
 	r := f.Result
 	s := v4Score{Duration: "REGULAR", FullTime: goalsPtr(r.FullTime), HalfTime: goalsPtr(r.HalfTime)}
@@ -303,7 +312,7 @@ func v4ScoreOf(f *readmodel.Fixture) v4Score {
 		s.RegularTime = &rt
 		s.FullTime = goalsPtr(final)
 	}
-	if f.Status != model.Finished {
+	if !f.Status.HasResult() {
 		return s
 	}
 	var w model.Side
@@ -429,6 +438,14 @@ func (x *v4Context) match(f *readmodel.Fixture, single bool) v4Match {
 		Status: v4Status(f), Stage: v4Stage(f, ci.comp.Type), Group: v4Group(f.Group), LastUpdated: ts(ci.comp.LastUpdated),
 		HomeTeam: x.team(f.HomeTeamID, f.HomePlaceholder), AwayTeam: x.team(f.AwayTeamID, f.AwayPlaceholder),
 		Score: v4ScoreOf(f), Referees: []v4Referee{}}
+	if f.Status.Live() && f.Minute > 0 {
+		minute := f.Minute
+		m.Minute = &minute
+		if f.InjuryTime > 0 {
+			injury := f.InjuryTime
+			m.InjuryTime = &injury
+		}
+	}
 	if single {
 		m.Venue = json.RawMessage("null")
 		if f.Venue != "" {
@@ -545,9 +562,13 @@ func (x *v4Context) keep(fs []readmodel.Fixture, f *filters) []readmodel.Fixture
 	return out
 }
 
+// statusIn reports whether v4 status st is one of list. LIVE is every
+// status of a match being played: upstream documents IN_PLAY and PAUSED,
+// and shows a match in extra time or its shoot-out as IN_PLAY with the
+// score's duration saying which, so its LIVE holds those too.
 func statusIn(st string, list []string) bool {
 	for _, s := range list {
-		if s == st || (s == "LIVE" && (st == "IN_PLAY" || st == "PAUSED")) {
+		if s == st || (s == "LIVE" && model.Status(st).Live()) {
 			return true
 		}
 	}

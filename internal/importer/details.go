@@ -74,14 +74,18 @@ func checkDetails(pf *parsedFile) []Warning {
 			add   func(*model.Fixture)
 			drop  func()
 		}{
-			{"ht", r.HalfTime != nil, func(f *model.Fixture) { f.Result.HalfTime = r.HalfTime }, func() { pm.result.HalfTime = nil }},
 			{"et", r.ExtraTime != nil, func(f *model.Fixture) { f.Result.ExtraTime = r.ExtraTime }, func() { pm.result.ExtraTime = nil }},
 			{"p", r.Penalties != nil, func(f *model.Fixture) { f.Result.Penalties = r.Penalties }, func() { pm.result.Penalties = nil }},
 			{"odds", pm.odds != nil, func(f *model.Fixture) { f.Odds = pm.odds }, func() { pm.odds = nil }},
 			{"referee", pm.referee != "", func(f *model.Fixture) { f.Referee = pm.referee }, func() { pm.referee = "" }},
 			{"ground", pm.venue != "", func(f *model.Fixture) { f.Venue = pm.venue }, func() { pm.venue = "" }},
-			// Last: the goals must make the score that is kept.
+			// The goals must make the score that is kept.
 			{"goals", len(pm.goals) > 0, func(f *model.Fixture) { f.Goals = pm.goals }, func() { pm.goals = nil }},
+			// Half time after the goals, which it must agree with: where
+			// they disagree the half time is the likelier error (the 2022
+			// World Cup file has Japan v Spain 0-0 at half time, Morata
+			// scoring in the 11th minute), so it is the one dropped.
+			{"ht", r.HalfTime != nil, func(f *model.Fixture) { f.Result.HalfTime = r.HalfTime }, func() { pm.result.HalfTime = nil }},
 		} {
 			if !d.has {
 				continue

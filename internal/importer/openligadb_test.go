@@ -44,11 +44,21 @@ func TestOpenLigaDBLiveSnapshot(t *testing.T) {
 	if count[model.InPlay] != 3 || count[model.Finished]+count[model.InPlay]+count[model.Timed] != 306 {
 		t.Errorf("statuses %v, want 3 IN_PLAY and the rest FINISHED or TIMED", count)
 	}
+	// A half time the goals' minutes contradict (a goal in first-half
+	// stoppage time written as 47') is left out by the writer.
+	halves := 0
 	for _, f := range byID {
-		if f.Status == model.Finished && (f.Result.HalfTime == nil || f.Matchday == 0) {
-			t.Fatalf("%s: finished without a half time or a matchday: %+v", f.Source, f)
+		if f.Matchday == 0 {
+			t.Fatalf("%s: no matchday: %+v", f.Source, f)
+		}
+		if f.Status == model.Finished && f.Result.HalfTime != nil {
+			halves++
 		}
 	}
+	if halves < count[model.Finished]*9/10 {
+		t.Errorf("%d of %d finished matches have their half time, want nearly all", halves, count[model.Finished])
+	}
+	t.Logf("%d of %d finished matches have their half time", halves, count[model.Finished])
 	if again := natstest.Import(t, s, "openligadb", opts, file); again.Changes() != 0 {
 		t.Errorf("the same answer again changed %d entities, want none", again.Changes())
 	}

@@ -208,20 +208,11 @@ func (s *scanner) fixture(f *model.Fixture) error {
 		var err error
 		var v []byte
 		switch string(key) {
-		case "id":
-			f.ID, err = s.int()
-		case "competitionId":
-			f.CompetitionID, err = s.int()
-		case "matchday":
-			f.Matchday, err = s.int()
-		case "homeTeamId":
-			f.HomeTeamID, err = s.int()
-		case "awayTeamId":
-			f.AwayTeamID, err = s.int()
-		case "minute":
-			f.Minute, err = s.int()
-		case "injuryTime":
-			f.InjuryTime, err = s.int()
+		case "id", "competitionId", "matchday", "homeTeamId", "awayTeamId", "minute", "injuryTime":
+			var n int
+			if n, err = s.int(); err == nil {
+				setInt(f, string(key), n)
+			}
 		case "group", "stage", "round", "homePlaceholder", "awayPlaceholder", "status", "awarded", "referee", "venue", "source":
 			if v, err = s.str(); err == nil {
 				setString(f, string(key), v)
@@ -361,6 +352,25 @@ func enum(v []byte) string {
 		return "DRAW"
 	}
 	return string(v)
+}
+
+func setInt(f *model.Fixture, key string, n int) {
+	switch key {
+	case "id":
+		f.ID = n
+	case "competitionId":
+		f.CompetitionID = n
+	case "matchday":
+		f.Matchday = n
+	case "homeTeamId":
+		f.HomeTeamID = n
+	case "awayTeamId":
+		f.AwayTeamID = n
+	case "minute":
+		f.Minute = n
+	case "injuryTime":
+		f.InjuryTime = n
+	}
 }
 
 func setString(f *model.Fixture, key string, raw []byte) {

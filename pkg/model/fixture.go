@@ -385,6 +385,9 @@ func checkRegular(c *Competition, f *Fixture) error {
 	if c.Type == TypeCup {
 		return Invalidf("stage", string(f.Stage), "every fixture of a cup is a knock-out (PLAYOFF) fixture")
 	}
+	if (f.Status == ExtraTime || f.Status == PenaltyShootout) && !c.RegularExtraTime {
+		return Invalidf("status", string(f.Status), "only knock-out (PLAYOFF stage) fixtures go to extra time or penalties in competition %d", c.ID)
+	}
 	if r := f.Result; (r.ExtraTime != nil || r.Penalties != nil) && !c.RegularExtraTime {
 		field, v := "extra-time", r.ExtraTime
 		if v == nil {

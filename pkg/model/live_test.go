@@ -181,3 +181,17 @@ func TestGoalString(t *testing.T) {
 		}
 	}
 }
+
+// TestNoExtraTimeInALeague: a league match neither goes to extra time nor
+// to a shoot-out, live or not.
+func TestNoExtraTimeInALeague(t *testing.T) {
+	pl := &Competition{ID: 2, Caption: "PL 2026", League: "PL", Year: 2026, Type: TypeLeague}
+	pl.SetDefaults()
+	for _, st := range []Status{ExtraTime, PenaltyShootout} {
+		f := Fixture{ID: 1, CompetitionID: 2, Matchday: 3, Stage: Regular, Kickoff: time.Unix(0, 0), HomeTeamID: 1, AwayTeamID: 2,
+			Status: st, Result: Result{FullTime: &Score{1, 1}}}
+		if err := CheckFixture(pl, &f, nil); ErrorCode(err) != Invalid || !strings.Contains(err.Error(), "only knock-out") {
+			t.Errorf("%s in a league: %v, want refused", st, err)
+		}
+	}
+}

@@ -165,7 +165,9 @@ func (w *writer) tallyScorers(fixtures []*fixture) []scorerTally {
 		}
 		counted := map[int]bool{}
 		for _, g := range x.goals {
-			if g.Type == model.GoalOwn {
+			// An own goal counts for no scorer's tally, nor does one
+			// whose scorer the source did not know.
+			if g.Type == model.GoalOwn || g.Anonymous() {
 				continue
 			}
 			team := f.home

@@ -24,9 +24,11 @@ import (
 // that one message's, whatever the batching.
 
 // Names of the v1 fields that events report, as the v1 representations
-// name them.
+// name them; minute and injuryTime, which v1 has not, as v4 names them.
 const (
 	fieldStatus            = "status"
+	fieldMinute            = "minute"
+	fieldInjuryTime        = "injuryTime"
 	fieldDate              = "date"
 	fieldMatchday          = "matchday"
 	fieldHomeTeamID        = "homeTeamId"
@@ -97,6 +99,14 @@ func (w *writer) fixtureEvent(seq uint64, t time.Time, old, cur *fixture) (push.
 	if old.status != cur.status {
 		u[fieldStatus] = [2]any{old.modelStatus(), cur.modelStatus()}
 	}
+	// A live match's clock: each minute a source sends is a change a
+	// ticker shows.
+	if old.minute != cur.minute {
+		u[fieldMinute] = [2]any{minuteOrNil(old.minute), minuteOrNil(cur.minute)}
+	}
+	if old.injuryTime != cur.injuryTime {
+		u[fieldInjuryTime] = [2]any{minuteOrNil(old.injuryTime), minuteOrNil(cur.injuryTime)}
+	}
 	if old.kickoff != cur.kickoff {
 		u[fieldDate] = [2]any{old.time().Format(v1Timestamp), cur.time().Format(v1Timestamp)}
 	}
@@ -127,6 +137,14 @@ func (w *writer) fixtureEvent(seq uint64, t time.Time, old, cur *fixture) (push.
 		}
 	}
 	return ev, true
+}
+
+// minuteOrNil is a minute as an event shows it: null when none.
+func minuteOrNil(m uint8) any {
+	if m == 0 {
+		return nil
+	}
+	return int(m)
 }
 
 func teamOrNil(id int32) any {
