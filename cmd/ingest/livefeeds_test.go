@@ -37,6 +37,7 @@ const (
 func TestLiveFeedFlags(t *testing.T) {
 	c := newCLI(t)
 	base := []string{"feed", "add", "bl2", "--format", "openligadb", "--url", "https://api.openligadb.de"}
+	v4 := []string{"feed", "add", "v4", "--format", "football-data-org", "--url", "https://api.football-data.org/v4"}
 	for _, tt := range []struct {
 		args []string
 		err  string
@@ -49,6 +50,10 @@ func TestLiveFeedFlags(t *testing.T) {
 		{[]string{"feed", "add", "pl", "--format", "openfootball", "--url", "https://example.org/en.1.json", "--token-env", "TOKEN"}, "a feed of a file takes none"},
 		{append(slices.Clone(base), "--source-league", "bl2", "--season", "2023", "--token-env", "1X"), "token-env"},
 		{append(slices.Clone(base), "--source-league", "bl2", "--season", "2023", "--upstream-per-minute", "-1"), "upstream-per-minute"},
+		{append(slices.Clone(v4), "--token-env", "FD_TOKEN"), "a football-data-org feed needs its competitions' codes"},
+		{append(slices.Clone(v4), "--leagues", "PL,CL"), "needs its API token"},
+		{append(slices.Clone(v4), "--leagues", "PL,cl!", "--token-env", "FD_TOKEN"), "leagues"},
+		{append(slices.Clone(v4), "--leagues", "PL", "--token-env", "FD_TOKEN", "--token-file", "/run/token"), "not both"},
 	} {
 		code, out, errOut := c.run(tt.args...)
 		if code != exitInvalid || !strings.Contains(errOut, tt.err) || strings.Count(errOut, "\n") != 1 {
@@ -56,10 +61,16 @@ func TestLiveFeedFlags(t *testing.T) {
 		}
 	}
 	c.ok(append(slices.Clone(base), "--source-league", "bl2", "--season", "2023", "--every", "1h")...)
-	show := c.ok("feed", "show", "bl2")
-	for _, want := range []string{`league:\s+BL2\n`, `season:\s+2023\n`, `source league:\s+bl2\n`, `token:\s+none\n`, `every:\s+1h0m0s\n`} {
-		if !regexp.MustCompile(want).MatchString(show) {
-			t.Errorf("feed show lacks %s:\n%s", want, show)
+	c.ok(append(slices.Clone(v4), "--leagues", "PL,CL", "--token-env", "FD_TOKEN")...)
+	for name, wants := range map[string][]string{
+		"bl2": {`league:\s+BL2\n`, `season:\s+2023\n`, `source league:\s+bl2\n`, `token:\s+none\n`, `every:\s+1h0m0s\n`},
+		"v4":  {`competitions:\s+PL,CL\n`, `token:\s+environment variable FD_TOKEN\n`, `budget:\s+-\n`},
+	} {
+		show := c.ok("feed", "show", name)
+		for _, want := range wants {
+			if !regexp.MustCompile(want).MatchString(show) {
+				t.Errorf("feed show %s lacks %s:\n%s", name, want, show)
+			}
 		}
 	}
 }
@@ -88,8 +99,13 @@ func TestLiveFeedEndToEnd(t *testing.T) {
 	if _, err := fk.Edit(liveMatch, livefake.Unplayed(time.Now().Add(time.Hour))); err != nil {
 		t.Fatal(err)
 	}
+	v4 := fakeFootballDataOrg(t)
+	tokenFile := filepath.Join(t.TempDir(), "football-data.token")
+	if err := os.WriteFile(tokenFile, []byte(v4Token+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	c := newCLI(t)
-	runLiveDocs(t, c, fk.URL)
+	stop := runLiveDocs(t, c, fk.URL, v4.URL, tokenFile)
 	c.waitOutput(t, `(?s)last result:\s+changed.*in play:\s+[1-9]`, "feed", "show", "bl2-live")
 	id := liveFixture(t, c)
 	api := startAPI(t, c.srv.URL())
@@ -133,37 +149,77 @@ func TestLiveFeedEndToEnd(t *testing.T) {
 			t.Errorf("feed show lacks %s:\n%s", want, show)
 		}
 	}
+	if _, log := stop(); strings.Contains(log, v4Token) {
+		t.Errorf("the follower logged the token:\n%s", log)
+	}
 	slices.Sort(lat)
 	t.Logf("upstream change → replica's event stream: p50 %s, max %s over %d changes; calls %v", lat[len(lat)/2], lat[len(lat)-1], len(lat), fk.Calls())
 }
 
-// runLiveDocs runs docs/feeds.md's live example as written there, with
-// OpenLigaDB's host replaced by the fake's, the budget raised to the
-// fake's 60 calls a minute (5,000 a day would pace the match at 17 s),
-// a lease of a second, and the admin listener on a port of its own.
-func runLiveDocs(t *testing.T, c *cli, url string) {
+// v4Token is the fake football-data.org's token.
+const v4Token = "docs-token-0123456789"
+
+// fakeFootballDataOrg serves the recorded Premier League, Champions
+// League and Bundesliga lists to v4Token, 10 calls a minute.
+func fakeFootballDataOrg(t *testing.T) *livefake.FootballDataOrg {
 	t.Helper()
-	local := strings.NewReplacer("https://api.openligadb.de", url, "127.0.0.1:9190", "127.0.0.1:0")
+	var lists [][]byte
+	for _, name := range []string{"competitions-PL-matches-status-FINISHED.json", "competitions-2001-matches.json", "competitions-2002-matches.json"} {
+		b, err := os.ReadFile(natstest.SharedData(t, "..", "spec", "v4-samples", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec struct{ Body json.RawMessage }
+		if err := json.Unmarshal(b, &rec); err != nil {
+			t.Fatal(err)
+		}
+		lists = append(lists, rec.Body)
+	}
+	fk, err := livefake.NewFootballDataOrg(v4Token, livefake.FootballDataOrgFreePlan, lists...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = fk.Close() })
+	return fk
+}
+
+// runLiveDocs runs docs/feeds.md's live example as written there, with
+// the sources' hosts replaced by the fakes', the token file by one of
+// the test, OpenLigaDB's budget raised to the fake's 60 calls a minute
+// (5,000 a day would pace the match at 17 s), a lease of a second, and
+// the admin listener on a port of its own.
+func runLiveDocs(t *testing.T, c *cli, oldb, v4, tokenFile string) (stop func() (int, string)) {
+	t.Helper()
+	local := strings.NewReplacer("https://api.openligadb.de", oldb, "https://api.football-data.org/v4", v4,
+		"/etc/footballd/football-data.token", tokenFile, "127.0.0.1:9190", "127.0.0.1:0")
+	shows := map[string][]string{
+		"bl2-live": {`format:\s+openligadb`, `league:\s+BL2`, `source league:\s+bl2`, `token:\s+none`, `matches:\s+306`},
+		"v4-live":  {`format:\s+football-data-org`, `competitions:\s+PL,CL,BL1`, `token:\s+file ` + regexp.QuoteMeta(tokenFile), `budget:\s+\d+ of 10 calls spent`},
+	}
 	for _, line := range docBlock(t, "feeds.md", "## Live sources") {
 		args := strings.Fields(local.Replace(line))
 		switch {
 		case args[0] != "ingest":
 			t.Fatalf("docs/feeds.md line %q: not an ingest command", line)
 		case args[len(args)-1] == "&":
-			c.follow(t, append(args[2:len(args)-1], "--lease", "1s")...)
-		case args[1] == "feed" && args[2] == "add":
+			stop = c.follow(t, append(args[2:len(args)-1], "--lease", "1s")...)
+		case args[1] == "feed" && args[2] == "add" && slices.Contains(args, "openligadb"):
 			c.ok(append(args[1:], "--upstream-per-minute", "60")...)
 		case args[1] == "feed" && args[2] == "show":
 			out := c.waitOutput(t, `last result:\s+changed`, args[1:]...)
-			for _, want := range []string{`format:\s+openligadb`, `league:\s+BL2`, `source league:\s+bl2`, `token:\s+none`, `matches:\s+306`} {
+			for _, want := range shows[args[3]] {
 				if !regexp.MustCompile(want).MatchString(out) {
 					t.Errorf("%s: no %s in\n%s", line, want, out)
 				}
+			}
+			if strings.Contains(out, v4Token) {
+				t.Errorf("%s: the token is shown:\n%s", line, out)
 			}
 		default:
 			c.ok(args[1:]...)
 		}
 	}
+	return stop
 }
 
 // liveFixture is the id of the scripted match's fixture.
