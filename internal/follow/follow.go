@@ -572,17 +572,21 @@ func (f *Follower) record(s *Status, fd model.Feed, out outcome, now time.Time) 
 	s.Holder, s.LastFetch, s.Result = f.cfg.Holder, now, out.result
 	s.Changes += uint64(out.changes)
 	failed := out.result == ResultError || out.result == ResultSuspect
-	if failed {
+	switch {
+	case out.result == ResultDeferred:
+		// No call was made: neither a success nor a failure, and the
+		// stale-feed alert still counts from the last success.
+	case failed:
 		s.Failures++
 		s.LastError, s.ErrorAt = out.err.Error(), now
-	} else {
+	default:
 		s.Failures = 0
 		s.LastSuccess = now
 		if out.err != nil {
 			s.LastError, s.ErrorAt = out.err.Error(), now
 		}
 	}
-	if out.result != ResultNotModified && !failed {
+	if out.result != ResultNotModified && out.result != ResultDeferred && !failed {
 		s.ETag, s.LastModified = out.fetched.ETag, out.fetched.LastModified
 	}
 	if out.accepted {

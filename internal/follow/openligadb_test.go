@@ -2,6 +2,7 @@ package follow_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -247,5 +248,63 @@ func TestFollowOpenLigaDBHandOver(t *testing.T) {
 	})
 	if holder, err := w.state.Holder(context.Background(), fd.Name); err != nil || holder != "f2" {
 		t.Errorf("lease holder %q (%v), want f2", holder, err)
+	}
+}
+
+// TestFollowOpenLigaDBSharedBudget: two feeds of one source (one
+// address) spend from one budget: together they make no more calls in
+// the window than it allows, paced so that the source refuses none; and
+// when others spent what is left, a poll makes no call (result deferred,
+// no success recorded) and comes back when the window ends.
+func TestFollowOpenLigaDBSharedBudget(t *testing.T) {
+	w := newWorld(t)
+	const perMinute = 30
+	fk := newFakeOpenLigaDB(t, perMinute, time.Minute)
+	a := w.addLiveFeed("bl2-a", fk.URL, perMinute)
+	b := w.addLiveFeed("bl2-b", fk.URL, perMinute)
+	w.start("f1", nil)
+	var key string
+	spent := map[string]uint64{}
+	for _, fd := range []model.Feed{a, b} {
+		st := w.waitStatus(fd, "two polls", func(st follow.Status) bool { return st.Live != nil && st.Live.Calls >= 2 })
+		key, spent[fd.Name] = st.Live.Budget, st.Live.Calls
+	}
+	calls := 0
+	for _, n := range fk.Calls() {
+		calls += n
+	}
+	used, limit, _, ok, err := w.state.Budget(w.ctx, key)
+	if err != nil || !ok || limit != perMinute || used < int(spent[a.Name]+spent[b.Name]) || calls > perMinute || fk.Refused() != 0 {
+		t.Errorf("budget %d of %d (%v, %v) for the feeds' calls %v; %d calls answered, %d refused; want one budget of %d counting both, none refused",
+			used, limit, ok, err, spent, calls, fk.Refused(), perMinute)
+	}
+	// Another user of the address spends what is left.
+	kv, err := jetstream.New(w.store.Conn())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bucket, err := kv.KeyValue(w.ctx, follow.Bucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := bucket.Get(w.ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(e.Value(), &rec); err != nil {
+		t.Fatal(err)
+	}
+	rec["used"] = perMinute
+	v, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bucket.Update(w.ctx, key, v, e.Revision()); err != nil {
+		t.Fatal(err)
+	}
+	st := w.waitStatus(a, "a poll deferred", func(st follow.Status) bool { return st.Result == follow.ResultDeferred })
+	if st.NextPoll.Before(time.Now().Add(10*time.Second)) || !st.LastSuccess.Before(st.LastFetch) {
+		t.Errorf("deferred: next poll %s, last success %s, last fetch %s; want the window's end and no success", st.NextPoll, st.LastSuccess, st.LastFetch)
 	}
 }
