@@ -1,5 +1,6 @@
 // Package livefake is a local stand-in for the live sources a feed
-// follows (OpenLigaDB, football-data.org), for the tests: it serves
+// follows (OpenLigaDB, football-data.org), for the tests and `make
+// live-demo`: it serves
 // recorded answers on a loopback port of its own, plays a match live by a
 // script, and counts calls as the real source does, refusing those past
 // its limit. It never reaches the network.
