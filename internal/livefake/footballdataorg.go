@@ -36,6 +36,7 @@ type FootballDataOrg struct {
 	start   time.Time
 	used    int
 	calls   map[string]int
+	times   map[string][]time.Time
 	refused int
 }
 
@@ -49,7 +50,7 @@ var freePlan = []string{"WC", "CL", "BL1", "DED", "PD", "FL1", "ELC", "PPL", "EC
 // /v4/competitions/{id}/matches) to token, allowing limit calls a minute,
 // on 127.0.0.1 at a port of its own.
 func NewFootballDataOrg(token string, limit int, lists ...[]byte) (*FootballDataOrg, error) {
-	o := &FootballDataOrg{token: token, plan: map[string]bool{}, limit: limit, window: time.Minute, calls: map[string]int{}}
+	o := &FootballDataOrg{token: token, plan: map[string]bool{}, limit: limit, window: time.Minute, calls: map[string]int{}, times: map[string][]time.Time{}}
 	for _, c := range freePlan {
 		o.plan[c] = true
 	}
@@ -111,6 +112,13 @@ func (o *FootballDataOrg) Calls() map[string]int {
 		out[k] = v
 	}
 	return out
+}
+
+// Times are when the calls of a kind it answered came.
+func (o *FootballDataOrg) Times(kind string) []time.Time {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.times[kind])
 }
 
 // Refused counts the 429s it answered.
@@ -202,6 +210,7 @@ func (o *FootballDataOrg) serve(w http.ResponseWriter, r *http.Request) {
 		out = append(out, m)
 	}
 	o.calls[kind]++
+	o.times[kind] = append(o.times[kind], time.Now())
 	w.Header().Set("Content-Type", "application/json;charset=UTF-8")
 	_ = json.NewEncoder(w).Encode(map[string]any{"filters": r.URL.Query(), "resultSet": map[string]any{"count": len(out)}, "matches": out})
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,6 +40,7 @@ type OpenLigaDB struct {
 	start    time.Time
 	used     int
 	calls    map[string]int
+	times    []time.Time
 	refused  int
 }
 
@@ -138,6 +140,13 @@ func (o *OpenLigaDB) Calls() map[string]int {
 	return out
 }
 
+// Times are when the calls it answered came, in order.
+func (o *OpenLigaDB) Times() []time.Time {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.times)
+}
+
 // Refused counts the calls it refused past its limit.
 func (o *OpenLigaDB) Refused() int {
 	o.mu.Lock()
@@ -186,6 +195,7 @@ func (o *OpenLigaDB) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.times = append(o.times, time.Now())
 	switch {
 	case parts[0] == "getmatchdata" && len(parts) == 3:
 		o.calls["season"]++
