@@ -197,7 +197,7 @@ func TestFollowOpenLigaDBFailures(t *testing.T) {
 	w := newWorld(t)
 	fk := newFakeOpenLigaDB(t, 1000, time.Minute)
 	fd := w.addLiveFeed("bl2-live", fk.URL, 60)
-	w.start("f1", nil)
+	fl := w.start("f1", nil)
 	w.waitStatus(fd, "the season's first import", func(st follow.Status) bool { return st.Result == follow.ResultChanged })
 	before := w.fixtures()
 	for _, c := range []struct{ mode, want string }{
@@ -219,6 +219,11 @@ func TestFollowOpenLigaDBFailures(t *testing.T) {
 	st := w.waitStatus(fd, "429 recorded", func(st follow.Status) bool { return st.ErrorAt.After(mark) })
 	if !strings.Contains(st.LastError, "HTTP 429 Too Many Requests: too many requests (next call at ") || !st.NextPoll.After(mark.Add(50*time.Second)) {
 		t.Errorf("429: last error %q, next poll %s; want the source's answer and a minute's wait", st.LastError, st.NextPoll)
+	}
+	for _, status := range []string{"200", "5xx", "failed", "429"} {
+		if n := metricValue(t, fl.reg, "fd_feed_upstream_calls_total", map[string]string{"feed": fd.Name, "status": status}); n == 0 {
+			t.Errorf("fd_feed_upstream_calls_total{status=%q} is 0", status)
+		}
 	}
 	after := w.fixtures()
 	for src, f := range before {
