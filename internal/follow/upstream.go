@@ -1,6 +1,7 @@
 package follow
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -177,20 +178,13 @@ func message(body []byte) string {
 		Error   string `json:"error"`
 	}
 	if json.Unmarshal(body, &e) == nil {
-		return strings.TrimSpace(cmpOr(e.Message, e.Error))
+		return strings.TrimSpace(cmp.Or(e.Message, e.Error))
 	}
 	s := strings.TrimSpace(string(body))
 	if len(s) > 200 || strings.ContainsAny(s, "<>") {
 		return ""
 	}
 	return s
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // callLabel is the label of a call's outcome in fd_feed_upstream_calls_total.
@@ -306,10 +300,9 @@ func applySchedule(l *Live, s importer.Schedule, now time.Time) {
 
 // pollEvery is the time until a live feed's next poll: while a match is
 // in play (or seasons are being read in turn), the budget's pace (for
-// each call a poll makes); before a
-// kick-off, twice that, up to the kick-off; otherwise the feed's own
-// interval, shortened so that the poll before a kick-off comes soon
-// before it.
+// each call a poll makes); before a kick-off, twice that, up to the
+// kick-off; otherwise the feed's own interval, shortened so that the
+// poll before a kick-off comes soon before it.
 func pollEvery(fd model.Feed, live Live, now time.Time, calls int) time.Duration {
 	pace := max(live.Pace, minPace) * time.Duration(max(calls, 1))
 	until := live.NextKickoff.Sub(now)

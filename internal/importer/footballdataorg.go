@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -127,7 +128,7 @@ func fdoSeason(seasons map[string]*parsedFile, src *source, name string, m fdoMa
 	if err != nil {
 		return nil, model.Invalidf("season", m.Season.StartDate, "match %d: the season has no start date", m.ID)
 	}
-	year := cmpInt(opts.Season, start.Year())
+	year := cmp.Or(opts.Season, start.Year())
 	key := string(code) + "/" + strconv.Itoa(year)
 	if pf := seasons[key]; pf != nil {
 		return pf, nil
@@ -154,13 +155,6 @@ func fdoSeason(seasons map[string]*parsedFile, src *source, name string, m fdoMa
 	return pf, nil
 }
 
-func cmpInt(a, b int) int {
-	if a != 0 {
-		return a
-	}
-	return b
-}
-
 // fdoParse reads one match: its status as v4 gives it, the running score
 // of a match in play in fullTime (with its minute, which may come as a
 // string, and injury time), half time once known.
@@ -175,7 +169,7 @@ func fdoParse(m fdoMatch) parsedMatch {
 	if !regularStages[m.Stage] {
 		pm.stage, pm.round = model.Playoff, m.Stage
 		if pm.matchday == 0 {
-			pm.matchday = cmpInt(knockoutMatchdays[m.Stage], 98)
+			pm.matchday = cmp.Or(knockoutMatchdays[m.Stage], 98)
 		}
 	}
 	if m.Group != nil {
@@ -193,7 +187,7 @@ func fdoParse(m fdoMatch) parsedMatch {
 	}
 	if pm.home == "" || pm.away == "" {
 		// A knock-out match whose teams are not known yet.
-		pm.home, pm.away = cmpStr(pm.home, "TBD"), cmpStr(pm.away, "TBD")
+		pm.home, pm.away = cmp.Or(pm.home, "TBD"), cmp.Or(pm.away, "TBD")
 	}
 	if pm.status.Played() || pm.status == model.AwardedStatus {
 		pm.result = model.Result{FullTime: m.Score.FullTime.score(), HalfTime: m.Score.HalfTime.score()}
@@ -224,11 +218,4 @@ func fdoMinute(v any) int {
 		return 0
 	}
 	return n
-}
-
-func cmpStr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
