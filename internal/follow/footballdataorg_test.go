@@ -94,8 +94,11 @@ func (w *world) addV4Feed(name, url string, comps ...model.LeagueCode) model.Fee
 	return f
 }
 
+// withToken gives the follower token in FD_TEST_TOKEN, and time to be
+// answered the seasons.
 func withToken(token string) func(*follow.Config) {
 	return func(c *follow.Config) {
+		roomy(c)
 		c.Getenv = func(k string) string {
 			if k == "FD_TEST_TOKEN" {
 				return token

@@ -49,6 +49,11 @@ func newFakeOpenLigaDB(t *testing.T, limit int, window time.Duration) *livefake.
 	return fk
 }
 
+// roomy gives a follower time to be answered the season, 465 kB the fake
+// encodes afresh for each call, slowly under the race detector while
+// another feed's import runs.
+func roomy(c *follow.Config) { c.HeaderTimeout, c.FetchTimeout = 10*time.Second, 20*time.Second }
+
 // edit changes the scripted match upstream and returns when.
 func edit(t *testing.T, fk *livefake.OpenLigaDB, change func(map[string]any)) time.Time {
 	t.Helper()
@@ -145,7 +150,7 @@ func TestFollowOpenLigaDBLive(t *testing.T) {
 	fk := newFakeOpenLigaDB(t, 60, time.Minute)
 	fd := w.addLiveFeed("bl2-live", fk.URL, 60)
 	arrivals := w.watchFixture("openligadb:" + strconv.Itoa(scripted))
-	w.start("f1", nil)
+	w.start("f1", roomy)
 	st := w.waitStatus(fd, "the season's first import", func(st follow.Status) bool {
 		return st.Live != nil && st.Live.Matchday == scriptedMatchday && st.Result == follow.ResultChanged
 	})
@@ -197,12 +202,13 @@ func TestFollowOpenLigaDBFailures(t *testing.T) {
 	w := newWorld(t)
 	fk := newFakeOpenLigaDB(t, 1000, time.Minute)
 	fd := w.addLiveFeed("bl2-live", fk.URL, 60)
-	fl := w.start("f1", nil)
+	// Time enough for the season, and a hanging source found out in 3s.
+	fl := w.start("f1", func(c *follow.Config) { roomy(c); c.HeaderTimeout = 3 * time.Second })
 	w.waitStatus(fd, "the season's first import", func(st follow.Status) bool { return st.Result == follow.ResultChanged })
 	before := w.fixtures()
 	for _, c := range []struct{ mode, want string }{
 		{livefake.Mode500, "HTTP 500 Internal Server Error: upstream trouble"},
-		{livefake.ModeHang, "no response headers within 1s (--header-timeout)"},
+		{livefake.ModeHang, "no response headers within 3s (--header-timeout)"},
 	} {
 		mark := time.Now()
 		fk.SetMode(c.mode)
@@ -240,9 +246,9 @@ func TestFollowOpenLigaDBHandOver(t *testing.T) {
 	fk := newFakeOpenLigaDB(t, 1000, time.Minute)
 	fd := w.addLiveFeed("bl2-live", fk.URL, 120)
 	arrivals := w.watchFixture("openligadb:" + strconv.Itoa(scripted))
-	f1 := w.start("f1", nil)
+	f1 := w.start("f1", roomy)
 	w.waitStatus(fd, "the season's first import", func(st follow.Status) bool { return st.Result == follow.ResultChanged && st.Holder == "f1" })
-	w.start("f2", nil)
+	w.start("f2", roomy)
 	base := created(t, arrivals)
 	script := livefake.Script()
 	for i, step := range script[:2] {
@@ -279,7 +285,7 @@ func TestFollowOpenLigaDBSharedBudget(t *testing.T) {
 	fk := newFakeOpenLigaDB(t, perMinute, time.Minute)
 	a := w.addLiveFeed("bl2-a", fk.URL, perMinute)
 	b := w.addLiveFeed("bl2-b", fk.URL, perMinute)
-	w.start("f1", nil)
+	w.start("f1", roomy)
 	var key string
 	spent := map[string]uint64{}
 	for _, fd := range []model.Feed{a, b} {
@@ -323,5 +329,20 @@ func TestFollowOpenLigaDBSharedBudget(t *testing.T) {
 	st := w.waitStatus(a, "a poll deferred", func(st follow.Status) bool { return st.Result == follow.ResultDeferred })
 	if st.NextPoll.Before(time.Now().Add(10*time.Second)) || !st.LastSuccess.Before(st.LastFetch) {
 		t.Errorf("deferred: next poll %s, last success %s, last fetch %s; want the window's end and no success", st.NextPoll, st.LastSuccess, st.LastFetch)
+	}
+}
+
+// TestFollowOpenLigaDBFirstPollFails: a live feed whose first polls fail
+// knows nothing of its matches, so it tries again within a minute, not
+// after its interval for when nothing is on (10 minutes here).
+func TestFollowOpenLigaDBFirstPollFails(t *testing.T) {
+	w := newWorld(t)
+	fk := newFakeOpenLigaDB(t, 1000, time.Minute)
+	fk.SetMode(livefake.Mode500)
+	fd := w.addLiveFeed("bl2-live", fk.URL, 60)
+	w.start("f1", roomy)
+	st := w.waitStatus(fd, "the first poll's failure", func(st follow.Status) bool { return st.Result == follow.ResultError })
+	if wait := st.NextPoll.Sub(st.LastFetch); wait > time.Minute {
+		t.Errorf("next poll %s after the first failure, want within a minute", wait)
 	}
 }

@@ -311,6 +311,11 @@ func pollEvery(fd model.Feed, live Live, now time.Time, calls int) time.Duration
 		// In play; or a round of seasons under way, or just ended and
 		// the matches on or near not read since.
 		return pace
+	case live.ScheduleAt.IsZero():
+		// Nothing read yet (the first polls failed): whether a match is
+		// on is unknown, so the next try comes within a minute, not
+		// after the hours the feed waits when nothing is on.
+		return min(fd.Every(), time.Minute)
 	case live.NextKickoff.IsZero():
 		return fd.Every()
 	case until <= soon:
