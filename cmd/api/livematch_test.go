@@ -31,7 +31,7 @@ type liveStep struct {
 // TestLiveMatchIsPushedAndServed plays a match through the write path
 // while a replica serves it: kick-off, a goal, half time, a goal whose
 // scorer and minute the source does not know, that goal taken back (VAR),
-// full time. Each state arrives as one Fixture.Update, in order, on the
+// the first goal's scorer named in full, full time. Each state arrives as one Fixture.Update, in order, on the
 // event stream and at a webhook; /v4/matches?status=LIVE shows the
 // running score with the minute, v1 shows IN_PLAY; the table counts the
 // match only once it is over.
@@ -64,6 +64,14 @@ func TestLiveMatchIsPushedAndServed(t *testing.T) {
 
 	first := model.Goal{Minute: 23, Side: model.Home, Type: model.GoalRegular, Scorer: "Striker"}
 	anonymous := model.Goal{Side: model.Away, Type: model.GoalRegular}
+	named := first
+	named.Scorer = "Sam Striker"
+	// The goals as an event carries them: as the stream stores them.
+	const (
+		firstJSON     = `{"minute":23,"side":"HOME_TEAM","type":"REGULAR","scorer":"Striker"}`
+		anonymousJSON = `{"minute":0,"side":"AWAY_TEAM","type":"REGULAR","scorer":""}`
+		namedJSON     = `{"minute":23,"side":"HOME_TEAM","type":"REGULAR","scorer":"Sam Striker"}`
+	)
 	steps := []liveStep{
 		{"kick-off", func(f *model.Fixture) { f.Status, f.Minute = model.InPlay, 1 },
 			`{"goalsAwayTeam":[null,0],"goalsHomeTeam":[null,0],"minute":[null,1],"status":["TIMED","IN_PLAY"]}`,
@@ -71,7 +79,7 @@ func TestLiveMatchIsPushedAndServed(t *testing.T) {
 		{"a goal", func(f *model.Fixture) {
 			f.Minute, f.Result.FullTime, f.Goals = 23, &model.Score{Home: 1}, []model.Goal{first}
 		},
-			`{"goalsHomeTeam":[0,1],"minute":[1,23]}`,
+			`{"goals":[null,[` + firstJSON + `]],"goalsHomeTeam":[0,1],"minute":[1,23]}`,
 			`IN_PLAY 23' 1-0 ht null-null`, "IN_PLAY"},
 		{"half time", func(f *model.Fixture) {
 			f.Status, f.Minute, f.InjuryTime, f.Result.HalfTime = model.Paused, 45, 2, &model.Score{Home: 1}
@@ -80,12 +88,15 @@ func TestLiveMatchIsPushedAndServed(t *testing.T) {
 		{"a goal of unknown minute and scorer", func(f *model.Fixture) {
 			f.Status, f.Minute, f.InjuryTime = model.InPlay, 58, 0
 			f.Result.FullTime, f.Goals = &model.Score{Home: 1, Away: 1}, []model.Goal{first, anonymous}
-		}, `{"goalsAwayTeam":[0,1],"injuryTime":[2,null],"minute":[45,58],"status":["PAUSED","IN_PLAY"]}`,
+		}, `{"goals":[[` + firstJSON + `],[` + firstJSON + `,` + anonymousJSON + `]],"goalsAwayTeam":[0,1],"injuryTime":[2,null],"minute":[45,58],"status":["PAUSED","IN_PLAY"]}`,
 			`IN_PLAY 58' 1-1 ht 1-0`, "IN_PLAY"},
 		{"the goal taken back", func(f *model.Fixture) {
 			f.Minute, f.Result.FullTime, f.Goals = 60, &model.Score{Home: 1}, []model.Goal{first}
 		},
-			`{"goalsAwayTeam":[1,0],"minute":[58,60]}`,
+			`{"goals":[[` + firstJSON + `,` + anonymousJSON + `],[` + firstJSON + `]],"goalsAwayTeam":[1,0],"minute":[58,60]}`,
+			`IN_PLAY 60' 1-0 ht 1-0`, "IN_PLAY"},
+		{"the scorer named in full", func(f *model.Fixture) { f.Goals = []model.Goal{named} },
+			`{"goals":[[` + firstJSON + `],[` + namedJSON + `]]}`,
 			`IN_PLAY 60' 1-0 ht 1-0`, "IN_PLAY"},
 		{"full time", func(f *model.Fixture) { f.Status, f.Minute = model.Finished, 90 },
 			`{"minute":[60,null],"status":["IN_PLAY","FINISHED"]}`,

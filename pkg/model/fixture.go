@@ -219,7 +219,7 @@ func (f *Fixture) checkState() error {
 		return Invalidf("status", string(f.Status), "needs both teams known")
 	}
 	if f.Status.HasResult() && f.Result.FullTime == nil && f.Awarded == "" {
-		return Invalidf("result", "", "a %s fixture needs a full-time score or an awarded winner", f.Status)
+		return Invalidf("result", "", "a fixture %s needs a full-time score or an awarded winner", f.Status)
 	}
 	if err := firstError(f.checkLive(), f.checkResult(), f.checkGoals()); err != nil {
 		return err

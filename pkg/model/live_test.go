@@ -143,7 +143,7 @@ func TestLiveFixtures(t *testing.T) {
 		{"a suspended match keeps its score and goals", Suspended, 0, 0, Result{FullTime: sc(1, 0)}, []Goal{kane(12, 0)}, "", "", ""},
 		{"an award", AwardedStatus, 0, 0, Result{FullTime: sc(3, 0)}, nil, Home, "", ""},
 		{"an award of a match never played", AwardedStatus, 0, 0, Result{}, nil, Away, "", ""},
-		{"an award with neither score nor side", AwardedStatus, 0, 0, Result{}, nil, "", "result", "AWARDED fixture needs"},
+		{"an award with neither score nor side", AwardedStatus, 0, 0, Result{}, nil, "", "result", "a fixture AWARDED needs"},
 		{"no award while live", InPlay, 10, 0, Result{FullTime: sc(0, 0)}, nil, Home, "awarded", "FINISHED or AWARDED"},
 	}
 	cup := &Competition{ID: 1, Caption: "Cup 2026", League: "FAC", Year: 2026, Type: TypeCup}

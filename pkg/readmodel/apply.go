@@ -319,10 +319,10 @@ func (w *writer) applyFixture(ev events.Event, f *model.Fixture) error {
 		return errStale
 	}
 	rec := pack(f, ev.Seq, w.gen+1, &w.strs)
-	w.noteExtras(old, rec, f)
+	goalsWere, goalsAre := w.noteExtras(old, rec, f)
 	w.fixtures.set(id, rec)
 	if old != nil && w.deriving() {
-		if e, ok := w.fixtureEvent(ev.Seq, ev.Time, old, rec); ok {
+		if e, ok := w.fixtureEvent(ev.Seq, ev.Time, old, rec, goalsWere, goalsAre); ok {
 			w.b.events = append(w.b.events, e)
 		}
 	}

@@ -79,14 +79,15 @@ func (x *fixtureExtra) scorerIDs() []int32 {
 // noteExtras keeps the side table, each competition's count of fixtures
 // with goals and each person's fixtures in step with a fixture change:
 // old is the record replaced (nil for a new fixture), rec the new one.
-func (w *writer) noteExtras(old, rec *fixture, f *model.Fixture) {
+// It returns the goals before and after, for the change's event.
+func (w *writer) noteExtras(old, rec *fixture, f *model.Fixture) (was, is []model.Goal) {
 	var before *fixtureExtra
 	if old != nil {
 		before, _ = w.extras.get(old.id)
 	}
 	after := extraOf(f)
 	if before == nil && after == nil {
-		return
+		return nil, nil
 	}
 	if before != nil && len(before.goals) > 0 {
 		w.comp(old.comp).goalFixtures--
@@ -99,9 +100,9 @@ func (w *writer) noteExtras(old, rec *fixture, f *model.Fixture) {
 	} else {
 		w.extras.del(rec.id)
 	}
-	was, is := before.scorerIDs(), after.scorerIDs()
-	for _, p := range was {
-		if _, still := slices.BinarySearch(is, p); !still {
+	scorersWere, scorersAre := before.scorerIDs(), after.scorerIDs()
+	for _, p := range scorersWere {
+		if _, still := slices.BinarySearch(scorersAre, p); !still {
 			// Published lists are never written: change a copy.
 			list, _ := w.scored.get(p)
 			if list = remove(slices.Clone(list), rec.id); len(list) > 0 {
@@ -111,13 +112,22 @@ func (w *writer) noteExtras(old, rec *fixture, f *model.Fixture) {
 			}
 		}
 	}
-	for _, p := range is {
-		if _, already := slices.BinarySearch(was, p); !already {
+	for _, p := range scorersAre {
+		if _, already := slices.BinarySearch(scorersWere, p); !already {
 			list, _ := w.scored.get(p)
 			w.scored.set(p, insert(slices.Clone(list), rec.id))
 		}
 	}
 	w.b.personsChanged = true
+	return before.goalList(), after.goalList()
+}
+
+// goalList is the extra's goals, nil when none.
+func (x *fixtureExtra) goalList() []model.Goal {
+	if x == nil {
+		return nil
+	}
+	return x.goals
 }
 
 func (w *writer) applyPerson(ev events.Event, p *model.Person) error {

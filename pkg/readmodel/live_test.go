@@ -96,3 +96,29 @@ func tablePlayed(t *testing.T, s readmodel.Snapshot, comp, team int) int {
 	t.Fatalf("team %d is in no standing", team)
 	return 0
 }
+
+// TestPushEventOfGoalsAlone: a goal's scorer learned after the goal
+// changes no score and is an event all the same; the same goals again
+// are none.
+func TestPushEventOfGoalsAlone(t *testing.T) {
+	withGoal := func(scorer string) *model.Fixture {
+		f := played(2, 10, 1, charlie, delta, "1-0")
+		f.Status = model.InPlay
+		f.Goals = []model.Goal{{Minute: 12, Side: model.Home, Type: model.GoalRegular, Scorer: scorer}}
+		return f
+	}
+	f, got := pushFeed(t)
+	f.put(teams()...)
+	f.put(league(10, 2017, gd), withGoal(""))
+	f.m.MarkReady()
+	f.put(withGoal("Kane"), withGoal("Kane"))
+	var lines []string
+	for _, e := range *got {
+		lines = append(lines, pushLine(t, e))
+	}
+	want := []string{`Fixture.Update 2 c10 PL [3,4] anonymous {"goals":[[{"minute":12,"side":"HOME_TEAM","type":"REGULAR","scorer":""}],` +
+		`[{"minute":12,"side":"HOME_TEAM","type":"REGULAR","scorer":"Kane"}]]}`}
+	if !equalLines(lines, want) {
+		t.Errorf("events:\n got %q\nwant %q", lines, want)
+	}
+}

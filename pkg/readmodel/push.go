@@ -24,11 +24,13 @@ import (
 // that one message's, whatever the batching.
 
 // Names of the v1 fields that events report, as the v1 representations
-// name them; minute and injuryTime, which v1 has not, as v4 names them.
+// name them; minute, injuryTime and goals, which v1 has not, as v4 names
+// them.
 const (
 	fieldStatus            = "status"
 	fieldMinute            = "minute"
 	fieldInjuryTime        = "injuryTime"
+	fieldGoals             = "goals"
 	fieldDate              = "date"
 	fieldMatchday          = "matchday"
 	fieldHomeTeamID        = "homeTeamId"
@@ -93,9 +95,15 @@ func (w *writer) noteLive(seq uint64, t time.Time, a, b int32) {
 }
 
 // fixtureEvent is the Fixture.Update of a fixture whose record changed from
-// old to cur, or false if no field an event reports changed.
-func (w *writer) fixtureEvent(seq uint64, t time.Time, old, cur *fixture) (push.Event, bool) {
+// old to cur and whose goals changed from goalsWere to goalsAre, or false
+// if no field an event reports changed.
+func (w *writer) fixtureEvent(seq uint64, t time.Time, old, cur *fixture, goalsWere, goalsAre []model.Goal) (push.Event, bool) {
 	u := map[string][2]any{}
+	// The goals as the stream holds them: a scorer a live feed learns
+	// after the goal changes no score, and is a change all the same.
+	if !slices.Equal(goalsWere, goalsAre) {
+		u[fieldGoals] = [2]any{goalsOrNil(goalsWere), goalsOrNil(goalsAre)}
+	}
 	if old.status != cur.status {
 		u[fieldStatus] = [2]any{old.modelStatus(), cur.modelStatus()}
 	}
@@ -137,6 +145,14 @@ func (w *writer) fixtureEvent(seq uint64, t time.Time, old, cur *fixture) (push.
 		}
 	}
 	return ev, true
+}
+
+// goalsOrNil is a list of goals as an event shows it: null when none.
+func goalsOrNil(goals []model.Goal) any {
+	if len(goals) == 0 {
+		return nil
+	}
+	return goals
 }
 
 // minuteOrNil is a minute as an event shows it: null when none.
