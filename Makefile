@@ -32,7 +32,7 @@ KUSTOMIZE_VERSION   := v5.8.1
 # this module ships as a test fixture: no schema download from GitHub.
 KUBE_OPENAPI_VERSION := v0.0.0-20260721132016-d427ff9ee9ad
 
-.PHONY: all build check test test-cluster vet staticcheck complexity lint-openapi redoc v4-clients deploy-tools deploy-check bench bench-quick bench-packages run clean
+.PHONY: all build check test test-cluster vet staticcheck complexity lint-openapi redoc v4-clients deploy-tools deploy-check bench bench-quick bench-packages run live-demo clean
 
 all: build
 
@@ -164,6 +164,11 @@ bench-packages:
 ## run: one replica in single-machine mode on localhost:8080 with the demo season.
 run:
 	scripts/run.sh
+
+## live-demo: a recorded 2. Bundesliga matchday played live through a local
+## OpenLigaDB into a replica on localhost:8081 (docs/feeds.md); no account needed.
+live-demo: build
+	$(GO) run ./scripts/livedemo
 
 clean:
 	rm -rf bin

@@ -25,6 +25,7 @@ var runBy = []struct{ page, after, file, test string }{
 	{"docs/ingest.md", "## Goals and scorers", "cmd/ingest/goals_test.go", "TestDocsGoals"},
 	{"docs/ingest.md", "## Live matches", "cmd/ingest/live_test.go", "TestDocsLiveMatches"},
 	{"docs/feeds.md", "# Keeping data current", "cmd/ingest/docs_test.go", "TestDocsKeepingDataCurrent"},
+	{"docs/feeds.md", "## Live sources", "cmd/ingest/livefeeds_test.go", "TestLiveFeedEndToEnd"},
 }
 
 // notRun are the shell blocks no test runs, found the same way, and why.

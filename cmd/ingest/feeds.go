@@ -5,10 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"maps"
 	"net"
 	"net/http"
+	neturl "net/url"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -38,19 +41,26 @@ func fetchableFormats() []string {
 }
 
 func feedAdd() command {
-	var format, url, league, every string
+	var format, url, league, every, leagues string
 	var season int
 	var createTeams bool
-	return command{name: "feed add", args: "NAME --format FORMAT --url URL [--league CODE --season YYYY] [--every 10m] [--create-teams]",
+	var live model.Feed
+	return command{name: "feed add", args: "NAME --format FORMAT --url URL [--league CODE --season YYYY] [--every 10m] [--create-teams] [live API flags]",
 		summary: "register a source that `ingest follow` keeps current",
 		example: "ingest feed add pl-openfootball --format openfootball --url https://raw.githubusercontent.com/openfootball/football.json/master/2025-26/en.1.json --every 30m",
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&format, "format", "", "import `format` of the document: "+strings.Join(fetchableFormats(), ", "))
-			fs.StringVar(&url, "url", "", "http, https or file `URL` of the document")
-			fs.StringVar(&league, "league", "", "league `code` (default: what the format reads from the URL's path)")
+			fs.StringVar(&url, "url", "", "http, https or file `URL` of the document; for a live API (openligadb, football-data-org), the API's base URL")
+			fs.StringVar(&league, "league", "", "league `code` (default: what the format reads from the URL's path, or the source's league)")
 			fs.IntVar(&season, "season", 0, "season start `year` (default: what the format reads from the URL's path)")
-			fs.StringVar(&every, "every", model.DefaultFeedEvery.String(), "time between fetches, from 1s to 168h")
+			fs.StringVar(&every, "every", model.DefaultFeedEvery.String(), "time between fetches, from 1s to 168h; for a live API, when no match is on or near")
 			fs.BoolVar(&createTeams, "create-teams", false, "create a team for a name no team has (default: hold its fixtures back and report the name)")
+			fs.StringVar(&live.SourceLeague, "source-league", "", "the live API's own `shortcut` of the league (openligadb: bl1, bl2, bl3, dfb)")
+			fs.StringVar(&leagues, "leagues", "", "comma-separated competition `codes` a live API feed follows")
+			fs.StringVar(&live.TokenFile, "token-file", "", "`file` holding the API token, read by every follower (only its path is stored)")
+			fs.StringVar(&live.TokenEnv, "token-env", "", "environment `variable` holding the API token on every follower (only its name is stored)")
+			fs.IntVar(&live.UpstreamPerMinute, "upstream-per-minute", 0, "calls a minute the source allows the token (default: the format's; football-data-org 10)")
+			fs.IntVar(&live.UpstreamPerDay, "upstream-per-day", 0, "calls a day the source allows (default: the format's; openligadb 5000)")
 		},
 		run: func(ctx context.Context, e *env, pos []string) error {
 			if len(pos) != 1 {
@@ -60,13 +70,20 @@ func feedAdd() command {
 			if err != nil || d%time.Second != 0 {
 				return model.Invalidf("every", every, "must be a whole number of seconds written as a duration, such as 30s, 10m or 1h")
 			}
-			f := model.Feed{Name: pos[0], Format: format, URL: url, Season: season, EverySeconds: int(d / time.Second), CreateTeams: createTeams}
+			f := live
+			f.Name, f.Format, f.URL, f.Season, f.EverySeconds, f.CreateTeams = pos[0], format, url, season, int(d/time.Second), createTeams
 			if league != "" {
 				if f.League, err = model.ParseLeagueCode(league); err != nil {
 					return err
 				}
 			}
+			if f.Competitions, err = competitions(leagues); err != nil {
+				return err
+			}
 			if err := f.ValidateDraft(); err != nil {
+				return err
+			}
+			if err := liveFeed(&f); err != nil {
 				return err
 			}
 			if im, ok := importer.Formats[format]; !ok || !im.Fetchable() {
@@ -74,6 +91,80 @@ func feedAdd() command {
 			}
 			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.AddFeed(ctx, f) })
 		}}
+}
+
+// competitions reads --leagues: codes separated by commas.
+func competitions(leagues string) ([]model.LeagueCode, error) {
+	if leagues == "" {
+		return nil, nil
+	}
+	var out []model.LeagueCode
+	for c := range strings.SplitSeq(leagues, ",") {
+		code, err := model.ParseLeagueCode(strings.TrimSpace(c))
+		if err != nil {
+			return nil, model.Invalidf("leagues", c, "must be competition codes separated by commas, such as PL,CL")
+		}
+		out = append(out, code)
+	}
+	return out, nil
+}
+
+// liveFeed checks and completes what a live API's feed adds: its
+// league, season and token; a feed of a file has none of it.
+func liveFeed(f *model.Feed) error {
+	if !follow.IsLive(f.Format) {
+		if f.SourceLeague != "" || f.Competitions != nil || f.TokenFile != "" || f.TokenEnv != "" || f.UpstreamPerMinute != 0 || f.UpstreamPerDay != 0 {
+			return model.Invalidf("format", f.Format, "a feed of a file takes none of --source-league, --leagues, --token-file, --token-env, --upstream-per-minute, --upstream-per-day")
+		}
+		return nil
+	}
+	if u, err := neturl.Parse(f.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return model.Invalidf("url", f.URL, "must be the API's http or https base URL, such as https://api.openligadb.de")
+	}
+	if err := liveToken(f); err != nil {
+		return err
+	}
+	switch f.Format {
+	case "openligadb":
+		return openLigaDBFeed(f)
+	case "football-data-org":
+		if len(f.Competitions) == 0 {
+			return model.Invalidf("leagues", "", "a football-data-org feed needs its competitions' codes, such as --leagues PL,CL,BL1")
+		}
+	}
+	return nil
+}
+
+// liveToken checks that a feed that needs a token names where it is, and
+// makes a token file's path absolute: every follower reads it there.
+func liveToken(f *model.Feed) error {
+	if f.TokenFile != "" {
+		abs, err := filepath.Abs(f.TokenFile)
+		if err != nil {
+			return model.Invalidf("token-file", f.TokenFile, "%v", err)
+		}
+		f.TokenFile = abs
+	}
+	if follow.NeedsToken(f.Format) && f.TokenFile == "" && f.TokenEnv == "" {
+		return model.Invalidf("token-file", "", "a %s feed needs its API token: give --token-file FILE or --token-env VARIABLE", f.Format)
+	}
+	return nil
+}
+
+// openLigaDBFeed checks an OpenLigaDB feed's league and season, and
+// derives our league code from the source's shortcut (bl1 is BL1).
+func openLigaDBFeed(f *model.Feed) error {
+	switch {
+	case f.SourceLeague == "":
+		return model.Invalidf("source-league", "", "an openligadb feed needs the league's shortcut, such as bl1")
+	case f.Season == 0:
+		return model.Invalidf("season", "", "an openligadb feed needs the season's start year, such as 2025")
+	case f.League == "":
+		if f.League = importer.OpenLigaDBLeagues[f.SourceLeague]; f.League == "" {
+			return model.Invalidf("league", "", "no league code known for the shortcut %s: give one with --league", f.SourceLeague)
+		}
+	}
+	return nil
 }
 
 // feeds connects and opens the feeds' statuses.
@@ -174,6 +265,11 @@ func feedShow() command {
 				or(holder, "none"), when(st.LastFetch), or(st.Result, "-"), when(st.LastSuccess), when(st.NextPoll))
 			fmt.Fprintf(w, "etag:\t%s\nlast modified:\t%s\nmatches:\t%d\nchanges published:\t%d\nfailures in a row:\t%d\n",
 				or(st.ETag, "-"), or(st.LastModified, "-"), st.Matches, st.Changes, st.Failures)
+			if follow.IsLive(f.Format) {
+				if err := showLive(ctx, w, states, f, st); err != nil {
+					return err
+				}
+			}
 			if len(st.HeldBack) > 0 {
 				var names []string
 				for _, n := range slices.Sorted(maps.Keys(st.HeldBack)) {
@@ -191,6 +287,44 @@ func feedShow() command {
 			fmt.Fprintf(w, "last error:\t%s\n", lastError)
 			return w.Flush()
 		}}
+}
+
+// showLive prints what a live API's feed adds to `feed show`: where its
+// token is (never the token), its budget, and where its matches stand.
+func showLive(ctx context.Context, w io.Writer, states *follow.State, f model.Feed, st follow.Status) error {
+	token := "none"
+	switch {
+	case f.TokenFile != "":
+		token = "file " + f.TokenFile
+	case f.TokenEnv != "":
+		token = "environment variable " + f.TokenEnv
+	}
+	var comps []string
+	for _, c := range f.Competitions {
+		comps = append(comps, string(c))
+	}
+	fmt.Fprintf(w, "source league:\t%s\ncompetitions:\t%s\ntoken:\t%s\n", or(f.SourceLeague, "-"), or(strings.Join(comps, ","), "-"), token)
+	live := follow.Live{}
+	if st.Live != nil {
+		live = *st.Live
+	}
+	budget := "-"
+	if live.Budget != "" {
+		used, limit, ends, ok, err := states.Budget(ctx, live.Budget)
+		if err != nil {
+			return err
+		}
+		if ok {
+			budget = fmt.Sprintf("%d of %d calls spent, until %s", used, limit, when(ends))
+		}
+	}
+	pace := "-"
+	if live.Pace > 0 {
+		pace = live.Pace.Round(10 * time.Millisecond).String()
+	}
+	fmt.Fprintf(w, "budget:\t%s\nupstream calls:\t%d\npace while live:\t%s\nin play:\t%d\nnext kick-off:\t%s\n",
+		budget, live.Calls, pace, live.InPlay, when(live.NextKickoff))
+	return nil
 }
 
 func feedPause(paused bool) command {
@@ -265,7 +399,7 @@ func followCommand() command {
 			}
 			registry := prometheus.NewRegistry()
 			registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-			cfg.Store, cfg.State, cfg.Log, cfg.Registerer, cfg.Editor = ed.Store, states, log, registry, e.global.editor
+			cfg.Store, cfg.State, cfg.Log, cfg.Registerer, cfg.Editor, cfg.Getenv = ed.Store, states, log, registry, e.global.editor, e.getenv
 			fl, err := follow.New(cfg)
 			if err != nil {
 				return usagef("%v", err)

@@ -154,7 +154,7 @@ func TestFeedCommands(t *testing.T) {
 		err  string
 	}{
 		{[]string{"feed", "add", "pl", "--url", url}, exitInvalid, "format"},
-		{[]string{"feed", "add", "pl", "--format", "json", "--url", url}, exitInvalid, "must be one a feed can follow: engsoccerdata, football-data, footballcsv, openfootball, squads"},
+		{[]string{"feed", "add", "pl", "--format", "json", "--url", url}, exitInvalid, "must be one a feed can follow: engsoccerdata, football-data, football-data-org, footballcsv, openfootball, openligadb, squads"},
 		{[]string{"feed", "add", "pl", "--format", "openfootball", "--url", "ftp://example.org/x.json"}, exitInvalid, "url"},
 		{[]string{"feed", "add", "pl", "--format", "openfootball", "--url", "file://relative/x.json"}, exitInvalid, "url"},
 		{[]string{"feed", "add", "pl", "--format", "openfootball", "--url", url, "--every", "500ms"}, exitInvalid, "every"},

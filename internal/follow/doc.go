@@ -3,7 +3,7 @@
 // schedule and publishes what changed through the editor, the one write
 // path, so a fetch of an unchanged file publishes nothing.
 //
-// It owns four things:
+// It owns five things:
 //   - Leases. Exactly one follower polls a feed at a time: the holder of
 //     the key lease.<feed> of the key-value bucket events.FeedsBucket. The holder
 //     renews it every third of its time to live; another follower that
@@ -19,6 +19,14 @@
 //     costs a request), timeouts for the connection, the headers and the
 //     whole body, a size limit; file URLs read a local file, its size and
 //     modification time standing for an ETag.
+//   - Live APIs (openligadb): a feed whose format is an API's is polled by
+//     its upstream, which chooses each poll's calls by where the matches
+//     stand (a matchday in play at the budget's pace, only when its "last
+//     changed" date moved; the whole season at the feed's interval when
+//     nothing is on). Every call is spent from a budget per source and
+//     token, the key budget.<hash> of events.FeedsBucket, shared with compare-and-set
+//     by every feed and follower using it; a 429 blocks it until the time
+//     the source names.
 //   - Status: per feed, in the key status.<feed> of events.FeedsBucket, what `ingest
 //     feed show` prints: last fetch and result, validators, matches in the
 //     last good file, changes published, last error, held-back names,

@@ -161,3 +161,42 @@ func unwrapPath(err error) error {
 	}
 	return err
 }
+
+// answer is an API call's outcome, whatever its status: a live source
+// says why it refused (a 429's wait, a bad token) in its body and
+// headers.
+type answer struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// call gets rawURL with header added, within the fetch timeout. Only a
+// failure to get an answer at all is an error; the caller reads the
+// status.
+func (f *fetcher) call(ctx context.Context, rawURL string, header http.Header) (answer, error) {
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		return answer{}, err
+	}
+	req.Header.Set("User-Agent", f.userAgent)
+	req.Header.Set("Accept", "application/json")
+	for k, vs := range header {
+		req.Header[k] = vs
+	}
+	resp, err := f.client.Do(req)
+	if err != nil {
+		return answer{}, f.explain(ctx, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, f.maxBody+1))
+	if err != nil {
+		return answer{}, fmt.Errorf("read the body: %w", f.explain(ctx, err))
+	}
+	if int64(len(body)) > f.maxBody {
+		return answer{}, fmt.Errorf("the body is larger than the limit of %d bytes", f.maxBody)
+	}
+	return answer{Status: resp.StatusCode, Header: resp.Header, Body: body}, nil
+}

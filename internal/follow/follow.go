@@ -60,6 +60,9 @@ type Config struct {
 	Log *slog.Logger
 	// Registerer receives the metrics (nil: not registered).
 	Registerer prometheus.Registerer
+	// Getenv reads the environment variables feeds name their tokens
+	// by (default os.Getenv).
+	Getenv func(string) string
 }
 
 func (c *Config) setDefaults() {
@@ -99,6 +102,9 @@ func (c *Config) setDefaults() {
 	if c.Log == nil {
 		c.Log = slog.New(slog.DiscardHandler)
 	}
+	if c.Getenv == nil {
+		c.Getenv = os.Getenv
+	}
 }
 
 // Validate checks the configuration; each error names its field.
@@ -128,6 +134,9 @@ type Follower struct {
 	fetch *fetcher
 	m     *metrics
 	ready atomic.Bool
+	// wake tells Run that a poll ended, and with it set its feed's next
+	// poll, which may come before the next round.
+	wake chan struct{}
 
 	mu   sync.Mutex
 	held map[string]*held
@@ -156,7 +165,8 @@ func New(cfg Config) (*Follower, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Follower{cfg: cfg, fetch: newFetcher(cfg), m: newMetrics(cfg.Registerer), held: map[string]*held{}, seen: map[string]seenLease{}}, nil
+	return &Follower{cfg: cfg, fetch: newFetcher(cfg), m: newMetrics(cfg.Registerer), held: map[string]*held{}, seen: map[string]seenLease{},
+		wake: make(chan struct{}, 1)}, nil
 }
 
 // Holder is the name this follower holds leases under.
@@ -185,10 +195,30 @@ func (f *Follower) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			f.stop(&wg, stopPolls)
 			return nil
-		case <-time.After(tick):
+		case <-time.After(f.sleep(tick)):
+		case <-f.wake:
 		}
 	}
 }
+
+// sleep is the time until the next round: the lease's tick, or less when
+// a poll is due before it (a live feed polled every second or so would
+// otherwise wait for the tick).
+func (f *Follower) sleep(tick time.Duration) time.Duration {
+	now := time.Now()
+	d := tick
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, h := range f.held {
+		if !h.polling {
+			d = min(d, max(h.next.Sub(now), minSleep))
+		}
+	}
+	return d
+}
+
+// minSleep bounds how often the rounds come when a poll is due.
+const minSleep = 20 * time.Millisecond
 
 func (f *Follower) stop(wg *sync.WaitGroup, stopPolls context.CancelFunc) {
 	done := make(chan struct{})
@@ -365,6 +395,14 @@ type outcome struct {
 	changes  int
 	heldBack map[string]int
 	rejected int
+	// live is a live API feed's state after the poll; every the time
+	// until its next poll (0: the feed's schedule); retryAt the time
+	// before which the source takes no call (a 429, a budget spent).
+	live    *Live
+	every   time.Duration
+	retryAt time.Time
+	// doc is the live API's document written (nil: none).
+	doc *importer.Doc
 }
 
 // poll fetches a feed, writes what changed, and records the outcome.
@@ -395,6 +433,10 @@ func (f *Follower) poll(ctx context.Context, h *held) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	h.polling, h.next = false, next.NextPoll
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
 	if !h.lost && !next.LastSuccess.IsZero() {
 		f.m.lastSuccess.WithLabelValues(fd.Name).Set(float64(next.LastSuccess.UnixNano()) / 1e9)
 		f.m.heldBack.WithLabelValues(fd.Name).Set(float64(heldBack(next)))
@@ -403,10 +445,10 @@ func (f *Follower) poll(ctx context.Context, h *held) {
 
 // follow fetches fd conditionally on its status st and writes the
 // document unless it is the last one again, does not parse or is suspect.
+// A live API's feed is polled by its upstream instead.
 func (f *Follower) follow(ctx context.Context, h *held, fd model.Feed, st Status) outcome {
-	format, ok := importer.Formats[fd.Format]
-	if !ok || !format.Fetchable() {
-		return outcome{result: ResultError, err: fmt.Errorf("format %q: not one this follower reads from a fetched document", fd.Format)}
+	if up, ok := upstreams[fd.Format]; ok {
+		return f.followAPI(ctx, h, fd, st, up)
 	}
 	var v validators
 	// A document that was not written whole (names held back, fixtures
@@ -421,43 +463,82 @@ func (f *Follower) follow(ctx context.Context, h *held, fd model.Feed, st Status
 	case got.NotModified:
 		return outcome{result: ResultNotModified, fetched: v}
 	}
+	out, _ := f.write(ctx, h, fd, st, got, docName(fd.URL), docFile, time.Time{})
+	return out
+}
+
+// docKind says how a fetched document is written.
+type docKind int
+
+const (
+	// docFile is a feed's file: the same bytes again are not parsed, and
+	// the shrink guard applies.
+	docFile docKind = iota
+	// docWhole is a live API's whole season: parsed every time (a match
+	// goes live at its kick-off, bytes unchanged), the shrink guard
+	// applies.
+	docWhole
+	// docPart is a live API's matchday or day: parsed every time, no
+	// shrink guard, the match count of the last whole season kept.
+	docPart
+	// docCalendar is one of several seasons a live API's feed reads in
+	// turn (football-data.org's competitions): parsed every time, its
+	// match count kept, no shrink guard, since the seasons differ.
+	docCalendar
+)
+
+// write parses a fetched document and writes it unless it is the last
+// one again, does not parse or is suspect; now is when a live API's
+// matches are read as of (zero for a file). It returns the document
+// parsed, nil when it was not.
+func (f *Follower) write(ctx context.Context, h *held, fd model.Feed, st Status, got fetched, name string, kind docKind, now time.Time) (outcome, *importer.Doc) {
+	format, ok := importer.Formats[fd.Format]
+	if !ok || !format.Fetchable() {
+		return outcome{result: ResultError, err: fmt.Errorf("format %q: not one this follower reads from a fetched document", fd.Format)}, nil
+	}
 	sum := sha256.Sum256(got.Body)
 	hash := hex.EncodeToString(sum[:])
-	if hash == st.Hash && st.clean() {
-		return outcome{result: ResultUnchanged, fetched: got.validators, accepted: true, hash: hash, matches: st.Matches}
+	if kind == docFile && hash == st.Hash && st.clean() {
+		return outcome{result: ResultUnchanged, fetched: got.validators, accepted: true, hash: hash, matches: st.Matches}, nil
 	}
 	if len(got.Body) == 0 {
-		return outcome{result: ResultError, err: errors.New("the source answered an empty document")}
+		return outcome{result: ResultError, err: errors.New("the source answered an empty document")}, nil
 	}
 	ed := &editor.Editor{Store: f.cfg.Store, Meta: events.Meta{Editor: f.cfg.Editor, Source: "feed " + fd.Name}}
 	im := importer.New(ed, nil)
-	opts := importer.Options{League: fd.League, Season: fd.Season, HoldUnknownTeams: !fd.CreateTeams}
-	name := docName(fd.URL)
+	opts := importer.Options{League: fd.League, Season: fd.Season, HoldUnknownTeams: !fd.CreateTeams, Now: now}
 	doc, err := im.Parse(ctx, format, name, got.Body, opts)
 	if err != nil {
-		return outcome{result: ResultError, err: fmt.Errorf("refused: %w", err)}
+		return outcome{result: ResultError, err: fmt.Errorf("refused: %w", err)}, nil
 	}
 	n := doc.Matches()
-	if lost := st.Matches - n; st.Matches > 0 && float64(lost) > f.cfg.MaxShrink*float64(st.Matches) {
+	if lost := st.Matches - n; (kind == docFile || kind == docWhole) && st.Matches > 0 && float64(lost) > f.cfg.MaxShrink*float64(st.Matches) {
 		return outcome{result: ResultSuspect, err: fmt.Errorf("refused as suspect: %d matches, %d fewer than the %d of the last good document "+
-			"(more than %g%% lost); nothing written. If the source really shrank, remove the feed and add it again", n, lost, st.Matches, f.cfg.MaxShrink*100)}
+			"(more than %g%% lost); nothing written. If the source really shrank, remove the feed and add it again", n, lost, st.Matches, f.cfg.MaxShrink*100)}, nil
+	}
+	if kind == docPart {
+		n = st.Matches
 	}
 	f.mu.Lock()
 	lost := h.lost
 	f.mu.Unlock()
 	if lost {
-		return outcome{result: ResultError, err: errors.New("the lease went to another follower before the document was written")}
+		return outcome{result: ResultError, err: errors.New("the lease went to another follower before the document was written")}, nil
 	}
 	if err := im.ImportDoc(ctx, doc, opts); err != nil {
-		return outcome{result: ResultError, err: fmt.Errorf("write: %w", err), changes: im.Summary.Changes()}
+		return outcome{result: ResultError, err: fmt.Errorf("write: %w", err), changes: im.Summary.Changes()}, nil
 	}
-	s := im.Summary
+	return summarize(im.Summary, got.validators, hash, n), doc
+}
+
+// summarize is the outcome of a document written.
+func summarize(s importer.Summary, v validators, hash string, matches int) outcome {
 	for _, r := range s.Rejected {
 		if r.Line == 0 {
 			return outcome{result: ResultError, err: fmt.Errorf("refused: %w", r.Err), changes: s.Changes()}
 		}
 	}
-	out := outcome{result: ResultUnchanged, fetched: got.validators, accepted: true, hash: hash, matches: n,
+	out := outcome{result: ResultUnchanged, fetched: v, accepted: true, hash: hash, matches: matches,
 		changes: s.Changes(), heldBack: s.HeldBack, rejected: s.Fixtures.Rejected}
 	switch {
 	case len(s.HeldBack) > 0:
@@ -491,23 +572,42 @@ func (f *Follower) record(s *Status, fd model.Feed, out outcome, now time.Time) 
 	s.Holder, s.LastFetch, s.Result = f.cfg.Holder, now, out.result
 	s.Changes += uint64(out.changes)
 	failed := out.result == ResultError || out.result == ResultSuspect
-	if failed {
+	switch {
+	case out.result == ResultDeferred:
+		// No call was made: neither a success nor a failure, and the
+		// stale-feed alert still counts from the last success.
+	case failed:
 		s.Failures++
 		s.LastError, s.ErrorAt = out.err.Error(), now
-	} else {
+	default:
 		s.Failures = 0
 		s.LastSuccess = now
 		if out.err != nil {
 			s.LastError, s.ErrorAt = out.err.Error(), now
 		}
 	}
-	if out.result != ResultNotModified && !failed {
+	if out.result != ResultNotModified && out.result != ResultDeferred && !failed {
 		s.ETag, s.LastModified = out.fetched.ETag, out.fetched.LastModified
 	}
 	if out.accepted {
 		s.Hash, s.Matches, s.HeldBack, s.Rejected = out.hash, out.matches, out.heldBack, out.rejected
 	}
-	s.NextPoll = now.Add(f.wait(fd.Every(), s.Failures))
+	if out.live != nil {
+		s.Live = out.live
+	}
+	switch {
+	case out.every > 0 && s.Failures == 0:
+		s.NextPoll = now.Add(out.every)
+	case out.every > 0:
+		// A live feed backs off from its pace, not from the hours it
+		// waits when no match is on.
+		s.NextPoll = now.Add(f.wait(out.every, s.Failures))
+	default:
+		s.NextPoll = now.Add(f.wait(fd.Every(), s.Failures))
+	}
+	if out.retryAt.After(s.NextPoll) {
+		s.NextPoll = out.retryAt
+	}
 }
 
 // wait is the time until the next poll: the feed's interval, give or

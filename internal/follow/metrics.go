@@ -13,13 +13,14 @@ type metrics struct {
 	held        *prometheus.GaugeVec
 	heldBack    *prometheus.GaugeVec
 	took        *prometheus.HistogramVec
+	calls       *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
 	m := &metrics{
 		fetches: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "fd_feed_fetches_total",
-			Help: "Feed polls by result (changed, unchanged, not_modified, held_back, suspect, error).",
+			Help: "Feed polls by result (changed, unchanged, not_modified, held_back, suspect, error, deferred).",
 		}, []string{"feed", "result"}),
 		changes: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "fd_feed_changes_published_total", Help: "Entities a feed created or updated.",
@@ -41,9 +42,13 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Name: "fd_feed_poll_seconds", Help: "Time of a poll by result: the fetch, and the parse and writes of a changed document.",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 10, 60},
 		}, []string{"result"}),
+		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "fd_feed_upstream_calls_total",
+			Help: "Calls a live API feed made to its source, by the source's answer (200, 304, 400, 403, 429, 5xx, failed: no answer).",
+		}, []string{"feed", "status"}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.fetches, m.changes, m.lastSuccess, m.interval, m.held, m.heldBack, m.took)
+		reg.MustRegister(m.fetches, m.changes, m.lastSuccess, m.interval, m.held, m.heldBack, m.took, m.calls)
 	}
 	return m
 }

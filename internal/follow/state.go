@@ -20,10 +20,11 @@ const (
 	ResultHeldBack    = "held_back"    // published what it could; names held back
 	ResultSuspect     = "suspect"      // refused: lost too many matches
 	ResultError       = "error"        // fetch or document failed
+	ResultDeferred    = "deferred"     // no call: the source's budget is spent
 )
 
 // results lists every result, so that each is a series from the start.
-var results = []string{ResultChanged, ResultUnchanged, ResultNotModified, ResultHeldBack, ResultSuspect, ResultError}
+var results = []string{ResultChanged, ResultUnchanged, ResultNotModified, ResultHeldBack, ResultSuspect, ResultError, ResultDeferred}
 
 // Status is what the followers know of one feed registration.
 type Status struct {
@@ -57,6 +58,38 @@ type Status struct {
 	HeldBack map[string]int `json:"heldBack,omitempty"`
 	// Rejected counts the last document's fixtures that broke a rule.
 	Rejected int `json:"rejected,omitempty"`
+	// Live is what the follower of a live API knows of its matches
+	// (nil for a feed of a file).
+	Live *Live `json:"live,omitempty"`
+}
+
+// Live is where a live API feed's matches stand, as its last good poll
+// found them: what its next poll is chosen by.
+type Live struct {
+	// InPlay counts the matches in play; NextKickoff is the next kick-off
+	// of a match not yet in play; Matchday is the round polled while its
+	// matches are on (OpenLigaDB).
+	InPlay      int       `json:"inPlay"`
+	NextKickoff time.Time `json:"nextKickoff,omitzero"`
+	Matchday    int       `json:"matchday,omitempty"`
+	// LastChange is OpenLigaDB's last change of that matchday: while it
+	// stays the same, the matchday is not fetched.
+	LastChange string `json:"lastChange,omitempty"`
+	// WholeAt is when the whole season (or the day's matches) was last
+	// fetched: every interval of the feed, whatever is on.
+	WholeAt time.Time `json:"wholeAt,omitzero"`
+	// Cursor is the next of a feed's competitions whose season is read
+	// (football-data.org), 0 between two rounds of them; ScheduleAt is
+	// when the matches on or near (the fields above) were last read.
+	Cursor     int       `json:"cursor,omitempty"`
+	ScheduleAt time.Time `json:"scheduleAt,omitzero"`
+	// Calls counts the calls made to the source, in total; Budget is the
+	// key of the budget they are spent from.
+	Calls  uint64 `json:"calls"`
+	Budget string `json:"budget,omitempty"`
+	// Pace is the time between two polls while matches are on, as the
+	// budget last allowed it.
+	Pace time.Duration `json:"pace,omitempty"`
 }
 
 // clean reports whether the last document accepted was written whole:

@@ -127,11 +127,13 @@ func (f Format) Fetchable() bool { return f.read != nil }
 
 // Formats are the formats the importer reads, by name.
 var Formats = map[string]Format{
-	"openfootball":  {Name: "openfootball", Files: plainFiles, parse: parseOpenFootball, read: readOpenFootball},
-	"engsoccerdata": {Name: "engsoccerdata", Files: engSoccerFiles, parse: parseEngSoccerFile, read: readEngSoccerFile},
-	"football-data": {Name: "football-data", Files: filesWith(".csv"), read: readFootballData},
-	"footballcsv":   {Name: "footballcsv", Files: filesWith(".csv"), read: readFootballCSV},
-	"squads":        {Name: "squads", Files: filesWith(".txt"), read: readSquads},
+	"openfootball":      {Name: "openfootball", Files: plainFiles, parse: parseOpenFootball, read: readOpenFootball},
+	"engsoccerdata":     {Name: "engsoccerdata", Files: engSoccerFiles, parse: parseEngSoccerFile, read: readEngSoccerFile},
+	"football-data":     {Name: "football-data", Files: filesWith(".csv"), read: readFootballData},
+	"footballcsv":       {Name: "footballcsv", Files: filesWith(".csv"), read: readFootballCSV},
+	"squads":            {Name: "squads", Files: filesWith(".txt"), read: readSquads},
+	"openligadb":        {Name: "openligadb", Files: filesWith(".json"), read: readOpenLigaDB},
+	"football-data-org": {Name: "football-data-org", Files: filesWith(".json"), read: readFootballDataOrg},
 }
 
 func plainFiles(paths []string) ([]string, error) { return paths, nil }
@@ -217,6 +219,42 @@ func (d *Doc) Matches() int {
 		n += len(pf.matches)
 	}
 	return n
+}
+
+// Schedule is what a document says of when its matches are played: what
+// a live feed's follower polls by.
+type Schedule struct {
+	// InPlay counts the matches in play.
+	InPlay int
+	// NextKickoff is the earliest kick-off after now of a match not yet
+	// in play (zero: none).
+	NextKickoff time.Time
+	// Matchday is the round to poll: that of the first match in play,
+	// else of the next kick-off (0: the document has none).
+	Matchday int
+}
+
+// Schedule reads the document's schedule as of now.
+func (d *Doc) Schedule(now time.Time) Schedule {
+	var s Schedule
+	for _, pf := range d.fl.src.seasons {
+		for _, pm := range pf.matches {
+			switch {
+			case pm.status.Live():
+				if s.InPlay == 0 {
+					s.Matchday = pm.matchday
+				}
+				s.InPlay++
+			case (pm.status == model.Timed || pm.status == model.Scheduled) && pm.kickoff.After(now) &&
+				(s.NextKickoff.IsZero() || pm.kickoff.Before(s.NextKickoff)):
+				s.NextKickoff = pm.kickoff
+				if s.InPlay == 0 {
+					s.Matchday = pm.matchday
+				}
+			}
+		}
+	}
+	return s
 }
 
 // Parse reads body, a document of format f fetched from name (a URL's
@@ -1332,16 +1370,13 @@ func (im *Importer) resolveScorers(ctx context.Context, files []*file) error {
 		return a.fl.teamIDs[a.pm.away]
 	}
 	for i, a := range withGoals {
-		for _, g := range a.pm.goals {
-			if err := im.persons.Resolve(team(a, g), g.Scorer); err != nil {
-				// A name that is no one's ("?"): the match is
-				// kept without its goals, as one whose goals do not
-				// make its score.
-				im.Summary.Warnings = append(im.Summary.Warnings, Warning{File: a.fl.path, Kind: warnDetail,
-					What: fmt.Sprintf("line %d, goals: %s v %s (%s): %v", a.pm.line, a.pm.home, a.pm.away, a.pm.round, err)})
-				a.pm.goals = nil
-				break
-			}
+		if err := im.resolveGoals(a.pm, func(g model.Goal) int { return team(a, g) }); err != nil {
+			// A name that is no one's ("?"): the match is kept
+			// without its goals, as one whose goals do not make its
+			// score.
+			im.Summary.Warnings = append(im.Summary.Warnings, Warning{File: a.fl.path, Kind: warnDetail,
+				What: fmt.Sprintf("line %d, goals: %s v %s (%s): %v", a.pm.line, a.pm.home, a.pm.away, a.pm.round, err)})
+			a.pm.goals = nil
 		}
 		if i+1 == len(withGoals) || withGoals[i+1].fl != a.fl {
 			for _, w := range im.persons.Warnings() {
@@ -1358,8 +1393,24 @@ func (im *Importer) resolveScorers(ctx context.Context, files []*file) error {
 	}
 	for _, a := range withGoals {
 		for i := range a.pm.goals {
-			g := &a.pm.goals[i]
-			g.ScorerID = im.persons.ID(team(a, *g), g.Scorer)
+			if g := &a.pm.goals[i]; !g.Anonymous() {
+				g.ScorerID = im.persons.ID(team(a, *g), g.Scorer)
+			}
+		}
+	}
+	return nil
+}
+
+// resolveGoals resolves the scorers of a match's goals; a goal whose
+// scorer the source does not know (a live feed's) counts for its side
+// and no one.
+func (im *Importer) resolveGoals(pm *parsedMatch, team func(model.Goal) int) error {
+	for _, g := range pm.goals {
+		if g.Anonymous() {
+			continue
+		}
+		if err := im.persons.Resolve(team(g), g.Scorer); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -1387,7 +1438,7 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 		f := model.Fixture{ID: ids[pm.source], CompetitionID: c.ID, Matchday: pm.matchday, Group: pm.group, Stage: pm.stage,
 			Leg: pm.leg, Round: pm.round, Kickoff: pm.kickoff, HomeTeamID: fl.teamIDs[pm.home], AwayTeamID: fl.teamIDs[pm.away],
 			Status: pm.status, Result: pm.result, Awarded: pm.awarded, Odds: pm.odds, Referee: pm.referee, Source: pm.source,
-			Venue: pm.venue, Goals: pm.goals}
+			Venue: pm.venue, Goals: pm.goals, Minute: pm.minute, InjuryTime: pm.injury}
 		if f.HomeTeamID == 0 {
 			f.HomePlaceholder = pm.home
 		}

@@ -124,10 +124,14 @@ type parsedMatch struct {
 	away     string
 	status   model.Status
 	result   model.Result
-	awarded  model.Side
-	odds     *model.Odds
-	referee  string
-	venue    string
+	// minute and injury are a live match's clock, where the source has
+	// it (football-data.org).
+	minute  int
+	injury  int
+	awarded model.Side
+	odds    *model.Odds
+	referee string
+	venue   string
 	// goals are the match's goals in the order of play, their scorers'
 	// person ids resolved by the writer (resolveScorers).
 	goals []model.Goal

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -20,8 +21,24 @@ type Feed struct {
 	// path (openfootball: 2025-26/en.1.json is PL 2025); zero: read it.
 	League LeagueCode `json:"league,omitempty"`
 	Season int        `json:"season,omitempty"`
-	// EverySeconds is the time between two fetches.
+	// EverySeconds is the time between two fetches; for a live API
+	// (openligadb, football-data-org) the time between two when no match
+	// is on or near: while one is, the source's budget sets the pace.
 	EverySeconds int `json:"everySeconds"`
+	// SourceLeague is the source's own name of the league a live API
+	// feed follows (OpenLigaDB's shortcut: bl2); Competitions are those of
+	// a football-data.org feed (its codes, which are ours).
+	SourceLeague string       `json:"sourceLeague,omitempty"`
+	Competitions []LeagueCode `json:"competitions,omitempty"`
+	// TokenFile and TokenEnv say where every follower finds the API
+	// token: a file's path or an environment variable's name. The token
+	// itself is never stored.
+	TokenFile string `json:"tokenFile,omitempty"`
+	TokenEnv  string `json:"tokenEnv,omitempty"`
+	// UpstreamPerMinute and UpstreamPerDay are the calls the source
+	// allows (0: the format's own figure).
+	UpstreamPerMinute int `json:"upstreamPerMinute,omitempty"`
+	UpstreamPerDay    int `json:"upstreamPerDay,omitempty"`
 	// CreateTeams lets the feed create a team for a name that no team
 	// has; otherwise its fixtures are held back and the name reported.
 	CreateTeams bool      `json:"createTeams,omitempty"`
@@ -40,7 +57,11 @@ const (
 // DefaultFeedEvery is the schedule of a feed added without one.
 const DefaultFeedEvery = 10 * time.Minute
 
-var formatNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
+var (
+	formatNameRE   = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
+	sourceLeagueRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,31}$`)
+	envNameRE      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
+)
 
 // Every is the time between two fetches of the feed.
 func (f *Feed) Every() time.Duration { return time.Duration(f.EverySeconds) * time.Second }
@@ -92,6 +113,32 @@ func (f *Feed) ValidateDraft() error {
 	}
 	if e := f.Every(); e < MinFeedEvery || e > MaxFeedEvery {
 		return Invalidf("every", f.Every().String(), "must be from %s to %s", MinFeedEvery, MaxFeedEvery)
+	}
+	return f.validateUpstream()
+}
+
+// validateUpstream checks what a live API feed adds: the source's league
+// and competitions, where its token is, and its budget.
+func (f *Feed) validateUpstream() error {
+	if f.SourceLeague != "" && !sourceLeagueRE.MatchString(f.SourceLeague) {
+		return Invalidf("source-league", f.SourceLeague, "must be the source's league shortcut: lower-case letters, digits, -, _ or ., such as bl1")
+	}
+	for _, c := range f.Competitions {
+		if p, err := ParseLeagueCode(string(c)); err != nil || p != c {
+			return Invalidf("leagues", string(c), "must be 2 to 4 upper-case letters or digits, such as PL")
+		}
+	}
+	switch {
+	case f.TokenFile != "" && f.TokenEnv != "":
+		return Invalidf("token-file", f.TokenFile, "give the token's file or its environment variable, not both")
+	case f.TokenFile != "" && (len(f.TokenFile) > maxURL || !strings.HasPrefix(f.TokenFile, "/")):
+		return Invalidf("token-file", f.TokenFile, "must be an absolute path, the same on every follower's host")
+	case f.TokenEnv != "" && !envNameRE.MatchString(f.TokenEnv):
+		return Invalidf("token-env", f.TokenEnv, "must be an environment variable's name, such as FOOTBALL_DATA_TOKEN")
+	case f.UpstreamPerMinute < 0 || f.UpstreamPerMinute > 10000:
+		return Invalidf("upstream-per-minute", strconv.Itoa(f.UpstreamPerMinute), "must be from 1 to 10000 calls")
+	case f.UpstreamPerDay < 0 || f.UpstreamPerDay > 10000000:
+		return Invalidf("upstream-per-day", strconv.Itoa(f.UpstreamPerDay), "must be from 1 to 10000000 calls")
 	}
 	return nil
 }
