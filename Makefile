@@ -134,7 +134,7 @@ check:
 test: vet staticcheck complexity lint-openapi deploy-check $(V4_CLIENTS)
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	@skipped=$$(mktemp) && trap 'rm -f "$$skipped"' EXIT && \
-	FD_SKIPPED=$$skipped $(GO) test -race -count=1 -timeout 9m ./...; status=$$?; \
+	FD_SKIPPED=$$skipped $(GO) test -race -count=1 -timeout 20m ./...; status=$$?; \
 	sort -u "$$skipped"; exit $$status
 
 ## test-cluster: the cluster test at full size: three NATS nodes (the

@@ -294,6 +294,13 @@ func StartCluster(tb testing.TB) *Cluster {
 	tb.Helper()
 	SkipShort(tb, "a three-node NATS cluster")
 	c := &Cluster{tb: tb, Nodes: make([]*natsembed.Server, 3), Opts: make([]natsembed.Options, 3), logs: make([]*NATSLog, 3)}
+	// The directories first: cleanups run last registered first, so the
+	// nodes stop before their directories are removed (a node still
+	// running writes into a directory RemoveAll is emptying).
+	dirs := make([]string, len(c.Nodes))
+	for i := range dirs {
+		dirs[i] = tb.TempDir()
+	}
 	tb.Cleanup(func() {
 		for _, n := range c.Nodes {
 			if n != nil {
@@ -309,7 +316,7 @@ func StartCluster(tb testing.TB) *Cluster {
 	}
 	for i := range c.Nodes {
 		c.logs[i] = &NATSLog{}
-		c.Opts[i] = natsembed.Options{Dir: tb.TempDir(), Name: fmt.Sprintf("n%d", i+1),
+		c.Opts[i] = natsembed.Options{Dir: dirs[i], Name: fmt.Sprintf("n%d", i+1),
 			Cluster: &natsembed.Cluster{Name: "football", Routes: routes}, Log: c.logs[i]}
 		c.Start(i)
 		c.Opts[i] = c.Nodes[i].Options()

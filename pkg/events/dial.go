@@ -40,6 +40,10 @@ type Dial struct {
 	Log *slog.Logger
 }
 
+// connectTimeout bounds one server's connection, TLS handshake and
+// authentication.
+const connectTimeout = 10 * time.Second
+
 // Conn connects. The connection retries for ever on its own after a server
 // restart; Close closes it.
 func (d Dial) Conn() (*nats.Conn, error) {
@@ -51,7 +55,13 @@ func (d Dial) Conn() (*nats.Conn, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// connectTimeout: a TLS handshake and a bcrypt-checked password on a
+	// busy server can take longer than nats.go's default of 2 s (seen: the
+	// runbook's `ingest show` timing out against a three-node TLS cluster
+	// on two loaded cores), and an editor's command that fails on a slow
+	// handshake has done nothing for nobody.
 	opts := []nats.Option{nats.Name(d.Name), nats.CustomInboxPrefix(inbox), nats.MaxReconnects(-1), nats.ReconnectWait(100 * time.Millisecond),
+		nats.Timeout(connectTimeout),
 		nats.ErrorHandler(func(_ *nats.Conn, sub *nats.Subscription, err error) {
 			attrs := []any{"err", err.Error()}
 			if sub != nil {
