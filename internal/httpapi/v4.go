@@ -12,34 +12,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// The v4 API answers from the same read model, through the same
-// authentication, limits, filter parser, render cache and error writer as
-// v1; only the shapes differ (v4render.go).
-
-func (s *Server) v4Routes() {
-	g := s.app.Group("/v4", s.authenticate(v4))
-	g.Get("/matches/:id", s.v4Match)
-	g.Get("/matches/:id/head2head", s.v4HeadToHead)
-	g.Get("/competitions/:id/standings", s.v4Standings)
-	g.Get("/competitions/:id/matches", s.v4CompetitionMatches)
-	g.Get("/competitions", s.v4Competitions)
-	g.Get("/competitions/:id", s.v4Competition)
-	g.Get("/competitions/:id/teams", s.v4CompetitionTeams)
-	g.Get("/matches", s.v4Matches)
-	g.Get("/teams", s.v4Teams)
-	g.Get("/teams/:id", s.v4Team)
-	g.Get("/teams/:id/matches", s.v4TeamMatches)
-	g.Get("/areas", s.v4AreaList)
-	g.Get("/areas/:id", s.v4AreaOne)
-	g.Get("/competitions/:id/scorers", s.v4Scorers)
-	g.Get("/persons/:id", s.v4Person)
-	g.Get("/persons/:id/matches", s.v4PersonMatches)
-	// v2's name, which upstream still answers: the recorded person
-	// matches came through it (spec v4-samples/SOURCES.md).
-	g.Get("/players/:id", s.v4Person)
-	g.Get("/players/:id/matches", s.v4PersonMatches)
-}
-
 // v4AreasOf is every area served: upstream's we keep, and one for each
 // league's country they lack, by name as upstream lists them.
 func v4AreasOf(snap readmodel.Snapshot) []v4Area {
