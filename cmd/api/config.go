@@ -168,7 +168,7 @@ func redact(name, v string) string {
 // usage prints the flags grouped, with their environment variables and
 // defaults, and an example.
 func usage(w io.Writer, opts []option) {
-	fmt.Fprintln(w, "usage: api [flags]\n\nOne API replica: replays the NATS stream into memory and serves the v1 API.")
+	fmt.Fprintln(w, "usage: api [flags]\n\nOne API replica: replays the NATS stream into memory and serves the v1 and v4 APIs.")
 	fmt.Fprintln(w, "Every flag may be given in its environment variable instead; a flag wins over it.")
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	group := ""

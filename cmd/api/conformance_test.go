@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,7 +23,7 @@ import (
 // through the importer, a restricted competition and three clients.
 type world struct {
 	r                    *replica
-	acme, gold, tiny     string // tokens: registered, donating, registered with 3/minute
+	acme, gold           string // tokens: registered, donating
 	manUtdSpurs          int    // fixture id of Man Utd v Spurs, PL 2015 matchday 1
 	manUtd, leicester    int    // team ids
 	pl2015, fl2016, wc18 int
@@ -59,7 +58,6 @@ func theWorld(t *testing.T) *world {
 		}
 		w.acme = addClient(t, s, "acme", model.TierRegistered, 1000)
 		w.gold = addClient(t, s, "gold", model.TierDonating, 1000)
-		w.tiny = addClient(t, s, "tiny", model.TierRegistered, 3)
 		w.r.waitApplied(s)
 		var search struct {
 			Teams []struct {
@@ -289,78 +287,10 @@ func TestRealFootballFacts(t *testing.T) {
 	}
 }
 
+// TestProtocol is what v1 alone has of the protocol; what every version
+// has is TestConformance's.
 func TestProtocol(t *testing.T) {
-	w := theWorld(t)
-	r := w.r
-	t.Run("HEAD is GET without a body", func(t *testing.T) {
-		get := r.do("GET", "/v1/competitions/398", nil)
-		head := r.do("HEAD", "/v1/competitions/398", nil)
-		if head.status != 200 || len(head.body) != 0 || head.header.Get("Content-Length") != fmt.Sprint(len(get.body)) || head.header.Get("ETag") != get.header.Get("ETag") {
-			t.Errorf("HEAD: %d, %d bytes, Content-Length %s (GET %d), ETag %s/%s", head.status, len(head.body), head.header.Get("Content-Length"), len(get.body), head.header.Get("ETag"), get.header.Get("ETag"))
-		}
-	})
-	t.Run("other methods are 405", func(t *testing.T) {
-		for _, m := range []string{"POST", "PUT", "DELETE", "PATCH"} {
-			resp := r.do(m, "/v1/competitions/398", nil)
-			if resp.status != 405 || !strings.Contains(string(resp.body), `"error":"method `+m) || resp.header.Get("Allow") == "" {
-				t.Errorf("%s: %d %s", m, resp.status, resp.body)
-			}
-		}
-	})
-	t.Run("OPTIONS has exactly the spec's headers", func(t *testing.T) {
-		conn, err := net.Dial("tcp", strings.TrimPrefix(r.base, "http://"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		fmt.Fprintf(conn, "OPTIONS /v1/competitions/398/leagueTable HTTP/1.1\r\nHost: x\r\nOrigin: http://example.org\r\n\r\n")
-		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := map[string]string{"Access-Control-Allow-Methods": "GET", "Access-Control-Allow-Origin": "*",
-			"Access-Control-Allow-Headers": "x-auth-token, x-response-control", "Content-Length": "0", "Content-Type": "text/plain"}
-		if resp.StatusCode != 204 {
-			t.Errorf("status %d", resp.StatusCode)
-		}
-		for k, v := range want {
-			if got := resp.Header.Get(k); got != v {
-				t.Errorf("%s: %q, want %q", k, got, v)
-			}
-		}
-		for k := range resp.Header {
-			if _, ok := want[k]; !ok && k != "Connection" {
-				t.Errorf("extra header %s", k)
-			}
-		}
-	})
-	t.Run("ETag and If-None-Match", func(t *testing.T) {
-		first := r.do("GET", "/v1/competitions/398/leagueTable", nil)
-		etag := first.header.Get("ETag")
-		again := r.do("GET", "/v1/competitions/398/leagueTable", map[string]string{"If-None-Match": etag})
-		if etag == "" || again.status != 304 || len(again.body) != 0 {
-			t.Errorf("ETag %q, conditional GET %d with %d bytes", etag, again.status, len(again.body))
-		}
-		other := r.do("GET", "/v1/competitions/398/leagueTable", map[string]string{"If-None-Match": `"stale"`})
-		if other.status != 200 {
-			t.Errorf("stale ETag: %d", other.status)
-		}
-	})
-	t.Run("gzip from the same bytes", func(t *testing.T) {
-		plain := r.do("GET", "/v1/competitions/398/fixtures", nil)
-		gz := r.do("GET", "/v1/competitions/398/fixtures", map[string]string{"Accept-Encoding": "gzip"})
-		if gz.header.Get("Content-Encoding") != "gzip" || gz.header.Get("ETag") != plain.header.Get("ETag") {
-			t.Fatalf("gzip response: encoding %q etag %q/%q", gz.header.Get("Content-Encoding"), gz.header.Get("ETag"), plain.header.Get("ETag"))
-		}
-		zr, err := gzip.NewReader(bytes.NewReader(gz.body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(zr)
-		if !bytes.Equal(body, plain.body) || len(gz.body) >= len(plain.body) {
-			t.Errorf("gzip body (%d bytes) does not inflate to the plain one (%d bytes)", len(gz.body), len(plain.body))
-		}
-	})
+	r := theWorld(t).r
 	t.Run("representation header says what was served", func(t *testing.T) {
 		resp := r.do("GET", "/v1/competitions/398", map[string]string{"X-Response-Control": "compressed"})
 		if resp.header.Get("X-Response-Control") != "full" || !strings.Contains(string(resp.body), `"_links"`) {
@@ -385,29 +315,6 @@ func TestProtocol(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		if resp.StatusCode != 200 || !strings.Contains(string(body), `"caption":"English Premier League 2015/16"`) {
 			t.Errorf("absolute-form request: %d %s", resp.StatusCode, body)
-		}
-	})
-	t.Run("authenticated client and counters", func(t *testing.T) {
-		resp := r.do("GET", "/v1/competitions/398", map[string]string{"X-Auth-Token": w.acme})
-		if resp.header.Get("X-Authenticated-Client") != "acme" || resp.header.Get("X-RequestCounter-Reset") == "" {
-			t.Errorf("headers %v", resp.header)
-		}
-		anon := r.do("GET", "/v1/competitions/398", nil)
-		if anon.header.Get("X-Authenticated-Client") != "anonymous" {
-			t.Errorf("anonymous: %q", anon.header.Get("X-Authenticated-Client"))
-		}
-	})
-	t.Run("429 after the client's limit", func(t *testing.T) {
-		var last response
-		for i := 0; i < 4; i++ {
-			last = r.do("GET", "/v1/competitions/398", map[string]string{"X-Auth-Token": w.tiny})
-			if i < 3 && (last.status != 200 || last.header.Get("X-RequestsAvailable") != fmt.Sprint(2-i)) {
-				t.Fatalf("request %d: %d, available %s", i+1, last.status, last.header.Get("X-RequestsAvailable"))
-			}
-		}
-		reset := last.header.Get("X-RequestCounter-Reset")
-		if last.status != 429 || string(last.body) != fmt.Sprintf(`{"error":"You reached your request limit. Wait %s seconds."}`, reset) || last.header.Get("X-Requests-Available") != "0" {
-			t.Errorf("fourth request: %d %s (reset %s)", last.status, last.body, reset)
 		}
 	})
 }

@@ -1,5 +1,6 @@
-// Command api is one stateless replica of the v1 HTTP API: it replays the
-// event stream into memory, follows it live and answers from memory.
+// Command api is one stateless replica of the v1 and v4 HTTP APIs: it
+// replays the event stream into memory, follows it live and answers from
+// memory.
 package main
 
 import (

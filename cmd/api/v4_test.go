@@ -1,16 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
-	"net/textproto"
 	"os"
 	"path/filepath"
 	"slices"
@@ -715,88 +710,6 @@ func TestV4SharesTheBudget(t *testing.T) {
 	if err := json.Unmarshal(third.body, &body); err != nil || third.status != 429 || body.ErrorCode != 429 ||
 		!strings.HasPrefix(body.Message, "You reached your request limit. Wait ") {
 		t.Errorf("third request: %d %s", third.status, third.body)
-	}
-}
-
-// TestV4Headers: v4's headers on the wire, spelled as upstream sends them,
-// and none of v1's counters.
-func TestV4Headers(t *testing.T) {
-	w := theV4World(t)
-	addr := strings.TrimPrefix(w.r.base, "http://")
-	names := rawHeaderNames(t, addr, "GET /v4/areas HTTP/1.1\r\nHost: a\r\nX-Auth-Token: "+w.token+"\r\n\r\n")
-	for _, want := range []string{"X-API-Version", "X-Authenticated-Client", "X-RequestCounter-Reset", "X-Requests-Available-Minute", "ETag"} {
-		if !slices.Contains(names, want) {
-			t.Errorf("no %s among %v", want, names)
-		}
-	}
-	for _, v1Only := range []string{"X-RequestsAvailable", "X-Requests-Available", "X-Response-Control"} {
-		if slices.Contains(names, v1Only) {
-			t.Errorf("v1's %s on a v4 response", v1Only)
-		}
-	}
-	resp := w.get("/v4/areas", nil)
-	if got := resp.header.Get("X-Authenticated-Client"); got != "php-footballdata" {
-		t.Errorf("X-Authenticated-Client %q", got)
-	}
-	if got := resp.header.Get("Content-Type"); got != "application/json;charset=UTF-8" {
-		t.Errorf("Content-Type %q", got)
-	}
-}
-
-// rawHeaderNames sends request and returns the response's header names
-// exactly as they came on the wire.
-func rawHeaderNames(t *testing.T, addr, request string) []string {
-	t.Helper()
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := io.WriteString(conn, request); err != nil {
-		t.Fatal(err)
-	}
-	tp := textproto.NewReader(bufio.NewReader(conn))
-	if _, err := tp.ReadLine(); err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for {
-		line, err := tp.ReadLine()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if line == "" {
-			return names
-		}
-		name, _, _ := strings.Cut(line, ":")
-		names = append(names, name)
-	}
-}
-
-// TestV4Cache: a v4 answer goes through v1's render cache: ETag, 304 and
-// the gzip form of the same bytes.
-func TestV4Cache(t *testing.T) {
-	w := theV4World(t)
-	path := "/v4/competitions/BL1/standings"
-	plain := w.get(path, nil)
-	etag := plain.header.Get("ETag")
-	if plain.status != 200 || etag == "" || plain.header.Get("Vary") != "Accept-Encoding, X-Auth-Token" {
-		t.Fatalf("first: %d, ETag %q, Vary %q", plain.status, etag, plain.header.Get("Vary"))
-	}
-	if again := w.get(path, map[string]string{"If-None-Match": etag}); again.status != http.StatusNotModified {
-		t.Errorf("If-None-Match: %d", again.status)
-	}
-	gz := w.get(path, map[string]string{"Accept-Encoding": "gzip"})
-	if gz.header.Get("Content-Encoding") != "gzip" || gz.header.Get("ETag") != etag {
-		t.Fatalf("gzip: %q, ETag %q", gz.header.Get("Content-Encoding"), gz.header.Get("ETag"))
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz.body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	unzipped, err := io.ReadAll(zr)
-	if err != nil || !bytes.Equal(unzipped, plain.body) {
-		t.Errorf("gzip body differs from the plain one (%v)", err)
 	}
 }
 

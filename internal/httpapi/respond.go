@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/wire"
+	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/readmodel"
 	"github.com/gofiber/fiber/v2"
 )
@@ -22,6 +23,48 @@ const (
 	// What is built into the binary changes only with a new release.
 	maxAgeStatic = 3600
 )
+
+// maxAgeOf is how long a client may keep an answer about a competition's
+// season: long once the season is over.
+func maxAgeOf(who *request, comp readmodel.CompetitionKey) int {
+	if comp.Year < who.snap.CurrentSeason() {
+		return maxAgeFinished
+	}
+	return maxAgeLive
+}
+
+// visible drops the fixtures of competitions the caller may not see, from
+// lists that cross competitions.
+func visible(who *request, fs []readmodel.Fixture) []readmodel.Fixture {
+	if who.tier == model.TierDonating {
+		return fs
+	}
+	out := fs[:0:0]
+	for _, f := range fs {
+		if c, ok := who.snap.Competition(f.CompetitionID); ok && who.tier.Allows(c.Tier) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// maxCalendarDays bounds a range of matches across competitions
+// (/v1/fixtures, /v4/matches), as v1's timeFrame's 99 days do.
+const maxCalendarDays = 99
+
+// timestamp is how both versions write an instant, in UTC.
+const timestamp = "2006-01-02T15:04:05Z"
+
+func ts(t time.Time) string { return t.UTC().Format(timestamp) }
+
+// date is a day as both versions write it, nil (null) for none.
+func date(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := t.UTC().Format(time.DateOnly)
+	return &s
+}
 
 // cacheKey builds a response's cache key with one buffer: the route, how
 // links are made (kind and base URL, which come from the request), the

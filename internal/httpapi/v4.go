@@ -12,34 +12,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// The v4 API answers from the same read model, through the same
-// authentication, limits, filter parser, render cache and error writer as
-// v1; only the shapes differ (v4render.go).
-
-func (s *Server) v4Routes() {
-	g := s.app.Group("/v4", s.authenticate(v4))
-	g.Get("/matches/:id", s.v4Match)
-	g.Get("/matches/:id/head2head", s.v4HeadToHead)
-	g.Get("/competitions/:id/standings", s.v4Standings)
-	g.Get("/competitions/:id/matches", s.v4CompetitionMatches)
-	g.Get("/competitions", s.v4Competitions)
-	g.Get("/competitions/:id", s.v4Competition)
-	g.Get("/competitions/:id/teams", s.v4CompetitionTeams)
-	g.Get("/matches", s.v4Matches)
-	g.Get("/teams", s.v4Teams)
-	g.Get("/teams/:id", s.v4Team)
-	g.Get("/teams/:id/matches", s.v4TeamMatches)
-	g.Get("/areas", s.v4AreaList)
-	g.Get("/areas/:id", s.v4AreaOne)
-	g.Get("/competitions/:id/scorers", s.v4Scorers)
-	g.Get("/persons/:id", s.v4Person)
-	g.Get("/persons/:id/matches", s.v4PersonMatches)
-	// v2's name, which upstream still answers: the recorded person
-	// matches came through it (spec v4-samples/SOURCES.md).
-	g.Get("/players/:id", s.v4Person)
-	g.Get("/players/:id/matches", s.v4PersonMatches)
-}
-
 // v4AreasOf is every area served: upstream's we keep, and one for each
 // league's country they lack, by name as upstream lists them.
 func v4AreasOf(snap readmodel.Snapshot) []v4Area {
@@ -58,11 +30,7 @@ func (s *Server) v4AreaList(c *fiber.Ctx) error {
 	k := s.newKey(c, who, "v4-areas", competitionsPath, full).u64(who.snap.LeaguesVersion())
 	return s.respond(c, k, func() (any, int) {
 		areas := v4AreasOf(who.snap)
-		out := struct {
-			Count   int          `json:"count"`
-			Filters struct{}     `json:"filters"`
-			Areas   []v4AreaItem `json:"areas"`
-		}{Count: len(areas), Areas: make([]v4AreaItem, len(areas))}
+		out := v4AreasResponse{Count: len(areas), Areas: make([]v4AreaItem, len(areas))}
 		for i, a := range areas {
 			out.Areas[i] = a.item()
 		}
@@ -204,11 +172,7 @@ func (s *Server) v4Competitions(c *fiber.Ctx) error {
 	k := s.newKey(c, who, "v4-comps", competitionsPath, full).str(string(who.tier)).str(string(c.Context().QueryArgs().Peek("areas"))).
 		u64(who.snap.CalendarVersion()).u64(who.snap.LeaguesVersion())
 	return s.respond(c, k, func() (any, int) {
-		out := struct {
-			Count        int          `json:"count"`
-			Filters      v4Filters    `json:"filters"`
-			Competitions []v4CompItem `json:"competitions"`
-		}{Competitions: []v4CompItem{}}
+		out := v4CompetitionsResponse{Competitions: []v4CompItem{}}
 		if areas != nil {
 			list := string(c.Context().QueryArgs().Peek("areas"))
 			out.Filters.Areas = &list
@@ -302,13 +266,7 @@ func (s *Server) v4Standings(c *fiber.Ctx) error {
 		x := newV4Context(who.snap)
 		ci := x.comp(key.ID)
 		t, _ := who.snap.Table(key.ID, matchday)
-		out := struct {
-			Filters     v4Filters    `json:"filters"`
-			Area        v4AreaTiny   `json:"area"`
-			Competition v4CompTiny   `json:"competition"`
-			Season      v4Season     `json:"season"`
-			Standings   []v4Standing `json:"standings"`
-		}{Filters: v4Filters{Season: seasonEcho(&f)}, Area: ci.area.tiny(), Competition: ci.tiny, Season: ci.season, Standings: []v4Standing{}}
+		out := v4StandingsResponse{Filters: v4Filters{Season: seasonEcho(&f)}, Area: ci.area.tiny(), Competition: ci.tiny, Season: ci.season, Standings: []v4Standing{}}
 		if f.matchday > 0 {
 			md := strconv.Itoa(f.matchday)
 			out.Filters.Matchday = &md
@@ -479,12 +437,7 @@ func (s *Server) v4CompetitionMatches(c *fiber.Ctx) error {
 			fs, _ = who.snap.CompetitionFixtures(key.ID, ff)
 		}
 		fs = page(x.keep(fs, &f), &f)
-		out := struct {
-			Filters     v4Filters   `json:"filters"`
-			ResultSet   v4ResultSet `json:"resultSet"`
-			Competition v4CompTiny  `json:"competition"`
-			Matches     []v4Match   `json:"matches"`
-		}{Filters: v4Filters{Season: seasonEcho(&f)}, ResultSet: x.resultSetOf(fs, false, 0), Competition: ci.tiny, Matches: make([]v4Match, len(fs))}
+		out := v4CompMatchesResponse{Filters: v4Filters{Season: seasonEcho(&f)}, ResultSet: x.resultSetOf(fs, false, 0), Competition: ci.tiny, Matches: make([]v4Match, len(fs))}
 		out.Filters.echo(&f)
 		for i := range fs {
 			out.Matches[i] = x.match(&fs[i], false)
@@ -510,13 +463,7 @@ func (s *Server) v4CompetitionTeams(c *fiber.Ctx) error {
 		x := newV4Context(who.snap)
 		ci := x.comp(key.ID)
 		teams, _ := who.snap.CompetitionTeams(key.ID)
-		out := struct {
-			Count       int          `json:"count"`
-			Filters     v4Filters    `json:"filters"`
-			Competition v4CompTiny   `json:"competition"`
-			Season      v4Season     `json:"season"`
-			Teams       []v4TeamFull `json:"teams"`
-		}{Count: len(teams), Filters: v4Filters{Season: seasonEcho(&f)}, Competition: ci.tiny, Season: ci.season, Teams: make([]v4TeamFull, len(teams))}
+		out := v4CompTeamsResponse{Count: len(teams), Filters: v4Filters{Season: seasonEcho(&f)}, Competition: ci.tiny, Season: ci.season, Teams: make([]v4TeamFull, len(teams))}
 		for i, t := range teams {
 			out.Teams[i] = x.teamFull(t, who.tier)
 		}
@@ -667,11 +614,7 @@ func (s *Server) v4TeamMatches(c *fiber.Ctx) error {
 		}
 		filt.Competitions = &codes
 		filt.echo(&f)
-		out := struct {
-			Filters   v4Filters   `json:"filters"`
-			ResultSet v4ResultSet `json:"resultSet"`
-			Matches   []v4Match   `json:"matches"`
-		}{Filters: filt, ResultSet: x.resultSetOf(fs, true, id), Matches: make([]v4Match, len(fs))}
+		out := v4MatchesResponse{Filters: filt, ResultSet: x.resultSetOf(fs, true, id), Matches: make([]v4Match, len(fs))}
 		for i := range fs {
 			out.Matches[i] = x.match(&fs[i], false)
 		}
@@ -722,11 +665,7 @@ func (s *Server) v4Matches(c *fiber.Ctx) error {
 			filt.Competitions = &codes
 		}
 		filt.echo(&f)
-		out := struct {
-			Filters   v4Filters   `json:"filters"`
-			ResultSet v4ResultSet `json:"resultSet"`
-			Matches   []v4Match   `json:"matches"`
-		}{Filters: filt, ResultSet: x.resultSetOf(fs, true, 0), Matches: make([]v4Match, len(fs))}
+		out := v4MatchesResponse{Filters: filt, ResultSet: x.resultSetOf(fs, true, 0), Matches: make([]v4Match, len(fs))}
 		for i := range fs {
 			out.Matches[i] = x.match(&fs[i], false)
 		}
@@ -835,12 +774,7 @@ func (s *Server) v4HeadToHead(c *fiber.Ctx) error {
 		}
 		h, _ := who.snap.HeadToHeadWhere(id, n, who.tier, q)
 		home, away := x.team(fx.HomeTeamID, fx.HomePlaceholder), x.team(fx.AwayTeamID, fx.AwayPlaceholder)
-		out := struct {
-			Filters    v4H2HFilters    `json:"filters"`
-			ResultSet  v4ResultSet     `json:"resultSet"`
-			Aggregates v4H2HAggregates `json:"aggregates"`
-			Matches    []v4Match       `json:"matches"`
-		}{Filters: v4H2HFilters{Limit: f.limit, Permission: v4Plan(who.tier)}, ResultSet: x.resultSetOf(h.Fixtures, true, 0),
+		out := v4H2HResponse{Filters: v4H2HFilters{Limit: f.limit, Permission: v4Plan(who.tier)}, ResultSet: x.resultSetOf(h.Fixtures, true, 0),
 			Aggregates: v4H2HAggregates{NumberOfMatches: h.Count, TotalGoals: h.Goals,
 				HomeTeam: v4H2HTeam{ID: home.ID, Name: home.Name, Wins: h.HomeTeamWins, Draws: h.Draws, Losses: h.AwayTeamWins},
 				AwayTeam: v4H2HTeam{ID: away.ID, Name: away.Name, Wins: h.AwayTeamWins, Draws: h.Draws, Losses: h.HomeTeamWins}},
@@ -910,11 +844,7 @@ func (s *Server) v4Teams(c *fiber.Ctx) error {
 	k := s.newKey(c, who, "v4-teams", competitionsPath, full).int(f.limit).int(f.offset).str(string(who.tier)).u64(who.snap.TeamsVersion())
 	return s.respond(c, k, func() (any, int) {
 		teams := who.snap.Teams(f.offset, f.limit)
-		out := struct {
-			Count   int          `json:"count"`
-			Filters v4Filters    `json:"filters"`
-			Teams   []v4TeamItem `json:"teams"`
-		}{Count: len(teams), Filters: v4Filters{Limit: &f.limit, Offset: &f.offset, Permission: new(string)}, Teams: make([]v4TeamItem, len(teams))}
+		out := v4TeamsResponse{Count: len(teams), Filters: v4Filters{Limit: &f.limit, Offset: &f.offset, Permission: new(string)}, Teams: make([]v4TeamItem, len(teams))}
 		*out.Filters.Permission = v4Plan(who.tier)
 		for i, t := range teams {
 			out.Teams[i] = v4TeamItemOf(t)

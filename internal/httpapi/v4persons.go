@@ -232,21 +232,7 @@ func (s *Server) v4PersonMatches(c *fiber.Ctx) error {
 		// Newest first: the first day is the last match's; upstream counts
 		// no played matches here.
 		rs.First, rs.Last, rs.Played = rs.Last, rs.First, nil
-		out := struct {
-			Filters struct {
-				Limit        int      `json:"limit"`
-				Offset       int      `json:"offset"`
-				Competitions string   `json:"competitions"`
-				Permission   string   `json:"permission"`
-				DateFrom     *string  `json:"dateFrom,omitempty"`
-				DateTo       *string  `json:"dateTo,omitempty"`
-				Status       []string `json:"status,omitempty"`
-			} `json:"filters"`
-			ResultSet    v4ResultSet `json:"resultSet"`
-			Aggregations string      `json:"aggregations"`
-			Person       v4Person    `json:"person"`
-			Matches      []v4Match   `json:"matches"`
-		}{ResultSet: rs, Aggregations: v4Aggregations, Person: v4PersonOf(p), Matches: make([]v4Match, len(fs))}
+		out := v4PersonMatchesResponse{ResultSet: rs, Aggregations: v4Aggregations, Person: v4PersonOf(p), Matches: make([]v4Match, len(fs))}
 		out.Filters.Limit, out.Filters.Offset, out.Filters.Competitions, out.Filters.Permission = f.limit, f.offset, codes, v4Plan(who.tier)
 		if f.hasDates {
 			out.Filters.DateFrom, out.Filters.DateTo = date(f.from), date(f.to)
@@ -349,13 +335,7 @@ func (s *Server) v4Scorers(c *fiber.Ctx) error {
 		x := newV4Context(who.snap)
 		ci := x.comp(key.ID)
 		list, _ := who.snap.Scorers(key.ID, f.limit)
-		out := struct {
-			Count       int           `json:"count"`
-			Filters     v4Filters     `json:"filters"`
-			Competition v4CompTiny    `json:"competition"`
-			Season      v4Season      `json:"season"`
-			Scorers     []v4ScorerRow `json:"scorers"`
-		}{Count: len(list), Filters: v4Filters{Season: seasonEcho(&f), Limit: &f.limit}, Competition: ci.tiny, Season: ci.season,
+		out := v4ScorersResponse{Count: len(list), Filters: v4Filters{Season: seasonEcho(&f), Limit: &f.limit}, Competition: ci.tiny, Season: ci.season,
 			Scorers: v4ScorersOf(who.snap, list)}
 		return out, maxAgeOf(who, key)
 	})

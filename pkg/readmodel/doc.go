@@ -1,5 +1,5 @@
 // Package readmodel is the in-memory projection every API replica holds: it
-// applies the event stream and answers every read of the v1 API from
+// applies the event stream and answers every read of the v1 and v4 APIs from
 // indexes, league tables and head-to-head aggregates built once per change,
 // never per request.
 //

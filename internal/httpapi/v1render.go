@@ -3,7 +3,6 @@ package httpapi
 import (
 	"encoding/json"
 	"strconv"
-	"time"
 
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/readmodel"
@@ -59,10 +58,6 @@ func (l links) soccerseason(id int) href {
 }
 func (l links) team(id int) href    { return href{l.base + "/teams/" + strconv.Itoa(id)} }
 func (l links) fixture(id int) href { return href{l.base + "/fixtures/" + strconv.Itoa(id)} }
-
-const timestamp = "2006-01-02T15:04:05Z"
-
-func ts(t time.Time) string { return t.UTC().Format(timestamp) }
 
 // ---- competitions ----
 
@@ -247,14 +242,6 @@ type headToHeadJSON struct {
 	LastAwayWinAwayTeam any     `json:"lastAwayWinAwayTeam"`
 	LastWinAwayTeam     any     `json:"lastWinAwayTeam"`
 	Fixtures            []any   `json:"fixtures"`
-}
-
-func date(t time.Time) *string {
-	if t.IsZero() {
-		return nil
-	}
-	s := t.UTC().Format(time.DateOnly)
-	return &s
 }
 
 func renderHeadToHead(h readmodel.HeadToHead, rep representation, l links) headToHeadJSON {

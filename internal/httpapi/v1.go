@@ -38,31 +38,6 @@ func competitionRequest(c *fiber.Ctx, fixtures bool) (*request, readmodel.Compet
 	return who, comp, rep, err
 }
 
-func maxAgeOf(who *request, comp readmodel.CompetitionKey) int {
-	if comp.Year < who.snap.CurrentSeason() {
-		return maxAgeFinished
-	}
-	return maxAgeLive
-}
-
-// visible drops the fixtures of competitions the caller may not see, from
-// lists that cross competitions.
-func visible(who *request, fs []readmodel.Fixture) []readmodel.Fixture {
-	if who.tier == model.TierDonating {
-		return fs
-	}
-	out := fs[:0:0]
-	for _, f := range fs {
-		if c, ok := who.snap.Competition(f.CompetitionID); ok && who.tier.Allows(c.Tier) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// maxCalendarDays bounds a /v1/fixtures range, as timeFrame's 99 days do.
-const maxCalendarDays = 99
-
 type selfLinks struct {
 	Self        href  `json:"self"`
 	Competition *href `json:"competition,omitempty"`
