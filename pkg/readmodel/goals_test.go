@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -183,6 +184,24 @@ func TestPersons(t *testing.T) {
 	f.put(&model.Squad{TeamID: alpha, Players: []model.Player{{ID: 100, Name: "Kane (squad)", Position: "Offence", Nationality: "England"}}})
 	if p, ok := f.snap().Person(101); !ok || p.TeamID != 0 || p.Nationality != "" || f.snap().PersonsVersion() == v {
 		t.Errorf("player 101 left the squad: %+v %v, version %d", p, ok, f.snap().PersonsVersion())
+	}
+}
+
+// TestPersonEventOverSquad: a person event wins for each field it sets
+// and leaves the squad's where it sets none; its time is the person's.
+func TestPersonEventOverSquad(t *testing.T) {
+	f := goalsWorld(t)
+	born := model.Date("1992-07-08")
+	f.put(&model.Person{ID: 101, Name: "Heung-min Son", Position: "Midfield", DateOfBirth: &born})
+	f.m.MarkReady()
+	p, ok := f.snap().Person(101)
+	if !ok {
+		t.Fatal("person 101 not found")
+	}
+	got := fmt.Sprintf("%d %s %s %s %s %v %v", p.ID, p.Name, letters[p.TeamID], p.Nationality, p.Position, *p.DateOfBirth, p.LastUpdated)
+	want := fmt.Sprintf("101 Heung-min Son A Korea Republic Midfield 1992-07-08 %v", t0.Add(time.Duration(f.seq)*time.Second))
+	if got != want {
+		t.Errorf("person %q, want %q", got, want)
 	}
 }
 
