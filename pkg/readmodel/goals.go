@@ -277,7 +277,10 @@ func (s Snapshot) Person(id int) (Person, bool) {
 	if !fitsInt32(id) {
 		return Person{}, false
 	}
-	out, inSquad := s.squadPerson(id)
+	// The squad's step fills out in place and the scorer's returns a name:
+	// a Person is large beside the look-ups, and no step copies one.
+	var out Person
+	inSquad := s.fillFromSquad(&out, id)
 	ps, hasEvent := s.w.persons.get(int32(id))
 	if hasEvent {
 		overlayEvent(&out, id, ps)
@@ -285,28 +288,32 @@ func (s Snapshot) Person(id int) (Person, bool) {
 	if inSquad || hasEvent {
 		return out, true
 	}
-	return s.scorerPerson(id)
+	if name, ok := s.scorerName(id); ok {
+		return Person{Person: model.Person{ID: id, Name: name}}, true
+	}
+	return Person{}, false
 }
 
-// squadPerson is a person as the squad of his team (the squad that last
-// named him) has him.
-func (s Snapshot) squadPerson(id int) (Person, bool) {
+// fillFromSquad fills out with the person as the squad of his team (the
+// squad that last named him) has him, and reports whether it has him.
+func (s Snapshot) fillFromSquad(out *Person, id int) bool {
 	t, ok := s.w.players.get(int32(id))
 	if !ok {
-		return Person{}, false
+		return false
 	}
 	q, ok := s.w.squads.get(t)
 	if !ok {
-		return Person{}, false
+		return false
 	}
 	for _, p := range q.squad.Players {
 		if p.ID == id {
-			return Person{Person: model.Person{ID: id, Name: p.Name, TeamID: int(t), Nationality: p.Nationality,
-				DateOfBirth: clonePtr(p.DateOfBirth), Position: p.Position},
-				ShirtNumber: clonePtr(p.JerseyNumber), LastUpdated: q.at}, true
+			out.Person = model.Person{ID: id, Name: p.Name, TeamID: int(t), Nationality: p.Nationality,
+				DateOfBirth: clonePtr(p.DateOfBirth), Position: p.Position}
+			out.ShirtNumber, out.LastUpdated = clonePtr(p.JerseyNumber), q.at
+			return true
 		}
 	}
-	return Person{}, false
+	return false
 }
 
 // overlayEvent lays a person event over what the squad gave: the event
@@ -329,9 +336,9 @@ func overlayEvent(out *Person, id int, ps *personSnap) {
 	}
 }
 
-// scorerPerson is a scorer neither an event nor a squad knows, named as
-// the first goal of his fixtures names him.
-func (s Snapshot) scorerPerson(id int) (Person, bool) {
+// scorerName is the name of a scorer neither an event nor a squad knows,
+// as the first goal of his fixtures names him.
+func (s Snapshot) scorerName(id int) (string, bool) {
 	ids, _ := s.w.scored.get(int32(id))
 	for _, fid := range ids {
 		x, ok := s.w.extras.get(fid)
@@ -340,11 +347,11 @@ func (s Snapshot) scorerPerson(id int) (Person, bool) {
 		}
 		for _, g := range x.goals {
 			if g.ScorerID == id {
-				return Person{Person: model.Person{ID: id, Name: g.Scorer}}, true
+				return g.Scorer, true
 			}
 		}
 	}
-	return Person{}, false
+	return "", false
 }
 
 // PersonsVersion changes whenever any person, squad or goal changes: the
