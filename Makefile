@@ -7,6 +7,10 @@ STATICCHECK_VERSION := v0.8.2
 # Complexity: no function over cyclomatic 20 but the exceptions below.
 GOCYCLO := $(GOBIN)/gocyclo
 GOCYCLO_VERSION := v0.6.0
+# Cognitive complexity (nesting weighs): none over 30 but the exceptions
+# in the cognitive rule.
+GOCOGNIT := $(GOBIN)/gocognit
+GOCOGNIT_VERSION := v1.3.0
 # npm tools, pinned for the same reason, installed under .tools/ (ignored
 # by git): npm comes with Node (Debian: apt-get install npm).
 REDOCLY_VERSION := 2.77.0
@@ -32,7 +36,7 @@ KUSTOMIZE_VERSION   := v5.8.1
 # this module ships as a test fixture: no schema download from GitHub.
 KUBE_OPENAPI_VERSION := v0.0.0-20260721132016-d427ff9ee9ad
 
-.PHONY: all build check test test-cluster vet staticcheck complexity lint-openapi redoc v4-clients deploy-tools deploy-check bench bench-quick bench-packages run live-demo clean
+.PHONY: all build check test test-cluster vet staticcheck complexity cognitive lint-openapi redoc v4-clients deploy-tools deploy-check bench bench-quick bench-packages run live-demo clean
 
 all: build
 
@@ -54,6 +58,26 @@ $(GOCYCLO):
 complexity: $(GOCYCLO)
 	@out=$$($(GOCYCLO) -over 20 $$(git ls-files '*.go' | grep -v '_test\.go$$') | grep -v -e ' (TableRules).validPhases ' -e ' utcTime '); \
 	if [ -n "$$out" ]; then echo "$$out"; echo "gocyclo: the functions above are over 20; split them along their steps"; exit 1; fi
+
+$(GOCOGNIT):
+	$(GO) install github.com/uudashr/gocognit/cmd/gocognit@$(GOCOGNIT_VERSION)
+
+# The cognitive rule's exceptions. Table rules and hand-written codecs may
+# be named here with their reason, as in complexity; none is over 30 today.
+# Split pending (issue 34): file being changed by the live-feed and HTTP
+# work: prepare, groups and resolveScorers (internal/importer/importer.go)
+# and authenticate (internal/httpapi/auth.go), the only other exceptions
+# until those changes are merged.
+COGNIT_PENDING := -e ' (\*Importer).prepare ' -e ' groups internal/importer/importer.go:' \
+	-e ' (\*Importer).resolveScorers ' -e ' (\*Server).authenticate '
+
+## cognitive: no function above cognitive complexity 30 (gocognit: nesting
+## weighs, so a deep loop costs more than a flat switch), but the
+## exceptions above. Its note that recursion may be under-counted is
+## dropped: -exact-recursion type-checks the module and takes minutes.
+cognitive: $(GOCOGNIT)
+	@out=$$($(GOCOGNIT) -over 30 $$(git ls-files '*.go' | grep -v '_test\.go$$') 2>&1 | grep -v -e '^gocognit: note: ' $(COGNIT_PENDING)); \
+	if [ -n "$$out" ]; then echo "$$out"; echo "gocognit: the functions above are over 30; split them along their steps"; exit 1; fi
 
 staticcheck: $(STATICCHECK)
 	$(STATICCHECK) ./...
@@ -129,9 +153,10 @@ check:
 	$(GO) vet ./...
 	$(GO) test -short -count=1 -timeout 5m ./...
 
-## test: vet, staticcheck, the OpenAPI lint, the deployment files and every
-## test under the race detector (with the v4 client libraries installed).
-test: vet staticcheck complexity lint-openapi deploy-check $(V4_CLIENTS)
+## test: vet, staticcheck, the complexity checks (cyclomatic and
+## cognitive), the OpenAPI lint, the deployment files and every test under
+## the race detector (with the v4 client libraries installed).
+test: vet staticcheck complexity cognitive lint-openapi deploy-check $(V4_CLIENTS)
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	@skipped=$$(mktemp) && trap 'rm -f "$$skipped"' EXIT && \
 	FD_SKIPPED=$$skipped $(GO) test -race -count=1 -timeout 20m ./...; status=$$?; \

@@ -480,78 +480,103 @@ func deduct() command {
 		})
 }
 
+// tiebreakArgs are the flags of tiebreak: an order of last resort (order,
+// reason) and the data some rules read (disciplinary, coefficients,
+// source).
+type tiebreakArgs struct {
+	comp, order, reason, disciplinary, coefficients, source string
+}
+
 func tiebreak() command {
-	var comp, order, reason, disciplinary, coefficients, source string
+	var a tiebreakArgs
 	return command{name: "tiebreak", args: "--competition ID [--order ID,ID,... --reason TEXT] [--disciplinary TEAM:POINTS,...] [--coefficients ID,ID,...] [--source TEXT]",
 		summary: "what separates level teams besides results: an order of last resort (fair play, lots), disciplinary points, the coefficient order",
 		example: "ingest tiebreak --competition 6 --order 12,7 --reason \"drawing of lots\"\n  ingest tiebreak --competition 6 --disciplinary 12:5,7:3 --coefficients 7,12 --source \"UEFA match reports\"",
 		flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&comp, "competition", "", "competition id")
-			fs.StringVar(&order, "order", "", "team ids, best first, comma separated: ranks teams still level after every rule")
-			fs.StringVar(&reason, "reason", "", "why the order, e.g. \"fair play\" or \"drawing of lots\"")
-			fs.StringVar(&disciplinary, "disciplinary", "", "disciplinary points (DISCIPLINARY_POINTS), TEAM:POINTS comma separated; TEAM:- removes a team's; others stay")
-			fs.StringVar(&coefficients, "coefficients", "", "team ids, highest coefficient first (COEFFICIENT), comma separated")
-			fs.StringVar(&source, "source", "", "where the disciplinary points and coefficients come from")
+			fs.StringVar(&a.comp, "competition", "", "competition id")
+			fs.StringVar(&a.order, "order", "", "team ids, best first, comma separated: ranks teams still level after every rule")
+			fs.StringVar(&a.reason, "reason", "", "why the order, e.g. \"fair play\" or \"drawing of lots\"")
+			fs.StringVar(&a.disciplinary, "disciplinary", "", "disciplinary points (DISCIPLINARY_POINTS), TEAM:POINTS comma separated; TEAM:- removes a team's; others stay")
+			fs.StringVar(&a.coefficients, "coefficients", "", "team ids, highest coefficient first (COEFFICIENT), comma separated")
+			fs.StringVar(&a.source, "source", "", "where the disciplinary points and coefficients come from")
 		},
 		run: func(ctx context.Context, e *env, pos []string) error {
 			if err := noArgs(pos); err != nil {
 				return err
 			}
-			c, err := parseID("competition", comp)
+			c, err := parseID("competition", a.comp)
 			if err != nil {
 				return err
 			}
-			writeOrder, writeData := order != "" || reason != "", disciplinary != "" || coefficients != "" || source != ""
+			writeOrder, writeData := a.order != "" || a.reason != "", a.disciplinary != "" || a.coefficients != "" || a.source != ""
 			if !writeOrder && !writeData {
 				return usagef("want --order and --reason, or --disciplinary, --coefficients or --source")
 			}
 			if writeOrder {
-				ids, err := intList("order", order)
-				if err != nil {
-					return err
-				}
-				o := model.TieBreakOrder{CompetitionID: c, TeamIDs: ids, Reason: reason}
-				if err := o.Validate(); err != nil {
-					return err
-				}
-				if err := e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.PutTieBreak(ctx, o) }); err != nil {
+				if err := a.putOrder(ctx, e, c); err != nil {
 					return err
 				}
 			}
 			if !writeData {
 				return nil
 			}
-			points, err := disciplinaryPoints(disciplinary)
-			if err != nil {
-				return err
-			}
-			coeffs, err := intList("coefficients", coefficients)
-			if err != nil {
-				return err
-			}
-			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) {
-				ch, _, err := ed.PutTieBreakData(ctx, c, func(d *model.TieBreakData) error {
-					for team, p := range points {
-						if p < 0 {
-							delete(d.Disciplinary, team)
-							continue
-						}
-						if d.Disciplinary == nil {
-							d.Disciplinary = map[int]int{}
-						}
-						d.Disciplinary[team] = p
-					}
-					if coefficients != "" {
-						d.Coefficients = coeffs
-					}
-					if source != "" {
-						d.Source = source
-					}
-					return nil
-				})
-				return ch, err
-			})
+			return a.putData(ctx, e, c)
 		}}
+}
+
+// putOrder writes competition c's order of last resort.
+func (a *tiebreakArgs) putOrder(ctx context.Context, e *env, c int) error {
+	ids, err := intList("order", a.order)
+	if err != nil {
+		return err
+	}
+	o := model.TieBreakOrder{CompetitionID: c, TeamIDs: ids, Reason: a.reason}
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.PutTieBreak(ctx, o) })
+}
+
+// putData changes competition c's tie-break data by what the flags give,
+// keeping what they do not.
+func (a *tiebreakArgs) putData(ctx context.Context, e *env, c int) error {
+	points, err := disciplinaryPoints(a.disciplinary)
+	if err != nil {
+		return err
+	}
+	coeffs, err := intList("coefficients", a.coefficients)
+	if err != nil {
+		return err
+	}
+	return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) {
+		ch, _, err := ed.PutTieBreakData(ctx, c, func(d *model.TieBreakData) error {
+			a.change(d, points, coeffs)
+			return nil
+		})
+		return ch, err
+	})
+}
+
+// change applies the flags to tie-break data: each team's disciplinary
+// points set or (below 0) removed, the coefficients and source replaced
+// if given.
+func (a *tiebreakArgs) change(d *model.TieBreakData, points map[int]int, coeffs []int) {
+	for team, p := range points {
+		if p < 0 {
+			delete(d.Disciplinary, team)
+			continue
+		}
+		if d.Disciplinary == nil {
+			d.Disciplinary = map[int]int{}
+		}
+		d.Disciplinary[team] = p
+	}
+	if a.coefficients != "" {
+		d.Coefficients = coeffs
+	}
+	if a.source != "" {
+		d.Source = a.source
+	}
 }
 
 // disciplinaryPoints parses "TEAM:POINTS,…"; a team whose points are "-"

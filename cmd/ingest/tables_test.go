@@ -34,6 +34,7 @@ func TestTableInputs(t *testing.T) {
 		{"tiebreak --competition 1 --disciplinary 57:4,61:7 --source UEFA", []string{`tiebreakdata 1 created`, `disciplinary.57: 4`, `disciplinary.61: 7`, `source: "UEFA"`}},
 		{"tiebreak --competition 1 --coefficients 61,57", []string{`tiebreakdata 1 updated`, `coefficients\[0\]: 61`}},
 		{"tiebreak --competition 1 --disciplinary 61:-", []string{`disciplinary.61: 7 → \(none\)`}},
+		{"tiebreak --competition 1 --order 61,57 --reason lots --source FIFA", []string{`tiebreak 1 created`, `teamIds\[0\]: 61`, `tiebreakdata 1 updated`, `source: "UEFA" → "FIFA"`}},
 		{"competition put --id 1 --rules " + rules, []string{`competition 1 updated`, `rules.phases\[0\].carry: "HALF_UP"`, `rules.regularMatchdays: 30`, `rules.tieBreakers\[0\]: "GOAL_DIFFERENCE" → "WINS"`}},
 	} {
 		out := c.okf(tt.args)

@@ -780,43 +780,13 @@ func (e *Editor) putSquad(ctx context.Context, sq model.Squad, keep bool) (Chang
 		if err != nil {
 			return plan{}, err
 		}
-		next = model.Squad{TeamID: sq.TeamID, Players: append([]model.Player(nil), sq.Players...)}
-		known := map[string]model.Player{}
-		if old != nil {
-			for _, p := range old.Players {
-				known[p.Name] = p
-			}
-		}
-		missing := 0
-		for i := range next.Players {
-			p := &next.Players[i]
-			was, ok := known[p.Name]
-			if keep && ok {
-				p.DateOfBirth = cmp.Or(p.DateOfBirth, was.DateOfBirth)
-				p.ContractUntil = cmp.Or(p.ContractUntil, was.ContractUntil)
-				p.MarketValue = cmp.Or(p.MarketValue, was.MarketValue)
-			}
-			if p.ID == 0 {
-				if ok {
-					p.ID = was.ID
-				} else {
-					missing++
-				}
-			}
-		}
+		var missing int
+		next, missing = carrySquad(old, sq, keep)
 		if err := e.checkDraft(ctx, &next); err != nil {
 			return plan{}, err
 		}
-		if missing > 0 {
-			ids, err := e.newIDs(ctx, playerIDs, missing)
-			if err != nil {
-				return plan{}, err
-			}
-			for i := range next.Players {
-				if next.Players[i].ID == 0 {
-					next.Players[i].ID, ids = ids[0], ids[1:]
-				}
-			}
+		if err := e.newPlayerIDs(ctx, &next, missing); err != nil {
+			return plan{}, err
 		}
 		return e.newPlan(ctx, rev, &next)
 	}, false)
@@ -824,6 +794,56 @@ func (e *Editor) putSquad(ctx context.Context, sq model.Squad, keep bool) (Chang
 		return ch, err
 	}
 	return ch, e.putPlayers(ctx, next)
+}
+
+// carrySquad is the squad sq as it replaces old (nil for none): a player
+// without an id keeps the one his name had in old, and with keep a player
+// of old also keeps his date of birth, contract and market value where sq
+// gives none. It returns how many players are still without an id.
+func carrySquad(old *model.Squad, sq model.Squad, keep bool) (model.Squad, int) {
+	next := model.Squad{TeamID: sq.TeamID, Players: append([]model.Player(nil), sq.Players...)}
+	known := map[string]model.Player{}
+	if old != nil {
+		for _, p := range old.Players {
+			known[p.Name] = p
+		}
+	}
+	missing := 0
+	for i := range next.Players {
+		p := &next.Players[i]
+		was, ok := known[p.Name]
+		if keep && ok {
+			p.DateOfBirth = cmp.Or(p.DateOfBirth, was.DateOfBirth)
+			p.ContractUntil = cmp.Or(p.ContractUntil, was.ContractUntil)
+			p.MarketValue = cmp.Or(p.MarketValue, was.MarketValue)
+		}
+		if p.ID == 0 {
+			if ok {
+				p.ID = was.ID
+			} else {
+				missing++
+			}
+		}
+	}
+	return next, missing
+}
+
+// newPlayerIDs gives the players of a squad that have no id a new one;
+// missing is how many they are.
+func (e *Editor) newPlayerIDs(ctx context.Context, sq *model.Squad, missing int) error {
+	if missing == 0 {
+		return nil
+	}
+	ids, err := e.newIDs(ctx, playerIDs, missing)
+	if err != nil {
+		return err
+	}
+	for i := range sq.Players {
+		if sq.Players[i].ID == 0 {
+			sq.Players[i].ID, ids = ids[0], ids[1:]
+		}
+	}
+	return nil
 }
 
 // putPlayers writes the players of a squad as persons, under their

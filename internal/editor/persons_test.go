@@ -1,6 +1,7 @@
 package editor_test
 
 import (
+	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -270,5 +271,53 @@ func TestRacingPersons(t *testing.T) {
 	kane := persons[events.Subject(events.KindPerson, strconv.Itoa(writers[0].ID(1, "Harry Kane")))]
 	if kane.Name != "Harry Kane" || !slices.Equal(kane.Aliases, []string{"Kane"}) {
 		t.Errorf("Harry Kane after both: %+v", kane)
+	}
+}
+
+// TestSquadCarriesPlayers puts a squad again and again: a player given
+// without an id keeps the one his name had and a new name gets a new one;
+// an import also keeps the details the source does not give, a put does
+// not.
+func TestSquadCarriesPlayers(t *testing.T) {
+	ctx := ctxT(t)
+	s := natstest.MustOpen(t, natstest.MustStart(t))
+	natstest.PutNew(t, s, &model.Team{ID: 1, Name: "England"})
+	ed := natstest.Editor(t, s)
+	born, until, value := model.Date("1993-07-28"), model.Date("2027-06-30"), "100 M €"
+	stored := func(step string, put func(context.Context, model.Squad) (editor.Change, error), players ...model.Player) map[string]model.Player {
+		t.Helper()
+		if _, err := put(ctx, model.Squad{TeamID: 1, Players: players}); err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		sq, _, err := events.Load[model.Squad](ctx, s, events.Subject(events.KindSquad, "1"))
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		byName := map[string]model.Player{}
+		for _, p := range sq.Players {
+			byName[p.Name] = p
+		}
+		return byName
+	}
+	first := stored("put", ed.PutSquad, model.Player{Name: "Harry Kane", DateOfBirth: &born, ContractUntil: &until, MarketValue: &value},
+		model.Player{Name: "Jude Bellingham"})
+	kane, jude := first["Harry Kane"].ID, first["Jude Bellingham"].ID
+	if kane == 0 || jude == 0 || kane == jude {
+		t.Fatalf("ids %d and %d, want two new ones", kane, jude)
+	}
+
+	imported := stored("import", ed.ImportSquad, model.Player{Name: "Harry Kane"}, model.Player{Name: "Declan Rice"})
+	k, rice := imported["Harry Kane"], imported["Declan Rice"].ID
+	if k.ID != kane || k.DateOfBirth == nil || *k.DateOfBirth != born || k.ContractUntil == nil || *k.ContractUntil != until ||
+		k.MarketValue == nil || *k.MarketValue != value {
+		t.Errorf("imported Kane %+v, want id %d and the details he had", k, kane)
+	}
+	if rice == 0 || rice == kane || rice == jude {
+		t.Errorf("Rice's id %d, want a new one (Kane %d, Bellingham %d)", rice, kane, jude)
+	}
+
+	put := stored("put again", ed.PutSquad, model.Player{Name: "Harry Kane"})
+	if k := put["Harry Kane"]; k.ID != kane || k.DateOfBirth != nil || k.ContractUntil != nil || k.MarketValue != nil {
+		t.Errorf("put Kane %+v, want id %d and no details", k, kane)
 	}
 }

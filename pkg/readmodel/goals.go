@@ -161,60 +161,83 @@ func (w *writer) notePlayers(team int32, old, cur *model.Squad) {
 // tallyScorers counts the goals of a competition's fixtures by scorer:
 // regular and penalty goals count for their scorer, own goals for nobody.
 func (w *writer) tallyScorers(fixtures []*fixture) []scorerTally {
-	var list []scorerTally
-	byID := map[int32]int{}
-	type named struct {
-		name string
-		team int32
-	}
-	byName := map[named]int{}
+	ts := scorerTallies{byID: map[int32]int{}, byName: map[namedScorer]int{}}
 	for _, f := range fixtures {
-		x, ok := w.extras.get(f.id)
-		if !ok || len(x.goals) == 0 {
+		if x, ok := w.extras.get(f.id); ok && len(x.goals) > 0 {
+			ts.countFixture(f, x.goals)
+		}
+	}
+	return ts.list
+}
+
+// scorerTallies is a competition's tallies as they are counted, with the
+// index of each scorer's: by person id, or by the name as written and the
+// team for a goal that names nobody known.
+type scorerTallies struct {
+	list   []scorerTally
+	byID   map[int32]int
+	byName map[namedScorer]int
+}
+
+type namedScorer struct {
+	name string
+	team int32
+}
+
+// countFixture counts one fixture's goals: a scorer's goals and penalties
+// each, his match once, and his team is the one of his latest fixture.
+func (ts *scorerTallies) countFixture(f *fixture, goals []model.Goal) {
+	counted := map[int]bool{}
+	for _, g := range goals {
+		// An own goal counts for no scorer's tally, nor does one whose
+		// scorer the source did not know.
+		if g.Type == model.GoalOwn || g.Anonymous() {
 			continue
 		}
-		counted := map[int]bool{}
-		for _, g := range x.goals {
-			// An own goal counts for no scorer's tally, nor does one
-			// whose scorer the source did not know.
-			if g.Type == model.GoalOwn || g.Anonymous() {
-				continue
-			}
-			team := f.home
-			if g.Side == model.Away {
-				team = f.away
-			}
-			var i int
-			var found bool
-			if g.ScorerID != 0 {
-				i, found = byID[int32(g.ScorerID)]
-			} else {
-				i, found = byName[named{g.Scorer, team}]
-			}
-			if !found {
-				i = len(list)
-				list = append(list, scorerTally{person: int32(g.ScorerID), name: g.Scorer})
-				if g.ScorerID != 0 {
-					byID[int32(g.ScorerID)] = i
-				} else {
-					byName[named{g.Scorer, team}] = i
-				}
-			}
-			t := &list[i]
-			t.goals++
-			if g.Type == model.GoalPenalty {
-				t.penalties++
-			}
-			if !counted[i] {
-				counted[i] = true
-				t.matches++
-			}
-			if f.kickoff >= t.last {
-				t.last, t.team = f.kickoff, team
-			}
+		team := f.home
+		if g.Side == model.Away {
+			team = f.away
+		}
+		i := ts.of(g, team)
+		t := &ts.list[i]
+		t.goals++
+		if g.Type == model.GoalPenalty {
+			t.penalties++
+		}
+		if !counted[i] {
+			counted[i] = true
+			t.matches++
+		}
+		if f.kickoff >= t.last {
+			t.last, t.team = f.kickoff, team
 		}
 	}
-	return list
+}
+
+// of returns the index of the tally of a goal's scorer, who scored for
+// team, starting one if he has none yet.
+func (ts *scorerTallies) of(g model.Goal, team int32) int {
+	if g.ScorerID != 0 {
+		i, ok := ts.byID[int32(g.ScorerID)]
+		if !ok {
+			i = ts.start(g)
+			ts.byID[int32(g.ScorerID)] = i
+		}
+		return i
+	}
+	key := namedScorer{g.Scorer, team}
+	i, ok := ts.byName[key]
+	if !ok {
+		i = ts.start(g)
+		ts.byName[key] = i
+	}
+	return i
+}
+
+// start adds an empty tally for a goal's scorer and returns its index.
+func (ts *scorerTallies) start(g model.Goal) int {
+	ts.list = append(ts.list, scorerTally{person: int32(g.ScorerID), name: g.Scorer})
+	return len(ts.list) - 1
 }
 
 // Goals returns a fixture's goals in the order of play, nil when it has
@@ -254,51 +277,81 @@ func (s Snapshot) Person(id int) (Person, bool) {
 	if !fitsInt32(id) {
 		return Person{}, false
 	}
+	// The squad's step fills out in place and the scorer's returns a name:
+	// a Person is large beside the look-ups, and no step copies one.
 	var out Person
-	found := false
-	if t, ok := s.w.players.get(int32(id)); ok {
-		if q, ok := s.w.squads.get(t); ok {
-			for _, p := range q.squad.Players {
-				if p.ID == id {
-					out.Person = model.Person{ID: id, Name: p.Name, TeamID: int(t), Nationality: p.Nationality,
-						DateOfBirth: clonePtr(p.DateOfBirth), Position: p.Position}
-					out.ShirtNumber, out.LastUpdated, found = clonePtr(p.JerseyNumber), q.at, true
-					break
-				}
-			}
-		}
+	inSquad := s.fillFromSquad(&out, id)
+	ps, hasEvent := s.w.persons.get(int32(id))
+	if hasEvent {
+		overlayEvent(&out, id, ps)
 	}
-	if ps, ok := s.w.persons.get(int32(id)); ok {
-		p := ps.p
-		out.ID, out.Name, out.LastUpdated, found = id, p.Name, ps.at, true
-		out.Aliases = slices.Clone(p.Aliases)
-		if p.TeamID != 0 {
-			out.TeamID = p.TeamID
-		}
-		if p.Nationality != "" {
-			out.Nationality = p.Nationality
-		}
-		if p.DateOfBirth != nil {
-			out.DateOfBirth = clonePtr(p.DateOfBirth)
-		}
-		if p.Position != "" {
-			out.Position = p.Position
-		}
-	}
-	if found {
+	if inSquad || hasEvent {
 		return out, true
 	}
+	if name, ok := s.scorerName(id); ok {
+		return Person{Person: model.Person{ID: id, Name: name}}, true
+	}
+	return Person{}, false
+}
+
+// fillFromSquad fills out with the person as the squad of his team (the
+// squad that last named him) has him, and reports whether it has him.
+func (s Snapshot) fillFromSquad(out *Person, id int) bool {
+	t, ok := s.w.players.get(int32(id))
+	if !ok {
+		return false
+	}
+	q, ok := s.w.squads.get(t)
+	if !ok {
+		return false
+	}
+	for _, p := range q.squad.Players {
+		if p.ID == id {
+			out.Person = model.Person{ID: id, Name: p.Name, TeamID: int(t), Nationality: p.Nationality,
+				DateOfBirth: clonePtr(p.DateOfBirth), Position: p.Position}
+			out.ShirtNumber, out.LastUpdated = clonePtr(p.JerseyNumber), q.at
+			return true
+		}
+	}
+	return false
+}
+
+// overlayEvent lays a person event over what the squad gave: the event
+// wins for every field it sets, and its time is the person's.
+func overlayEvent(out *Person, id int, ps *personSnap) {
+	p := ps.p
+	out.ID, out.Name, out.LastUpdated = id, p.Name, ps.at
+	out.Aliases = slices.Clone(p.Aliases)
+	if p.TeamID != 0 {
+		out.TeamID = p.TeamID
+	}
+	if p.Nationality != "" {
+		out.Nationality = p.Nationality
+	}
+	if p.DateOfBirth != nil {
+		out.DateOfBirth = clonePtr(p.DateOfBirth)
+	}
+	if p.Position != "" {
+		out.Position = p.Position
+	}
+}
+
+// scorerName is the name of a scorer neither an event nor a squad knows,
+// as the first goal of his fixtures names him.
+func (s Snapshot) scorerName(id int) (string, bool) {
 	ids, _ := s.w.scored.get(int32(id))
 	for _, fid := range ids {
-		if x, ok := s.w.extras.get(fid); ok {
-			for _, g := range x.goals {
-				if g.ScorerID == id {
-					return Person{Person: model.Person{ID: id, Name: g.Scorer}}, true
-				}
+		x, ok := s.w.extras.get(fid)
+		if !ok {
+			continue
+		}
+		for _, g := range x.goals {
+			if g.ScorerID == id {
+				return g.Scorer, true
 			}
 		}
 	}
-	return Person{}, false
+	return "", false
 }
 
 // PersonsVersion changes whenever any person, squad or goal changes: the

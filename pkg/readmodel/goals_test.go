@@ -3,9 +3,12 @@ package readmodel_test
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/readmodel"
 )
@@ -184,6 +187,24 @@ func TestPersons(t *testing.T) {
 	}
 }
 
+// TestPersonEventOverSquad: a person event wins for each field it sets
+// and leaves the squad's where it sets none; its time is the person's.
+func TestPersonEventOverSquad(t *testing.T) {
+	f := goalsWorld(t)
+	born := model.Date("1992-07-08")
+	f.put(&model.Person{ID: 101, Name: "Heung-min Son", Position: "Midfield", DateOfBirth: &born})
+	f.m.MarkReady()
+	p, ok := f.snap().Person(101)
+	if !ok {
+		t.Fatal("person 101 not found")
+	}
+	got := fmt.Sprintf("%d %s %s %s %s %v %v", p.ID, p.Name, letters[p.TeamID], p.Nationality, p.Position, *p.DateOfBirth, p.LastUpdated)
+	want := fmt.Sprintf("101 Heung-min Son A Korea Republic Midfield 1992-07-08 %v", t0.Add(time.Duration(f.seq)*time.Second))
+	if got != want {
+		t.Errorf("person %q, want %q", got, want)
+	}
+}
+
 func TestFixtureGoalsAndVenue(t *testing.T) {
 	f := goalsWorld(t)
 	venue := played(4, 10, 4, bravo, charlie, "0-0")
@@ -202,5 +223,80 @@ func TestFixtureGoalsAndVenue(t *testing.T) {
 	}
 	if g := s.Goals(2); len(g) != 3 || g[0].Type != model.GoalOwn || s.Goals(4) != nil {
 		t.Errorf("Goals(2) %v, Goals(4) %v", g, s.Goals(4))
+	}
+}
+
+// goalsSeason is a 20-team league's season of 38 matchdays in which every
+// fixture has three goals: squads of 20, a person event for every other
+// player, and scorers 9000 and up known by their goals alone.
+func goalsSeason(tb testing.TB) *feed {
+	f := newFeed(tb, kickoff(40))
+	comp := &model.Competition{ID: 10, Caption: "Goals League", League: "PL", Year: 2017, Type: model.TypeLeague,
+		NumberOfMatchdays: 38, Tier: model.TierAnonymous, Rules: model.TableRules{PointsWin: 3, PointsDraw: 1}}
+	for team := 1; team <= 20; team++ {
+		f.put(&model.Team{ID: team, Name: fmt.Sprintf("Club %d", team)})
+		comp.Teams = append(comp.Teams, model.CompetitionTeam{TeamID: team})
+		sq := &model.Squad{TeamID: team}
+		for k := range 20 {
+			sq.Players = append(sq.Players, model.Player{ID: team*100 + k, Name: fmt.Sprintf("Player %d", team*100+k), Position: "Offence"})
+		}
+		f.put(sq)
+		for k := 0; k < 20; k += 2 {
+			f.put(&model.Person{ID: team*100 + k, Name: fmt.Sprintf("Person %d", team*100+k), TeamID: team})
+		}
+	}
+	f.put(comp)
+	id := 0
+	for md := 1; md <= 38; md++ {
+		for i := range 10 {
+			id++
+			home, away := (i+md)%20+1, (19-i+md)%20+1
+			f.put(scored(id, 10, md, home, away,
+				goal(10, model.Home, model.GoalRegular, home*100+md%20, "H"),
+				goal(50, model.Away, model.GoalPenalty, away*100+i, "A"),
+				goal(80, model.Home, model.GoalRegular, 9000+id%50, fmt.Sprintf("Goals Only %d", id%50))))
+		}
+	}
+	f.m.MarkReady()
+	return f
+}
+
+// BenchmarkScorers times an edit of one fixture's goals, which rebuilds
+// its competition (table and scorers' tally), and the scorers read after.
+func BenchmarkScorers(b *testing.B) {
+	f := goalsSeason(b)
+	edits := []events.Event{
+		event(b, 0, scored(1, 10, 1, 2, 1, goal(10, model.Home, model.GoalRegular, 201, "H"))),
+		event(b, 0, scored(1, 10, 1, 2, 1, goal(10, model.Away, model.GoalOwn, 201, "H"), goal(20, model.Away, model.GoalRegular, 9999, "New"))),
+	}
+	seq := f.seq
+	for i := 0; b.Loop(); i++ {
+		seq++
+		ev := edits[i%2]
+		ev.Seq = seq
+		f.m.Apply(ev)
+		list, _ := f.snap().Scorers(10, 0)
+		if !slices.ContainsFunc(list, func(s readmodel.Scorer) bool { return s.PersonID == 9999 }) != (i%2 == 0) {
+			b.Fatalf("edit %d: scorer 9999 %v", i, list)
+		}
+	}
+}
+
+// BenchmarkPerson reads a person of each source: an event and a squad, a
+// squad alone, goals alone.
+func BenchmarkPerson(b *testing.B) {
+	s := goalsSeason(b).snap()
+	for _, c := range []struct {
+		name string
+		id   int
+	}{{"event+squad", 1510}, {"squad", 1511}, {"goals", 9025}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, ok := s.Person(c.id); !ok {
+					b.Fatalf("no person %d", c.id)
+				}
+			}
+		})
 	}
 }

@@ -161,51 +161,7 @@ type tableBuilder struct {
 
 func newTableBuilder(in *tableInput) *tableBuilder {
 	b := &tableBuilder{in: in, slotOf: make(map[int32]int32, len(in.comp.Teams))}
-	tournament := in.comp.Type == model.TypeTournament
-	groupIndex := map[string]int32{}
-	groupOf := func(name string) int32 {
-		if !tournament {
-			name = ""
-		}
-		g, ok := groupIndex[name]
-		if !ok {
-			g = int32(len(b.groups))
-			groupIndex[name] = g
-			b.groups = append(b.groups, name)
-		}
-		return g
-	}
-	add := func(team int32, group int32) {
-		if _, ok := b.slotOf[team]; ok {
-			return
-		}
-		s := int32(len(b.stats))
-		b.slotOf[team] = s
-		b.stats = append(b.stats, stat{row: row{team: team}, slot: s, group: group, name: in.name(team)})
-	}
-	for _, t := range in.comp.Teams {
-		add(int32(t.TeamID), groupOf(t.Group))
-	}
-	if !tournament && len(b.groups) == 0 {
-		groupOf("")
-	}
-	// A team missing from the competition's list joins the group its
-	// fixture names, or else its opponent's group.
-	for _, f := range in.regular {
-		g := in.strs[f.group]
-		for _, pair := range [][2]int32{{f.home, f.away}, {f.away, f.home}} {
-			if _, ok := b.slotOf[pair[0]]; ok {
-				continue
-			}
-			if g == "" {
-				if s, ok := b.slotOf[pair[1]]; ok {
-					add(pair[0], b.stats[s].group)
-					continue
-				}
-			}
-			add(pair[0], groupOf(g))
-		}
-	}
+	b.placeTeams()
 	b.order = make([][]*stat, len(b.groups))
 	for i := range b.stats {
 		g := b.stats[i].group
@@ -225,14 +181,88 @@ func newTableBuilder(in *tableInput) *tableBuilder {
 	}
 	slices.SortFunc(b.groupOrder, func(x, y int) int { return strings.Compare(b.groups[x], b.groups[y]) })
 	b.groupPlayed = make([]bool, len(b.groups))
-	rules := &in.comp.Rules
-	b.rk = newRanker(in, rules.TieBreakers, false, b.stats)
-	if tournament && rules.Thirds != nil {
-		rk := newRanker(in, rules.Thirds.TieBreakers, false, b.stats)
+	b.newRankers()
+	return b
+}
+
+// teamPlacer gives teams their slots and groups while a builder is made.
+type teamPlacer struct {
+	b          *tableBuilder
+	tournament bool
+	groupIndex map[string]int32
+}
+
+// placeTeams gives every team of the table a slot and a group: the
+// competition's teams first, in its order, then those only its fixtures
+// name. A league has one group, named "", even with no teams.
+func (b *tableBuilder) placeTeams() {
+	p := teamPlacer{b: b, tournament: b.in.comp.Type == model.TypeTournament, groupIndex: map[string]int32{}}
+	for _, t := range b.in.comp.Teams {
+		p.add(int32(t.TeamID), p.group(t.Group))
+	}
+	if !p.tournament && len(b.groups) == 0 {
+		p.group("")
+	}
+	for _, f := range b.in.regular {
+		p.addUnlisted(f)
+	}
+}
+
+// addUnlisted places the teams of a fixture that are missing from the
+// competition's list: a team joins the group its fixture names, or else
+// its opponent's group.
+func (p *teamPlacer) addUnlisted(f *fixture) {
+	g := p.b.in.strs[f.group]
+	for _, pair := range [][2]int32{{f.home, f.away}, {f.away, f.home}} {
+		if _, ok := p.b.slotOf[pair[0]]; ok {
+			continue
+		}
+		if g == "" {
+			if s, ok := p.b.slotOf[pair[1]]; ok {
+				p.add(pair[0], p.b.stats[s].group)
+				continue
+			}
+		}
+		p.add(pair[0], p.group(g))
+	}
+}
+
+// group returns the index of a group by name, adding it if new; a
+// league's teams are all in the group "", whatever their entries say.
+func (p *teamPlacer) group(name string) int32 {
+	if !p.tournament {
+		name = ""
+	}
+	g, ok := p.groupIndex[name]
+	if !ok {
+		g = int32(len(p.b.groups))
+		p.groupIndex[name] = g
+		p.b.groups = append(p.b.groups, name)
+	}
+	return g
+}
+
+// add gives a team a slot in group unless it has one.
+func (p *teamPlacer) add(team, group int32) {
+	b := p.b
+	if _, ok := b.slotOf[team]; ok {
+		return
+	}
+	s := int32(len(b.stats))
+	b.slotOf[team] = s
+	b.stats = append(b.stats, stat{row: row{team: team}, slot: s, group: group, name: b.in.name(team)})
+}
+
+// newRankers makes the rankers of the competition's tie-breakers, and of
+// the third-placed teams' if the tournament's rules rank them.
+func (b *tableBuilder) newRankers() {
+	rules := &b.in.comp.Rules
+	b.rk = newRanker(b.in, rules.TieBreakers, false, b.stats)
+	if b.in.comp.Type == model.TypeTournament && rules.Thirds != nil {
+		rk := newRanker(b.in, rules.Thirds.TieBreakers, false, b.stats)
 		b.thirds = &rk
 	}
 	b.opponents = b.rk.opponents || (b.thirds != nil && b.thirds.opponents)
-	return b
 }
 
 func (b *tableBuilder) teams() []teamGroup {

@@ -39,6 +39,9 @@ func TestTables(t *testing.T) {
 		model.CompetitionTeam{TeamID: bravo, Group: "A"}, model.CompetitionTeam{TeamID: charlie, Group: "B"},
 		model.CompetitionTeam{TeamID: delta, Group: "B"})
 	tournament.Type = model.TypeTournament
+	partly := listing(league(c, 2017, gd), model.CompetitionTeam{TeamID: alpha, Group: "A"},
+		model.CompetitionTeam{TeamID: bravo, Group: "A"}, model.CompetitionTeam{TeamID: charlie, Group: "B"})
+	partly.Type = model.TypeTournament
 
 	tests := []struct {
 		name     string
@@ -226,6 +229,13 @@ func TestTables(t *testing.T) {
 				playoff(played(3, c, 2, alpha, charlie, "3-0"))},
 			matchday: 2,
 			want:     []string{"A:A 1 1 3", "A:B 2 2 0", "B:C 1 0 0", "B:D 2 0 0"},
+		},
+		{
+			name:     "tournament: a team missing from the list joins its fixture's group, else its opponent's",
+			comp:     partly,
+			entities: []any{played(1, c, 1, alpha, echo, "0-1"), grouped(played(2, c, 1, delta, charlie, "2-0"), "B")},
+			matchday: 1,
+			want:     []string{"A:E 1 1 3", "A:B 2 2 0", "A:A 3 3 0", "B:D 1 1 3", "B:C 2 2 0"},
 		},
 	}
 	for _, tt := range tests {
