@@ -481,6 +481,8 @@ func TestNATSConfiguration(t *testing.T) {
 		{"ingest", "$JS.API.STREAM.PURGE.KV_FD_FEEDS", false},
 		{"api", "$KV.FD_FEEDS.lease.pl", false},
 		{"api", "$JS.API.STREAM.MSG.GET.KV_FD_FEEDS", false},
+		// The feeds' leases are read from the bucket's leader too.
+		{"ingest", "$JS.API.DIRECT.GET.KV_FD_FEEDS.lease.pl", false},
 		{"admin", "$JS.API.STREAM.INFO.FOOTBALL", true},
 		// Reads of the stream's messages go to its leader, never to a
 		// follower that may lag (Store.lastMsg).
