@@ -212,6 +212,9 @@ type oneWebhook struct {
 
 func (o oneWebhook) Webhooks() []model.Webhook { return []model.Webhook{o.hook} }
 
+// Registered is 0: the test's events come from no edit of the stream.
+func (o oneWebhook) Registered(string) uint64 { return 0 }
+
 func (o oneWebhook) ClientNamed(name string) (model.Client, bool) {
 	return o.client, name == o.client.Name
 }
