@@ -30,7 +30,19 @@
 #   LOCAL_CLUSTER_PORT      first of the ports it uses (default 14400):
 #                           +0 the proxy (https), +11..13 NATS clients,
 #                           +21..23 NATS routes, +31..33 NATS monitoring,
-#                           +41.. the replicas, +51.. their admin listeners
+#                           +41.. the replicas, +51.. their admin listeners;
+#                           0: every server takes a port of its own (what
+#                           tests use: nobody picks a port for another to
+#                           bind). up records the ports in run/ports
+#                           (KIND-N=PORT; route-N is where node N listens);
+#                           what must be known before its server starts
+#                           comes from the two settings below.
+#   LOCAL_CLUSTER_ROUTES    with port 0: where the nodes reach each other's
+#                           routes, three host:port in node order (a test
+#                           holds them, as relays to run/ports' route-N)
+#   LOCAL_CLUSTER_PROXY     with port 0: the host:port where the proxy is
+#                           reached (a test holds it, as a relay to nginx's
+#                           unix socket nginx/https.sock)
 #   LOCAL_CLUSTER_REPLICAS  API replicas (default 3, at most 9)
 #   LOCAL_CLUSTER_IMPORT    openfootball files `up` imports, a glob (default
 #                           the demo season, demo/2025-26/*.json; empty for
@@ -50,18 +62,32 @@ cd "$root"
 
 die() { echo "local-cluster: $*" >&2; exit 1; }
 
-if ! [[ $base =~ ^[0-9]+$ ]] || ((base < 1024 || base > 65400)); then
-  die "LOCAL_CLUSTER_PORT \"$base\": must be a port from 1024 to 65400"
+if ! [[ $base =~ ^[0-9]+$ ]] || ((base != 0 && (base < 1024 || base > 65400))); then
+  die "LOCAL_CLUSTER_PORT \"$base\": must be 0 or a port from 1024 to 65400"
 fi
 [[ $replicas =~ ^[1-9]$ ]] || die "LOCAL_CLUSTER_REPLICAS \"$replicas\": must be 1 to 9"
 
 nodes=(1 2 3)
-proxy_port=$((base))
-client_port() { echo $((base + 10 + $1)); }
-route_port() { echo $((base + 20 + $1)); }
-monitor_port() { echo $((base + 30 + $1)); }
-api_port() { echo $((base + 40 + $1)); }
-admin_port() { echo $((base + 50 + $1)); }
+# planned KIND N: the port server N of KIND (client, route, monitor: a
+# NATS node's; api, admin: a replica's) is told to listen on; with
+# LOCAL_CLUSTER_PORT=0, -1 (NATS) or 0 (a replica), which take their own.
+planned() {
+  local offset
+  case $1 in client) offset=10 ;; route) offset=20 ;; monitor) offset=30 ;; api) offset=40 ;; admin) offset=50 ;; esac
+  if ((base != 0)); then
+    echo $((base + offset + $2))
+  elif [[ $1 == api || $1 == admin ]]; then
+    echo 0
+  else
+    echo -1
+  fi
+}
+# The ports the servers got, as up recorded them in run/ports.
+got() { sed -n "s/^$1=//p" "$dir/run/ports" 2>/dev/null | tail -n 1; }
+record() { echo "$1=$2" >>"$dir/run/ports"; }
+proxy_port() { got proxy; }
+client_port() { got "client-$1"; }
+api_port() { got "api-$1"; }
 
 # What up starts, in the order down stops it: replicas before the proxy,
 # NATS last (a replica's drain still reads the stream).
@@ -191,11 +217,11 @@ nats_configs() {
     cp "$dir/secrets/secrets.conf" "$conf/secrets.conf"
     rewrite "$conf/cluster.conf" /etc/nats/tls/ "$dir/certs/fd-nats-$n/"
     rewrite "$conf/cluster.conf" /var/lib/nats "$conf/jetstream"
-    rewrite "$conf/cluster.conf" 0.0.0.0:4222 "127.0.0.1:$(client_port "$n")"
-    rewrite "$conf/cluster.conf" 0.0.0.0:6222 "127.0.0.1:$(route_port "$n")"
-    rewrite "$conf/cluster.conf" 127.0.0.1:8222 "127.0.0.1:$(monitor_port "$n")"
+    rewrite "$conf/cluster.conf" 0.0.0.0:4222 "127.0.0.1:$(planned client "$n")"
+    rewrite "$conf/cluster.conf" 0.0.0.0:6222 "127.0.0.1:$(planned route "$n")"
+    rewrite "$conf/cluster.conf" 127.0.0.1:8222 "127.0.0.1:$(planned monitor "$n")"
     for m in "${nodes[@]}"; do
-      rewrite "$conf/cluster.conf" "fd-nats-$m:6222" "127.0.0.1:$(route_port "$m")"
+      rewrite "$conf/cluster.conf" "fd-nats-$m:6222" "$(route_address "$m")"
     done
     "$nats_server" -t -c "$conf/nats-$n.conf" >"$conf/check.log" 2>&1 ||
       die "nats-server -t $conf/nats-$n.conf: $(tail -n 3 "$conf/check.log")"
@@ -215,7 +241,11 @@ nginx_config() {
   grep -v 'server 127.0.0.1:808[0-9]' "$conf/footballd.conf" >"$conf/footballd.conf.new"
   mv "$conf/footballd.conf.new" "$conf/footballd.conf"
   rewrite "$conf/footballd.conf" "    least_conn;" "    least_conn;"$'\n'"${servers%$'\n'}"
-  rewrite "$conf/footballd.conf" "listen 443 ssl;" "listen 127.0.0.1:$proxy_port ssl;"
+  if ((base == 0)); then
+    rewrite "$conf/footballd.conf" "listen 443 ssl;" "listen unix:$conf/https.sock ssl;"
+  else
+    rewrite "$conf/footballd.conf" "listen 443 ssl;" "listen 127.0.0.1:$(proxy_port) ssl;"
+  fi
   rewrite "$conf/footballd.conf" /etc/nginx/tls/fullchain.pem "$dir/certs/proxy/server.pem"
   rewrite "$conf/footballd.conf" /etc/nginx/tls/privkey.pem "$dir/certs/proxy/server-key.pem"
   {
@@ -242,7 +272,7 @@ nginx_config() {
 # EnvironmentFile (api.env).
 replica_command() {
   local i=$1 port line key value
-  port=$(api_port "$i")
+  port=$(planned api "$i")
   line=$(grep -m1 '^ExecStart=' deploy/systemd/footballd-api@.service) || die "footballd-api@.service: no ExecStart"
   line=${line#ExecStart=}
   line=${line//%i/$port}
@@ -252,8 +282,8 @@ replica_command() {
     key=${line2%%=*}
     value=${line2#*=}
     case $key in
-    FD_ADMIN_LISTEN) value=127.0.0.1:$(admin_port "$i") ;;
-    FD_PUBLIC_URL) value=https://localhost:$proxy_port ;;
+    FD_ADMIN_LISTEN) value=127.0.0.1:$(planned admin "$i") ;;
+    FD_PUBLIC_URL) value=https://localhost:$(proxy_port) ;;
     FD_NATS_CA) value=$dir/certs/ca.pem ;;
     *) value=${value//%i/$port} ;;
     esac
@@ -276,7 +306,72 @@ nats_ready() {
   for m in "${nodes[@]}"; do
     alive "nats-$m" || failed "nats-$m exited" "$dir/nats-$m/nats.log"
   done
-  http_ok "http://127.0.0.1:$(monitor_port "$1")/healthz"
+  http_ok "http://127.0.0.1:$(got "monitor-$1")/healthz"
+}
+
+# nats_ports N: whether node N has written its ports file (nats-server
+# --ports_file_dir), which up then records; a stopped node ends up.
+nats_ports() {
+  local f text kind got=()
+  alive "nats-$1" || failed "nats-$1 exited" "$dir/nats-$1/nats.log"
+  for f in "$dir/nats-$1/ports"/*.ports; do
+    [ -e "$f" ] || return 1
+    text=$(<"$f")
+    # The file may be read while it is being written: all three or none.
+    for kind in nats cluster monitoring; do
+      [[ $text =~ \"$kind\":\[\"[a-z]+://[^\"]*:([0-9]+)\" ]] || return 1
+      got+=("${BASH_REMATCH[1]}")
+    done
+    record "client-$1" "${got[0]}"
+    record "route-$1" "${got[1]}"
+    record "monitor-$1" "${got[2]}"
+    return 0
+  done
+  return 1
+}
+
+# api_ports I FROM: whether replica I has logged where it listens, after
+# byte FROM of its log (an earlier up's lines come before), which up then
+# records; a stopped replica ends up.
+api_ports() {
+  local log=$dir/api-$1/api.log api admin
+  alive "api-$1" || failed "api-$1 exited" "$log"
+  api=$(tail -c "+$(($2 + 1))" "$log" | sed -n 's/.*"msg":"listening","addr":"[^"]*:\([0-9]*\)".*/\1/p' | tail -n 1)
+  admin=$(tail -c "+$(($2 + 1))" "$log" | sed -n 's/.*"msg":"admin listening","addr":"[^"]*:\([0-9]*\)".*/\1/p' | tail -n 1)
+  [ -n "$api" ] && [ -n "$admin" ] || return 1
+  record "api-$1" "$api"
+  record "admin-$1" "$admin"
+}
+
+# route_address N: where the nodes reach node N's routes.
+route_address() {
+  local routes
+  if ((base != 0)); then
+    echo "127.0.0.1:$(planned route "$1")"
+    return
+  fi
+  IFS=, read -r -a routes <<<"$LOCAL_CLUSTER_ROUTES"
+  echo "${routes[$1 - 1]}"
+}
+
+# ports: what up knows before it starts anything, in a fresh run/ports.
+ports() {
+  local n i p
+  mkdir -p "$dir/run"
+  : >"$dir/run/ports"
+  if ((base != 0)); then
+    for p in "$base" $(for n in "${nodes[@]}"; do planned client "$n"; planned route "$n"; planned monitor "$n"; done) \
+      $(for i in $(seq 1 "$replicas"); do planned api "$i"; planned admin "$i"; done); do
+      in_use "$p" && die "port $p is in use; set LOCAL_CLUSTER_PORT to another first port (it uses $base to $((base + 59)))"
+    done
+    record proxy "$base"
+    return 0
+  fi
+  [[ ${LOCAL_CLUSTER_ROUTES:-} =~ ^[^,:]+:[0-9]+,[^,:]+:[0-9]+,[^,:]+:[0-9]+$ ]] ||
+    die "LOCAL_CLUSTER_ROUTES \"${LOCAL_CLUSTER_ROUTES:-}\": with LOCAL_CLUSTER_PORT=0, must be three host:port, one for each node's routes"
+  [[ ${LOCAL_CLUSTER_PROXY:-} =~ ^[^,:]+:([0-9]+)$ ]] ||
+    die "LOCAL_CLUSTER_PROXY \"${LOCAL_CLUSTER_PROXY:-}\": with LOCAL_CLUSTER_PORT=0, must be the host:port of the proxy"
+  record proxy "${BASH_REMATCH[1]}"
 }
 
 # failed WHAT LOG: stop with WHAT and the end of LOG.
@@ -311,10 +406,7 @@ up() {
   for name in $(components); do
     alive "$name" && die "already up in $dir ($name runs, pid $(pid_of "$name")); deploy/local-cluster.sh status, or down first"
   done
-  for p in "$proxy_port" $(for n in "${nodes[@]}"; do client_port "$n"; route_port "$n"; monitor_port "$n"; done) \
-    $(for i in $(seq 1 "$replicas"); do api_port "$i"; admin_port "$i"; done); do
-    in_use "$p" && die "port $p is in use; set LOCAL_CLUSTER_PORT to another first port (it uses $base to $((base + 59)))"
-  done
+  ports
   if [ ! -x bin/api ] || [ ! -x bin/ingest ]; then die "no bin/api or bin/ingest: make build first"; fi
   command -v openssl >/dev/null || die "openssl not found: apt-get install openssl"
   command -v curl >/dev/null || die "curl not found: apt-get install curl"
@@ -328,18 +420,24 @@ up() {
 
   certificates
   secrets
-  env_files
   nats_configs
   for n in "${nodes[@]}"; do
-    start "nats-$n" "$dir/nats-$n/nats.log" "$nats_server" -c "$dir/nats-$n/nats-$n.conf"
+    rm -rf "$dir/nats-$n/ports"
+    mkdir "$dir/nats-$n/ports"
+    start "nats-$n" "$dir/nats-$n/nats.log" "$nats_server" -c "$dir/nats-$n/nats-$n.conf" --ports_file_dir "$dir/nats-$n/ports"
   done
+  for n in "${nodes[@]}"; do
+    wait_until 30 nats_ports "$n" ||
+      failed "nats-$n did not report its ports within 30 s" "$dir/nats-$n/nats.log"
+  done
+  env_files
   for n in "${nodes[@]}"; do
     # /healthz answers 200 once the node is in the cluster with JetStream
     # current; a node that exited (a port taken meanwhile) is named at once.
     wait_until 60 nats_ready "$n" ||
       failed "nats-$n did not join the cluster within 60 s" "$dir/nats-$n/nats.log"
   done
-  echo "local-cluster: NATS: three nodes on 127.0.0.1:$(client_port 1)-$(client_port 3), TLS, users from auth.conf"
+  echo "local-cluster: NATS: three nodes on 127.0.0.1:$(client_port 1), :$(client_port 2) and :$(client_port 3), TLS, users from auth.conf"
 
   # deploy/README.md, "Backups": the backup goes back before the stream
   # init that makes what a backup leaves out.
@@ -353,22 +451,26 @@ up() {
   wait_until 30 with admin bin/ingest stream init --replicas 3 >"$dir/stream-init.log" 2>&1 ||
     failed "ingest stream init failed for 30 s" "$dir/stream-init.log"
 
+  local from=()
   for i in $(seq 1 "$replicas"); do
     mkdir -p "$dir/api-$i"
+    from[i]=$(stat -c %s "$dir/api-$i/api.log" 2>/dev/null || echo 0)
     replica_command "$i"
     start "api-$i" "$dir/api-$i/api.log" env "${replica_env[@]}" "${replica_cmd[@]}"
   done
   for i in $(seq 1 "$replicas"); do
+    wait_until 60 api_ports "$i" "${from[i]}" ||
+      failed "api-$i did not log where it listens within 60 s" "$dir/api-$i/api.log"
     wait_until 120 http_ok "http://127.0.0.1:$(api_port "$i")/readyz" ||
       failed "api-$i not ready within 120 s" "$dir/api-$i/api.log"
   done
-  echo "local-cluster: $replicas API replicas ready on 127.0.0.1:$(api_port 1)-$(api_port "$replicas")"
+  echo "local-cluster: $replicas API replicas ready on$(for i in $(seq 1 "$replicas"); do printf ' 127.0.0.1:%s' "$(api_port "$i")"; done)"
 
   nginx_config
   start nginx "$dir/nginx/logs/stderr.log" "$nginx" -g "daemon off;" -p "$dir/nginx" -c "$dir/nginx/nginx.conf" -e "$dir/nginx/logs/error.log"
-  wait_until 30 http_ok --cacert "$dir/certs/ca.pem" "https://localhost:$proxy_port/readyz" ||
+  wait_until 30 http_ok --cacert "$dir/certs/ca.pem" "https://localhost:$(proxy_port)/readyz" ||
     failed "nginx did not answer /readyz within 30 s" "$dir/nginx/logs/error.log"
-  echo "local-cluster: nginx terminating TLS on https://localhost:$proxy_port"
+  echo "local-cluster: nginx terminating TLS on https://localhost:$(proxy_port)"
 
   if [ -n "$import" ] && [ -z "$restore" ]; then
     # shellcheck disable=SC2086 # the glob is meant to expand
@@ -396,7 +498,7 @@ up() {
   cat <<MSG
 
 footballd runs in $dir; logs there, next to each component's files.
-  API (nginx, TLS):  https://localhost:$proxy_port   CA: $dir/certs/ca.pem
+  API (nginx, TLS):  https://localhost:$(proxy_port)   CA: $dir/certs/ca.pem
   replicas:          $(for i in $(seq 1 "$replicas"); do printf 'http://127.0.0.1:%s ' "$(api_port "$i")"; done)
   NATS (TLS):        $(for n in "${nodes[@]}"; do printf '127.0.0.1:%s ' "$(client_port "$n")"; done)
 In a shell: eval "\$(deploy/local-cluster.sh env)"   (user ingest; env admin for admin)
@@ -430,7 +532,7 @@ print_env() {
     [[ $line == \#* ]] || printf 'export %s=%q\n' "${line%%=*}" "${line#*=}"
   done <"$dir/$user.env"
   printf 'export FD_URL=%q FD_CA=%q TOKEN=%q FD_REPLICAS=%q BACKUPS=%q\n' \
-    "https://localhost:$proxy_port" "$dir/certs/ca.pem" "$(cat "$dir/token" 2>/dev/null)" "${urls[*]}" "$(dirname "$dir")/backups"
+    "https://localhost:$(proxy_port)" "$dir/certs/ca.pem" "$(cat "$dir/token" 2>/dev/null)" "${urls[*]}" "$(dirname "$dir")/backups"
 }
 
 # stop PATTERN: SIGTERM to every running component named PATTERN, then wait

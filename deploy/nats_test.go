@@ -212,6 +212,9 @@ type oneWebhook struct {
 
 func (o oneWebhook) Webhooks() []model.Webhook { return []model.Webhook{o.hook} }
 
+// Registered is 0: the test's events come from no edit of the stream.
+func (o oneWebhook) Registered(string) uint64 { return 0 }
+
 func (o oneWebhook) ClientNamed(name string) (model.Client, bool) {
 	return o.client, name == o.client.Name
 }
@@ -481,6 +484,8 @@ func TestNATSConfiguration(t *testing.T) {
 		{"ingest", "$JS.API.STREAM.PURGE.KV_FD_FEEDS", false},
 		{"api", "$KV.FD_FEEDS.lease.pl", false},
 		{"api", "$JS.API.STREAM.MSG.GET.KV_FD_FEEDS", false},
+		// The feeds' leases are read from the bucket's leader too.
+		{"ingest", "$JS.API.DIRECT.GET.KV_FD_FEEDS.lease.pl", false},
 		{"admin", "$JS.API.STREAM.INFO.FOOTBALL", true},
 		// Reads of the stream's messages go to its leader, never to a
 		// follower that may lag (Store.lastMsg).

@@ -11,7 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -27,6 +26,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/internal/relay"
 )
 
 var runbookFull = flag.Bool("runbook.full", false, "run the runbook test at full size: three replicas, the demo season, a webhook, a failed start, a backup restored, a replica killed (make test-cluster)")
@@ -80,7 +80,6 @@ func runbookTools(t *testing.T) {
 // runs in the environment the blocks before it left.
 type runbook struct {
 	root string // the repository
-	base int    // LOCAL_CLUSTER_PORT
 	env  []string
 	log  strings.Builder
 }
@@ -92,22 +91,14 @@ func newRunbook(t *testing.T, replicas int, imports string) *runbook {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	// Below Linux's ephemeral ports (32768 up), which outgoing connections
-	// take without listening; the cluster takes the first 60 of 200, a
-	// second one in checkUp the next.
-	rb := &runbook{root: root, base: 20000 + 200*rand.IntN(60)}
+	rb := &runbook{root: root}
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "FD_") && !strings.HasPrefix(kv, "LOCAL_CLUSTER_") && !strings.HasPrefix(kv, "TMPDIR=") {
 			rb.env = append(rb.env, kv)
 		}
 	}
-	rb.env = append(rb.env,
-		"TMPDIR="+tmp,
-		"LOCAL_CLUSTER_DIR="+filepath.Join(tmp, "local-cluster"),
-		"LOCAL_CLUSTER_PORT="+strconv.Itoa(rb.base),
-		"LOCAL_CLUSTER_REPLICAS="+strconv.Itoa(replicas),
-		"LOCAL_CLUSTER_IMPORT="+imports,
-	)
+	rb.env = append(rb.env, "TMPDIR="+tmp, "LOCAL_CLUSTER_REPLICAS="+strconv.Itoa(replicas), "LOCAL_CLUSTER_IMPORT="+imports)
+	rb.env = append(rb.env, hold(t, filepath.Join(tmp, "local-cluster"))...)
 	// Whatever happens, nothing the script started outlives the test.
 	t.Cleanup(func() {
 		if out, err := rb.command(filepath.Join(root, "deploy/local-cluster.sh"), "down").CombinedOutput(); err != nil {
@@ -115,6 +106,59 @@ func newRunbook(t *testing.T, replicas int, imports string) *runbook {
 		}
 	})
 	return rb
+}
+
+// hold returns the settings of a local cluster in dir whose servers take
+// ports of their own (LOCAL_CLUSTER_PORT=0). What must be known before its
+// server starts is a relay the test holds: the proxy's leads to nginx's
+// unix socket, and each node's route to the port the node got, once
+// run/ports names it (the routes of the first node up are dialled before
+// the other nodes exist).
+func hold(t *testing.T, dir string) []string {
+	t.Helper()
+	proxy := relay.Start(t)
+	proxy.Forward(filepath.Join(dir, "nginx", "https.sock"))
+	routes := make([]*relay.Relay, 3)
+	addrs := make([]string, len(routes))
+	for i := range routes {
+		routes[i] = relay.Start(t)
+		addrs[i] = routes[i].Addr()
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			got := ports(dir)
+			for i, r := range routes {
+				if p := got[fmt.Sprintf("route-%d", i+1)]; p != "" {
+					r.Forward("127.0.0.1:" + p)
+				}
+			}
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	t.Cleanup(func() { close(stop); <-done })
+	return []string{"LOCAL_CLUSTER_DIR=" + dir, "LOCAL_CLUSTER_PORT=0",
+		"LOCAL_CLUSTER_ROUTES=" + strings.Join(addrs, ","), "LOCAL_CLUSTER_PROXY=" + proxy.Addr()}
+}
+
+// ports reads the ports an up in dir recorded (run/ports: KIND-N=PORT,
+// the last line of a key counting).
+func ports(dir string) map[string]string {
+	got := map[string]string{}
+	b, _ := os.ReadFile(filepath.Join(dir, "run", "ports"))
+	for line := range strings.Lines(string(b)) {
+		if k, v, ok := strings.Cut(strings.TrimSpace(line), "="); ok {
+			got[k] = v
+		}
+	}
+	return got
 }
 
 func (rb *runbook) command(name string, args ...string) *exec.Cmd {
@@ -273,30 +317,22 @@ func TestRunbook(t *testing.T) {
 			t.Logf("sh block %d runs with -runbook.full (make test-cluster):\n%s", i+1, block)
 			continue
 		}
-		for attempt := 0; ; attempt++ {
-			if rb == nil {
-				rb = newRunbook(t, replicas, imports)
+		if rb == nil {
+			rb = newRunbook(t, replicas, imports)
+		}
+		for _, s := range steps {
+			if s.before && regexp.MustCompile(s.block).MatchString(block) {
+				s.check(t, rb, "")
 			}
-			for _, s := range steps {
-				if s.before && regexp.MustCompile(s.block).MatchString(block) {
-					s.check(t, rb, "")
-				}
-			}
-			out, err := rb.run(block)
-			if err == nil {
-				for _, s := range steps {
-					if !s.before && regexp.MustCompile(s.block).MatchString(block) {
-						s.check(t, rb, out)
-					}
-				}
-				break
-			}
-			// Another program may hold a port of the cluster: try other ports.
-			if i == 0 && attempt < 3 && strings.Contains(out, "is in use; set LOCAL_CLUSTER_PORT") {
-				rb = nil
-				continue
-			}
+		}
+		out, err := rb.run(block)
+		if err != nil {
 			t.Fatalf("deploy/README.md, sh block %d: %v\n%s", i+1, err, rb.log.String())
+		}
+		for _, s := range steps {
+			if !s.before && regexp.MustCompile(s.block).MatchString(block) {
+				s.check(t, rb, out)
+			}
 		}
 	}
 	if t.Failed() {
@@ -312,16 +348,21 @@ func checkUp(replicas int) func(*testing.T, *runbook, string) {
 			}
 		}
 		// A second up refuses in one line, starting nothing; so does one in
-		// another folder on the same ports.
-		for _, c := range []struct{ dir, want string }{
-			{rb.getenv("LOCAL_CLUSTER_DIR"), "already up"},
-			{filepath.Join(rb.getenv("TMPDIR"), "other"), fmt.Sprintf("port %d is in use", rb.base)},
+		// another folder on fixed ports, one of them in use (held here).
+		held := relay.Start(t)
+		_, port, _ := net.SplitHostPort(held.Addr())
+		for _, c := range []struct {
+			env  []string
+			want string
+		}{
+			{nil, "already up"},
+			{[]string{"LOCAL_CLUSTER_DIR=" + filepath.Join(rb.getenv("TMPDIR"), "other"), "LOCAL_CLUSTER_PORT=" + port}, "port " + port + " is in use"},
 		} {
 			up := rb.command("deploy/local-cluster.sh", "up")
-			up.Env = append(up.Env, "LOCAL_CLUSTER_DIR="+c.dir)
+			up.Env = append(slices.Clip(up.Env), c.env...)
 			again, err := up.CombinedOutput()
 			if err == nil || strings.Count(strings.TrimSpace(string(again)), "\n") != 0 || !strings.Contains(string(again), c.want) {
-				t.Errorf("up in %s while up: %v\n%s", c.dir, err, again)
+				t.Errorf("up (%q) while up: %v\n%s", c.env, err, again)
 			}
 		}
 	}
@@ -330,18 +371,20 @@ func checkUp(replicas int) func(*testing.T, *runbook, string) {
 // checkFailedUp: an up whose proxy fails stops the nodes and replicas it
 // had started, and shows why.
 func checkFailedUp(t *testing.T, rb *runbook, _ string) {
-	base := rb.base + 100
+	dir := filepath.Join(rb.getenv("TMPDIR"), "failing")
 	up := rb.command("deploy/local-cluster.sh", "up")
-	up.Env = append(up.Env, "LOCAL_CLUSTER_DIR="+filepath.Join(rb.getenv("TMPDIR"), "failing"),
-		"LOCAL_CLUSTER_PORT="+strconv.Itoa(base), "LOCAL_CLUSTER_REPLICAS=1", "NGINX=/bin/false")
+	up.Env = append(append(slices.Clip(up.Env), hold(t, dir)...), "LOCAL_CLUSTER_REPLICAS=1", "NGINX=/bin/false")
 	out, err := up.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "local-cluster: nginx -t") || !strings.Contains(string(out), "up failed; stopping what it started") {
 		t.Fatalf("up with a failing nginx: %v\n%s", err, out)
 	}
-	for _, port := range []int{base + 11, base + 12, base + 13, base + 41} {
-		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+	got := ports(dir)
+	for _, server := range []string{"client-1", "client-2", "client-3", "api-1"} {
+		if got[server] == "" {
+			t.Errorf("up recorded no port of %s:\n%s", server, out)
+		} else if c, err := net.Dial("tcp", "127.0.0.1:"+got[server]); err == nil {
 			c.Close()
-			t.Errorf("port %d still answers after a failed up:\n%s", port, out)
+			t.Errorf("%s's port %s still answers after a failed up:\n%s", server, got[server], out)
 		}
 	}
 }
@@ -429,7 +472,7 @@ func checkEdit(t *testing.T, rb *runbook, out string) {
 }
 
 // crawl asks every replica directly for the competitions of the season
-// and each one's teams, table and fixtures: path → replica → body.
+// and each one's teams, table and fixtures: path and replica → body.
 func (rb *runbook) crawl(t *testing.T) map[string][]byte {
 	t.Helper()
 	c := rb.client(t)
@@ -454,10 +497,11 @@ func (rb *runbook) crawl(t *testing.T) map[string][]byte {
 			paths = append(paths, fmt.Sprintf("/v1/competitions/%d%s", comp.ID, sub))
 		}
 	}
+	// By the replica's number: each takes a new port at every up.
 	answers := map[string][]byte{}
-	for _, replica := range replicas {
+	for n, replica := range replicas {
 		for _, path := range paths {
-			answers[fmt.Sprintf("%s (replica %s)", path, replica)] = get(replica, path)
+			answers[fmt.Sprintf("%s (replica %d)", path, n+1)] = get(replica, path)
 		}
 	}
 	return answers
@@ -542,8 +586,9 @@ func checkWebhook(t *testing.T, rb *runbook, out string) {
 	var delivered float64
 	natstest.CheckFor(t, 30*time.Second, 50*time.Millisecond, func() error {
 		delivered = 0
+		admin := ports(rb.getenv("LOCAL_CLUSTER_DIR"))
 		for n := range strings.Fields(rb.getenv("FD_REPLICAS")) {
-			v, err := metric(fmt.Sprintf("http://127.0.0.1:%d/metrics", rb.base+51+n), `fd_webhook_deliveries_total{result="delivered"}`)
+			v, err := metric(fmt.Sprintf("http://127.0.0.1:%s/metrics", admin[fmt.Sprintf("admin-%d", n+1)]), `fd_webhook_deliveries_total{result="delivered"}`)
 			if err != nil {
 				return fmt.Errorf("the webhook's delivery: %w", err)
 			}

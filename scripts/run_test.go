@@ -50,7 +50,11 @@ func startDemo(t *testing.T, env ...string) *demo {
 	if err := d.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// done says the run ended once its output is all read: a run that
+	// fails at once shows why.
+	read := make(chan struct{})
 	go func() {
+		defer close(read)
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
 			d.mu.Lock()
@@ -58,7 +62,12 @@ func startDemo(t *testing.T, env ...string) *demo {
 			d.mu.Unlock()
 		}
 	}()
-	go func() { d.done <- d.cmd.Wait(); pw.Close() }()
+	go func() {
+		err := d.cmd.Wait()
+		pw.Close()
+		<-read
+		d.done <- err
+	}()
 	t.Cleanup(func() {
 		if d.cmd.ProcessState == nil {
 			_ = d.cmd.Process.Kill()
@@ -190,6 +199,9 @@ func TestMakeRun(t *testing.T) {
 		"127.0.0.1:9091", "127.0.0.1:0").Replace(natstest.BlockAfter(t, "../docs/operations.md", "## Running replicas", "sh").Text)
 	replica := exec.Command("bash", "-euo", "pipefail", "-c", "exec "+strings.TrimSpace(block))
 	replica.Dir = ".."
+	// As the page says: the replicas share the webhook deliveries, and one
+	// that refuses loopback fails each it takes until the webhook parks.
+	replica.Env = append(os.Environ(), "FD_WEBHOOK_ALLOW=127.0.0.1/32")
 	// Read by CheckFor's message while the process writes it: a locked
 	// buffer.
 	replicaLog := &natstest.Buffer{}

@@ -201,19 +201,12 @@ func (s *State) claim(ctx context.Context, feed, holder string, rev uint64, now 
 // that another follower takes it at once instead of after its time to live.
 func (s *State) release(ctx context.Context, feed, holder string, rev uint64) error {
 	err := s.kv.Delete(ctx, leaseKey(feed), jetstream.LastRevision(rev))
-	// A renewal whose answer was lost (its context ended as the server
-	// wrote it) left the lease ours at a revision we do not know: give
-	// it up at the one it has, if it is still ours. A read may come from
-	// a replica of the bucket a write behind (direct gets), so the one it
-	// gives may be stale too: read again, a few times.
-	for try := 0; events.KVConflict(err) && try < releaseTries; try++ {
-		if try > 0 {
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(time.Duration(try) * 20 * time.Millisecond):
-			}
-		}
+	if events.KVConflict(err) {
+		// A renewal whose answer was lost (its context ended as the
+		// server wrote it) left the lease ours at a revision we do not
+		// know: give it up at the one it has, if it is still ours. The
+		// read comes from the bucket's leader (events.FeedsBucket), so the
+		// revision it gives is the one the delete is checked against.
 		l, cur, lerr := s.lease(ctx, feed)
 		if lerr != nil || l.Holder != holder || cur == 0 {
 			return lerr
@@ -225,7 +218,3 @@ func (s *State) release(ctx context.Context, feed, holder string, rev uint64) er
 	}
 	return nil
 }
-
-// releaseTries bounds the reads of a lease whose revision release does
-// not know.
-const releaseTries = 5

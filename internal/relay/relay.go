@@ -7,6 +7,7 @@ package relay
 import (
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -42,7 +43,9 @@ func Start(tb testing.TB) *Relay {
 // Addr is the relay's host:port.
 func (r *Relay) Addr() string { return r.ln.Addr().String() }
 
-// Forward relays the connections made from now on to addr (host:port).
+// Forward relays the connections made from now on to addr: host:port, or
+// the path of a unix socket (a server that cannot take a port of its own
+// and report it, as nginx, listens there).
 func (r *Relay) Forward(addr string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -71,7 +74,11 @@ func (r *Relay) accept() {
 // relay copies between c and a new connection to to until either ends.
 func (r *Relay) relay(c net.Conn, to string) {
 	defer r.wg.Done()
-	up, err := net.Dial("tcp", to)
+	network := "tcp"
+	if strings.HasPrefix(to, "/") {
+		network = "unix"
+	}
+	up, err := net.Dial(network, to)
 	if err != nil {
 		c.Close()
 		return

@@ -44,11 +44,14 @@ const publishTimeout = 10 * time.Second
 // at once, all webhooks together.
 const maxPending = 100_000
 
-// Hooks is what the dispatcher reads of the read model: the webhooks and
-// their clients. readmodel.Snapshot has both.
+// Hooks is what the dispatcher reads of the read model: the webhooks, when
+// each was registered, and their clients. readmodel.Snapshot has them.
 type Hooks interface {
 	// Webhooks lists the webhooks, removed ones included, by name.
 	Webhooks() []model.Webhook
+	// Registered is the stream sequence of the message that registered
+	// the webhook named name as it is now (0: not known).
+	Registered(name string) uint64
 	ClientNamed(name string) (model.Client, bool)
 }
 
@@ -448,7 +451,10 @@ func sleep(ctx context.Context, d time.Duration) {
 // envelope is an event as the queue carries it: what the fan-out matches
 // on and the body every delivery sends.
 type envelope struct {
-	Key         string           `json:"key"`
+	Key string `json:"key"`
+	// Seq is the stream sequence of the edit that caused the event; 0 in
+	// events queued before it was carried.
+	Seq         uint64           `json:"seq,omitempty"`
 	Kind        string           `json:"kind"`
 	Competition int32            `json:"competition"`
 	League      model.LeagueCode `json:"league"`
@@ -512,7 +518,7 @@ func (d *Dispatcher) publishEvents(ctx context.Context, evs []push.Event) []push
 			d.cfg.Log.Error("webhook event body", "key", ev.Key(), "err", err.Error())
 			continue
 		}
-		data, err := json.Marshal(envelope{Key: ev.Key(), Kind: ev.Kind, Competition: ev.Competition, League: ev.League,
+		data, err := json.Marshal(envelope{Key: ev.Key(), Seq: ev.Seq, Kind: ev.Kind, Competition: ev.Competition, League: ev.League,
 			Tier: ev.Tier, Time: ev.Time, Body: body, BodyV4: bodyV4})
 		if err != nil {
 			d.cfg.Log.Error("webhook event", "key", ev.Key(), "err", err.Error())
@@ -547,10 +553,15 @@ func (d *Dispatcher) publishEvents(ctx context.Context, evs []push.Event) []push
 	return failed
 }
 
-// fanout turns one event into one delivery per webhook that asks for it
-// and whose client's tier may see it. A delivery's message id is the event
-// key and the webhook's name, so a fan-out done again after a crash
-// publishes nothing twice.
+// fanout turns one event into one delivery per webhook that asks for it,
+// whose client's tier may see it, and that was registered before the
+// event's edit. A delivery's message id is the event key and the webhook's
+// name, so a fan-out done again after a crash publishes nothing twice.
+//
+// The fan-out may run well after the edit (thousands of an import's events
+// queued before it), so the webhooks it finds may be newer than the event:
+// the stream sequences say which came first, as the clocks of the editor
+// who registered it and of the server need not agree.
 func (d *Dispatcher) fanout(ctx context.Context, msg jetstream.Msg) {
 	var ev envelope
 	if !d.decode(msg, "event", &ev) {
@@ -560,7 +571,7 @@ func (d *Dispatcher) fanout(ctx context.Context, msg jetstream.Msg) {
 	var futures []jetstream.PubAckFuture
 	for _, w := range hooks.Webhooks() {
 		c, ok := hooks.ClientNamed(w.Client)
-		if w.Removed || !ok || !c.Tier.Allows(ev.Tier) || !w.Wants(ev.Kind, int(ev.Competition), ev.League) {
+		if w.Removed || !ok || !c.Tier.Allows(ev.Tier) || !w.Wants(ev.Kind, int(ev.Competition), ev.League) || ev.Seq != 0 && ev.Seq <= hooks.Registered(w.Name) {
 			continue
 		}
 		one := ev

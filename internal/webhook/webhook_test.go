@@ -145,10 +145,14 @@ func (r *replica) kill() {
 	<-r.done
 }
 
+// liveSeq is past every edit a test makes: its events stand for live edits
+// made after its webhooks were registered.
+const liveSeq = 1 << 30
+
 // event returns a fixture event of a competition with a new sequence.
 func (w *world) event(kind string, league model.LeagueCode, tier model.Tier) push.Event {
-	seq := w.seq.Add(1)
-	return push.Event{Seq: seq, Kind: kind, ID: int32(100 + seq), Competition: 7, League: league, Teams: []int32{1, 2},
+	n := w.seq.Add(1)
+	return push.Event{Seq: liveSeq + n, Kind: kind, ID: int32(100 + n), Competition: 7, League: league, Teams: []int32{1, 2},
 		Tier: tier, Time: time.Now(), Updates: map[string][2]any{"goalsHomeTeam": {0, 1}}}
 }
 
@@ -649,6 +653,24 @@ func TestMatching(t *testing.T) {
 }
 
 // A webhook removed with deliveries pending gets nothing more.
+// An event of an edit made before a webhook was registered, fanned out
+// after it (an import's thousands of events still queued), is not the
+// webhook's: only the later edit's event reaches it.
+func TestNothingFromBeforeRegistration(t *testing.T) {
+	w := newWorld(t)
+	w.add("h", "reg", nil)
+	r := w.start(nil)
+	w.waitState("h", status(webhook.Verified))
+	before, after := w.event(push.FixtureUpdate, "PL", model.TierAnonymous), w.event(push.FixtureUpdate, "PL", model.TierAnonymous)
+	before.Seq = 1 // the first client's edit, before the webhook's
+	r.d.Publish([]push.Event{before, after})
+	w.waitFor("the later edit's event", w.delivered("h", after))
+	w.waitQueueEmpty()
+	if got := w.recv.deliveries("h")[before.Key()]; len(got) != 0 {
+		t.Errorf("the event of an edit before the webhook was registered was delivered %d time(s)", len(got))
+	}
+}
+
 func TestRemovedGetsNothing(t *testing.T) {
 	w := newWorld(t)
 	w.recv.answer = func(*http.Request, string, int) int { return http.StatusServiceUnavailable }

@@ -14,6 +14,12 @@ import (
 // and statuses (status.<feed>), kept by `ingest follow` (internal/follow).
 // It is named and made here, beside the stream, so that provisioning
 // needs none of the write side.
+//
+// Its reads go to the stream's leader: the bucket allows no direct gets,
+// which any replica answers, one a write behind included. A lease read
+// right after a follower gave it up (its release, `ingest feed show`)
+// would otherwise show the follower still holding it. The bucket is tiny
+// and read a few times a poll, so the leader's load does not count.
 const FeedsBucket = "FD_FEEDS"
 
 // ProvisionFeeds creates or updates the feeds bucket, kept on replicas servers (0
@@ -24,25 +30,34 @@ func ProvisionFeeds(ctx context.Context, nc *nats.Conn, replicas int) (before in
 	if err != nil {
 		return 0, fmt.Errorf("jetstream: %w", err)
 	}
-	kv, err := js.KeyValue(ctx, FeedsBucket)
+	stream, err := js.Stream(ctx, "KV_"+FeedsBucket)
 	switch {
-	case err == nil:
-		st, err := kv.Status(ctx)
-		if err != nil {
-			return 0, fmt.Errorf("feeds bucket %s: %w", FeedsBucket, Explain(nc, err))
+	case errors.Is(err, jetstream.ErrStreamNotFound):
+		// The key-value layout is nats.go's to make; it always allows
+		// direct gets, which the update below takes away.
+		_, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
+			Bucket:      FeedsBucket,
+			Description: "feeds of ingest follow: leases and statuses",
+			History:     1,
+			Storage:     jetstream.FileStorage,
+			Replicas:    cmp.Or(replicas, 1),
+		})
+		if err == nil {
+			stream, err = js.Stream(ctx, "KV_"+FeedsBucket)
 		}
-		before = st.(*jetstream.KeyValueBucketStatus).StreamInfo().Config.Replicas
-	case !errors.Is(err, jetstream.ErrBucketNotFound):
-		return 0, fmt.Errorf("feeds bucket %s: %w", FeedsBucket, Explain(nc, err))
+	case err == nil:
+		before = stream.CachedInfo().Config.Replicas
 	}
-	_, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:      FeedsBucket,
-		Description: "feeds of ingest follow: leases and statuses",
-		History:     1,
-		Storage:     jetstream.FileStorage,
-		Replicas:    cmp.Or(replicas, before, 1),
-	})
 	if err != nil {
+		return before, fmt.Errorf("feeds bucket %s: %w", FeedsBucket, Explain(nc, err))
+	}
+	cfg := stream.CachedInfo().Config
+	want := cfg
+	want.Replicas, want.AllowDirect = cmp.Or(replicas, before, cfg.Replicas), false
+	if want.Replicas == cfg.Replicas && !cfg.AllowDirect {
+		return before, nil
+	}
+	if _, err := js.UpdateStream(ctx, want); err != nil {
 		return before, fmt.Errorf("feeds bucket %s: %w", FeedsBucket, Explain(nc, err))
 	}
 	return before, nil

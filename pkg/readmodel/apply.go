@@ -498,8 +498,12 @@ func (w *writer) applyClient(ev events.Event, c *model.Client) error {
 }
 
 func (w *writer) applyWebhook(ev events.Event, h *model.Webhook) error {
+	was := w.webhookEnt[h.Name].v
 	if err := hold(w.webhookEnt, h.Name, h, ev.Seq); err != nil {
 		return err
+	}
+	if was == nil || !was.Created.Equal(h.Created) {
+		w.registered[h.Name] = ev.Seq
 	}
 	w.b.webhooksChanged = true
 	return nil

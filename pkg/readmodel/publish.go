@@ -37,8 +37,12 @@ type world struct {
 	// clientNames holds the same clients by name.
 	clientNames map[string]*model.Client
 	webhooks    []model.Webhook // by name, removed ones included
-	leagues     []model.League  // by code
-	search      *searchIndex
+	// registered holds, by webhook name, the stream sequence of the
+	// message that made its registration (a webhook added again under its
+	// name is a new one).
+	registered map[string]uint64
+	leagues    []model.League // by code
+	search     *searchIndex
 
 	calendarVersion, teamsVersion, clientsVersion, leaguesVersion, personsVersion uint64
 	// currentVersion changes when any team's current competition does.
@@ -132,6 +136,8 @@ type writer struct {
 	teamEnt    map[int32]held[model.Team]
 	clientEnt  map[string]held[model.Client]
 	webhookEnt map[string]held[model.Webhook]
+	// registered is world.registered as it is being built.
+	registered map[string]uint64
 	leagueEnt  map[model.LeagueCode]held[model.League]
 	personEnt  map[int32]held[model.Person]
 	listedIn   map[int32][]int32 // team → competitions listing it
@@ -162,6 +168,7 @@ func newWriter() *writer {
 		teamEnt:    map[int32]held[model.Team]{},
 		clientEnt:  map[string]held[model.Client]{},
 		webhookEnt: map[string]held[model.Webhook]{},
+		registered: map[string]uint64{},
 		leagueEnt:  map[model.LeagueCode]held[model.League]{},
 		personEnt:  map[int32]held[model.Person]{},
 		listedIn:   map[int32][]int32{},
@@ -544,7 +551,7 @@ func (w *writer) nextWorld() *world {
 	if p := w.prev; p != nil {
 		nw.seasons, nw.clients, nw.leagues, nw.search = p.seasons, p.clients, p.leagues, p.search
 		nw.byLeague = p.byLeague
-		nw.clientNames, nw.webhooks = p.clientNames, p.webhooks
+		nw.clientNames, nw.webhooks, nw.registered = p.clientNames, p.webhooks, p.registered
 		nw.calendarVersion, nw.teamsVersion, nw.clientsVersion, nw.leaguesVersion = p.calendarVersion, p.teamsVersion, p.clientsVersion, p.leaguesVersion
 		nw.currentVersion, nw.personsVersion = p.currentVersion, p.personsVersion
 	} else {
@@ -589,7 +596,7 @@ func (w *writer) bumpVersions(nw *world, g uint64, currentMoved bool) {
 		nw.clients, nw.clientNames = w.clientsByHash()
 	}
 	if b.webhooksChanged {
-		nw.webhooks = w.webhookList()
+		nw.webhooks, nw.registered = w.webhookList(), maps.Clone(w.registered)
 	}
 	if b.leaguesChanged {
 		nw.leaguesVersion = g

@@ -205,6 +205,11 @@ func (s Snapshot) ClientNamed(name string) (model.Client, bool) {
 // must not change it.
 func (s Snapshot) Webhooks() []model.Webhook { return s.w.webhooks }
 
+// Registered returns the stream sequence of the message that registered
+// the webhook named name as it is now (0: none known). Events of edits up
+// to it came before the webhook existed.
+func (s Snapshot) Registered(name string) uint64 { return s.w.registered[name] }
+
 // ClientsVersion changes whenever any client changes.
 func (s Snapshot) ClientsVersion() uint64 { return s.w.clientsVersion }
 
