@@ -64,7 +64,7 @@ func TestBackupAndRestore(t *testing.T) {
 	t.Run("a replica verifies the webhook and delivers to it", func(t *testing.T) {
 		d := c.replica(t)
 		c.waitOutput(t, `state:\s+verified since`, "webhook", "show", "live")
-		d.Publish([]push.Event{{Seq: 1, Kind: push.FixtureUpdate, ID: 1, Competition: 1, League: "PL", Tier: model.TierAnonymous, Time: time.Now(),
+		d.Publish([]push.Event{{Seq: liveSeq, Kind: push.FixtureUpdate, ID: 1, Competition: 1, League: "PL", Tier: model.TierAnonymous, Time: time.Now(),
 			Updates: map[string][2]any{"status": {"TIMED", "IN_PLAY"}}}})
 		c.waitOutput(t, `delivered:\s+1`, "webhook", "show", "live")
 	})
