@@ -347,24 +347,26 @@ func (s *Store) sameStream(ctx context.Context, c *consumption) (uint64, error) 
 }
 
 // behind returns the sequence of the last message matching c's filter if
-// it comes after the last event delivered, 0 otherwise. streamLast, the
+// it comes after the last event delivered, 0 otherwise; ok is false when
+// the look-up (bounded by ctx) failed, which tells nothing. streamLast, the
 // stream's last sequence, spares the look-up while nothing is newer; the
 // look-up then finds the last message that exists, so that a deleted or
 // purged one, which no consumer delivers, is not waited for.
-func (s *Store) behind(ctx context.Context, c *consumption, streamLast uint64) uint64 {
+func (s *Store) behind(ctx context.Context, c *consumption, streamLast uint64) (last uint64, ok bool) {
 	delivered := c.seen.Load()
 	if streamLast <= delivered {
-		return 0
+		return 0, true
 	}
-	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-	defer cancel()
 	msg, err := s.lastMsg(ctx, c.filter)
-	if err != nil || msg.Sequence <= delivered {
-		// An error (a leader being elected) tells nothing; the next
-		// look-up will.
-		return 0
+	switch {
+	case errors.Is(err, jetstream.ErrMsgNotFound):
+		return 0, true
+	case err != nil:
+		return 0, false
+	case msg.Sequence <= delivered:
+		return 0, true
 	}
-	return msg.Sequence
+	return msg.Sequence, true
 }
 
 // streamWatch is a consumer's watch over its stream (watchStream).
@@ -397,23 +399,36 @@ func (s *Store) watchStream(ctx context.Context, c *consumption, interrupt func(
 				return
 			case <-tick.C:
 			}
-			last, err := s.sameStream(ctx, &at)
-			if errors.Is(err, ErrStreamReplaced) {
-				w.err = err
-				interrupt()
-				return
-			}
-			if err != nil {
-				continue
-			}
-			if serr := stall.check(s.behind(ctx, c, last), c.seen.Load(), s.cfg.StallAfter, time.Now()); serr != nil {
-				w.err = serr
+			if w.err = s.checkStream(ctx, c, &at, &stall); w.err != nil {
 				interrupt()
 				return
 			}
 		}
 	}()
 	return w
+}
+
+// checkStream asks whether c's stream was replaced (as it was when at
+// was taken) or its consumer stalled, and returns the error that says
+// so, if either. The asks share a tick: a leader being elected must not
+// hold up the next one for longer, which would stretch the stall bound.
+func (s *Store) checkStream(ctx context.Context, c, at *consumption, stall *stallClock) error {
+	ctx, cancel := context.WithTimeout(ctx, replacedEvery)
+	defer cancel()
+	last, err := s.sameStream(ctx, at)
+	switch {
+	case errors.Is(err, ErrStreamReplaced):
+		return err
+	case err != nil:
+		// A leader being elected: the stall clock goes on, neither
+		// reset nor checked, until the stream answers again.
+		return nil
+	}
+	behind, ok := s.behind(ctx, c, last)
+	if !ok {
+		return nil
+	}
+	return stall.check(behind, c.seen.Load(), s.cfg.StallAfter, time.Now())
 }
 
 // stallClock times how long a consumer has been behind without
