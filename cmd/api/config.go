@@ -56,6 +56,9 @@ type config struct {
 	// minute.
 	tokenLookups int
 	connsPerIP   int
+	// stallAfter bounds how long the stream consumer may go without
+	// delivering what the stream holds before it is replaced.
+	stallAfter time.Duration
 
 	switchMonth time.Month
 	switchDay   int
@@ -85,6 +88,7 @@ func (c *config) options() []option {
 		{"NATS", "nats-ca", "FD_NATS_CA", "FILE", "PEM file of the CA trusted for NATS, and for NATS only (default: the system's roots)", textValue{&c.natsCA}},
 		{"NATS", "nats-cert", "FD_NATS_CERT", "FILE", "PEM client certificate for NATS, with --nats-key", textValue{&c.natsCert}},
 		{"NATS", "nats-key", "FD_NATS_KEY", "FILE", "PEM key of --nats-cert", textValue{&c.natsKey}},
+		{"NATS", "stall-after", "FD_STALL_AFTER", "DURATION", "how long the stream consumer may hold back a message the stream has before it is replaced; /readyz is 503 until the replica has caught up", durationValue{&c.stallAfter, events.MinStallAfter, 0, "of at least " + events.MinStallAfter.String() + ", such as 5s"}},
 		{"NATS", "embedded-nats", "FD_EMBEDDED_NATS", "DIR", "single-machine mode: run NATS in-process on the --nats address, storage in DIR", textValue{&c.embeddedNATS}},
 		{"Data", "now", "FD_NOW", "TIME", "start the data's clock at this RFC 3339 instant (demos, tests); rate limits keep the wall clock", nowValue{&c.now, &c.fixedNow}},
 		{"Data", "season-switch", "FD_SEASON_SWITCH", "MM-DD", "date a new season becomes current", switchValue{&c.seasonSwitch, &c.switchMonth, &c.switchDay}},
@@ -111,6 +115,7 @@ var defaults = map[string]string{
 	"sse-keepalive": "15s", "streams-per-ip": "1", "streams-per-client": "5", "event-history": "10000",
 	"webhook-workers": "16", "webhook-timeout": "10s", "log-level": "info", "drain": "5s", "version": "false",
 	"token-lookup-timeout": "1s", "token-lookups-per-minute": "30", "conns-per-ip": "256",
+	"stall-after": "5s",
 }
 
 // example is the start of a production replica, shown by --help.

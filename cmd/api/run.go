@@ -90,7 +90,7 @@ func attach(ctx context.Context, log *slog.Logger, cfg *config, srv *httpapi.Ser
 			nc, err = cfg.dial(log).Conn()
 		}
 		if err == nil {
-			store, budgets, err = find(ctx, nc)
+			store, budgets, err = find(ctx, nc, cfg.stallAfter)
 		}
 		if err == nil {
 			srv.Waiting("")
@@ -118,11 +118,12 @@ func attach(ctx context.Context, log *slog.Logger, cfg *config, srv *httpapi.Ser
 }
 
 // find opens the stream and the budgets bucket on nc, and checks that the
-// webhook queue and states are there, without changing any.
-func find(ctx context.Context, nc *nats.Conn) (*events.Store, *events.Budgets, error) {
+// webhook queue and states are there, without changing any. stallAfter
+// bounds how long the store's consumer may stall (events.StreamConfig).
+func find(ctx context.Context, nc *nats.Conn, stallAfter time.Duration) (*events.Store, *events.Budgets, error) {
 	ctx, cancel := context.WithTimeout(ctx, attachTimeout)
 	defer cancel()
-	store, err := events.Open(ctx, nc, events.StreamConfig{})
+	store, err := events.Open(ctx, nc, events.StreamConfig{StallAfter: stallAfter})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -162,7 +163,7 @@ func (c *config) log(log *slog.Logger) {
 		"drain", c.drain.String(), "access_log", c.accessLog, "log_level", c.logLevel, "sse_keepalive", c.keepAlive.String(),
 		"streams_per_ip", c.streamsIP, "streams_per_client", c.streamsCli, "event_history", c.history, "webhook_allow", c.webhookAllow.String(),
 		"webhook_workers", c.webhookWorkers, "webhook_timeout", c.webhookTimeout.String(), "token_lookup_timeout", c.tokenLookup.String(),
-		"token_lookups_per_minute", c.tokenLookups, "conns_per_ip", c.connsPerIP,
+		"token_lookups_per_minute", c.tokenLookups, "conns_per_ip", c.connsPerIP, "stall_after", c.stallAfter.String(),
 		"build", buildinfo.Read().String())
 }
 

@@ -147,7 +147,8 @@ func (s *Server) readyz(c *fiber.Ctx) error {
 // readiness is 200 once the replica has replayed the stream and is not
 // draining, with the stream sequence it serves; load balancers route to it
 // only then. A replica replaying a stream that replaced the one it served
-// (a restore) is not ready, and says so.
+// (a restore) is not ready, and says so; so is one catching up after its
+// consumer stalled.
 func (s *Server) readiness() (int, string) {
 	select {
 	case <-s.draining:
@@ -166,6 +167,13 @@ func (s *Server) readiness() (int, string) {
 			return fiber.StatusServiceUnavailable, string(body)
 		}
 		return fiber.StatusServiceUnavailable, `{"status":"replaying"}`
+	}
+	if st := s.model.Stats(); st.CatchingUp {
+		body, _ := json.Marshal(struct {
+			Status string `json:"status"`
+			Reason string `json:"reason"`
+		}{"catching_up", st.CatchUpReason})
+		return fiber.StatusServiceUnavailable, string(body)
 	}
 	// The sequence served lets a script wait until an edit it made is
 	// served (scripts/run.sh after its import).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -67,11 +68,19 @@ type Handler func(Event, Progress) error
 // of it before anything of the new stream is delivered; the consumption
 // then starts over as if Consume had just been called, the replay of
 // every entity and a new onReady included.
+//
+// A consumer that stalls (the stream holds a message matching filter
+// after the last one delivered, and nothing more has been delivered for
+// StreamConfig.StallAfter) is an interruption too, a *StallError: a
+// consumer whose node restarted can go on sending heartbeats without ever
+// delivering what was published meanwhile, and the client cannot tell.
+// With onRetry set, it is replaced by one that resumes after the last
+// event delivered, like a lost one.
 func (s *Store) Consume(ctx context.Context, filter string, h Handler, onReady func(), onRetry func(error)) error {
 	if filter == "" {
 		filter = Prefix + ".>"
 	}
-	c := &consumption{filter: filter, h: h, onReady: onReady}
+	c := newConsumption(filter, h, onReady)
 	delay := retryMin
 	for {
 		err := s.consume(ctx, c)
@@ -85,7 +94,7 @@ func (s *Store) Consume(ctx context.Context, filter string, h Handler, onReady f
 		}
 		onRetry(err)
 		if errors.Is(err, ErrStreamReplaced) {
-			*c = consumption{filter: filter, h: h, onReady: onReady}
+			c = newConsumption(filter, h, onReady)
 			delay = retryMin
 			continue
 		}
@@ -118,6 +127,21 @@ var ErrStreamReplaced = errors.New("the stream was replaced (restored from a bac
 // finds it. One stream info request a second per replica.
 const replacedEvery = time.Second
 
+// StallError is the interruption of a consumer that stalled: the stream
+// held a message for it after the last it delivered, and it delivered
+// nothing for longer than the bound.
+type StallError struct {
+	// Delivered is the stream sequence of the last event delivered, Last
+	// that of the last message the stream held for the consumer.
+	Delivered, Last uint64
+	// After is the bound, StreamConfig.StallAfter.
+	After time.Duration
+}
+
+func (e *StallError) Error() string {
+	return fmt.Sprintf("the stream consumer stalled: it delivered up to sequence %d of %d and nothing more for over %s", e.Delivered, e.Last, e.After)
+}
+
 // streamID is what tells one stream from the one that replaced it.
 type streamID struct {
 	// created is the stream's creation time: a stream keeps it for
@@ -149,9 +173,16 @@ type consumption struct {
 	last       uint64
 	delivered  int
 	handlerErr error
+	// seen is last for the stream's watch (watchStream), which reads it
+	// while the consumer goes on delivering.
+	seen *atomic.Uint64
 	// id is the stream the consumption began on, read before its first
 	// consumer was made.
 	id streamID
+}
+
+func newConsumption(filter string, h Handler, onReady func()) *consumption {
+	return &consumption{filter: filter, h: h, onReady: onReady, seen: new(atomic.Uint64)}
 }
 
 func (c *consumption) markReady() {
@@ -174,7 +205,7 @@ type lastResult struct {
 // or after the last event delivered.
 func (s *Store) consume(ctx context.Context, c *consumption) error {
 	c.delivered = 0
-	if err := s.sameStream(ctx, c); err != nil {
+	if _, err := s.sameStream(ctx, c); err != nil {
 		return fmt.Errorf("consume %s: %w", c.filter, err)
 	}
 	var lastMsg chan lastResult
@@ -273,6 +304,7 @@ func (s *Store) deliver(ctx context.Context, c *consumption, it jetstream.Messag
 			return err
 		}
 		c.last = seq
+		c.seen.Store(seq)
 		c.delivered++
 		if nowReady {
 			c.markReady()
@@ -285,31 +317,56 @@ func (s *Store) deliver(ctx context.Context, c *consumption, it jetstream.Messag
 // differs from it (created at another time, restored since, or with its
 // first or last sequence behind what the consumption saw), is
 // ErrStreamReplaced. Other errors (a leader being elected) are returned
-// as they are, for the caller to try again.
-func (s *Store) sameStream(ctx context.Context, c *consumption) error {
+// as they are, for the caller to try again. It returns the stream's last
+// sequence, for the stall check.
+func (s *Store) sameStream(ctx context.Context, c *consumption) (uint64, error) {
 	ictx, cancel := context.WithTimeout(ctx, requestTimeout)
 	info, err := s.stream.Info(ictx)
 	cancel()
 	switch {
 	case errors.Is(err, jetstream.ErrStreamNotFound) && c.known:
-		return fmt.Errorf("%w: it is gone", ErrStreamReplaced)
+		return 0, fmt.Errorf("%w: it is gone", ErrStreamReplaced)
 	case err != nil:
-		return fmt.Errorf("stream info: %w", err)
+		return 0, fmt.Errorf("stream info: %w", err)
 	}
+	last := info.State.LastSeq
 	id := streamID{created: info.Created, restored: info.Config.Metadata[RestoredMetadata], first: info.State.FirstSeq}
 	if !c.known {
 		c.id = id
-		return nil
+		return last, nil
 	}
 	switch {
 	case !id.created.Equal(c.id.created):
-		return fmt.Errorf("%w: created %s, not %s", ErrStreamReplaced, id.created.UTC().Format(time.RFC3339Nano), c.id.created.UTC().Format(time.RFC3339Nano))
+		return 0, fmt.Errorf("%w: created %s, not %s", ErrStreamReplaced, id.created.UTC().Format(time.RFC3339Nano), c.id.created.UTC().Format(time.RFC3339Nano))
 	case id.restored != "" && id.restored != c.id.restored:
-		return fmt.Errorf("%w: restored %s", ErrStreamReplaced, id.restored)
-	case id.first < c.id.first || info.State.LastSeq < c.last:
-		return fmt.Errorf("%w: its sequences %d-%d went back from %d-%d", ErrStreamReplaced, id.first, info.State.LastSeq, c.id.first, c.last)
+		return 0, fmt.Errorf("%w: restored %s", ErrStreamReplaced, id.restored)
+	case id.first < c.id.first || last < c.last:
+		return 0, fmt.Errorf("%w: its sequences %d-%d went back from %d-%d", ErrStreamReplaced, id.first, last, c.id.first, c.last)
 	}
-	return nil
+	return last, nil
+}
+
+// behind returns the sequence of the last message matching c's filter if
+// it comes after the last event delivered, 0 otherwise; ok is false when
+// the look-up (bounded by ctx) failed, which tells nothing. streamLast, the
+// stream's last sequence, spares the look-up while nothing is newer; the
+// look-up then finds the last message that exists, so that a deleted or
+// purged one, which no consumer delivers, is not waited for.
+func (s *Store) behind(ctx context.Context, c *consumption, streamLast uint64) (last uint64, ok bool) {
+	delivered := c.seen.Load()
+	if streamLast <= delivered {
+		return 0, true
+	}
+	msg, err := s.lastMsg(ctx, c.filter)
+	switch {
+	case errors.Is(err, jetstream.ErrMsgNotFound):
+		return 0, true
+	case err != nil:
+		return 0, false
+	case msg.Sequence <= delivered:
+		return 0, true
+	}
+	return msg.Sequence, true
 }
 
 // streamWatch is a consumer's watch over its stream (watchStream).
@@ -320,8 +377,9 @@ type streamWatch struct {
 }
 
 // watchStream asks every replacedEvery whether c's stream was replaced
-// (sameStream) and, once it was, calls interrupt. The watch ends with
-// stop, which returns ErrStreamReplaced if it found it, nil otherwise;
+// (sameStream) or its consumer stalled (stalled) and, once either is
+// found, calls interrupt. The watch ends with stop, which returns
+// ErrStreamReplaced or the *StallError if it found one, nil otherwise;
 // the consumer calls it before it returns, so the watch never outlives it.
 func (s *Store) watchStream(ctx context.Context, c *consumption, interrupt func()) *streamWatch {
 	ctx, cancel := context.WithCancel(ctx)
@@ -334,20 +392,66 @@ func (s *Store) watchStream(ctx context.Context, c *consumption, interrupt func(
 		defer close(w.done)
 		tick := time.NewTicker(replacedEvery)
 		defer tick.Stop()
+		var stall stallClock
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
 			}
-			if err := s.sameStream(ctx, &at); errors.Is(err, ErrStreamReplaced) {
-				w.err = err
+			if w.err = s.checkStream(ctx, c, &at, &stall); w.err != nil {
 				interrupt()
 				return
 			}
 		}
 	}()
 	return w
+}
+
+// checkStream asks whether c's stream was replaced (as it was when at
+// was taken) or its consumer stalled, and returns the error that says
+// so, if either. The asks share a tick: a leader being elected must not
+// hold up the next one for longer, which would stretch the stall bound.
+func (s *Store) checkStream(ctx context.Context, c, at *consumption, stall *stallClock) error {
+	ctx, cancel := context.WithTimeout(ctx, replacedEvery)
+	defer cancel()
+	last, err := s.sameStream(ctx, at)
+	switch {
+	case errors.Is(err, ErrStreamReplaced):
+		return err
+	case err != nil:
+		// A leader being elected: the stall clock goes on, neither
+		// reset nor checked, until the stream answers again.
+		return nil
+	}
+	behind, ok := s.behind(ctx, c, last)
+	if !ok {
+		return nil
+	}
+	return stall.check(behind, c.seen.Load(), s.cfg.StallAfter, time.Now())
+}
+
+// stallClock times how long a consumer has been behind without
+// delivering anything.
+type stallClock struct {
+	since     time.Time
+	delivered uint64
+}
+
+// check is told, at now, the last message the consumer is behind (0:
+// none) and the last it delivered; it returns a *StallError once the
+// consumer has been behind for longer than after with no delivery in
+// between.
+func (k *stallClock) check(behind, delivered uint64, after time.Duration, now time.Time) error {
+	switch {
+	case behind == 0:
+		k.since = time.Time{}
+	case k.since.IsZero() || delivered != k.delivered:
+		k.since, k.delivered = now, delivered
+	case now.Sub(k.since) > after:
+		return &StallError{Delivered: delivered, Last: behind, After: after}
+	}
+	return nil
 }
 
 // stop ends the watch and says whether it found the stream replaced.

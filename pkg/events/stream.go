@@ -38,7 +38,17 @@ type StreamConfig struct {
 	// on failing (server restarting, leader moving) before the store gives
 	// up (default a minute). It is the store's, not the stream's.
 	Patience time.Duration
+	// StallAfter is how long a consumer may go without delivering a
+	// message the stream holds for it before Consume replaces it
+	// (default 5 s, at least MinStallAfter). It is the store's, not the
+	// stream's.
+	StallAfter time.Duration
 }
+
+// MinStallAfter is the shortest StallAfter: the stream is asked once a
+// second, and a bound shorter than two of those asks would replace
+// consumers that are only slow.
+const MinStallAfter = 2 * replacedEvery
 
 // DefaultStream is the stream's name unless configured otherwise.
 const DefaultStream = "FOOTBALL"
@@ -62,6 +72,9 @@ func (c *StreamConfig) setDefaults() {
 	if c.Patience == 0 {
 		c.Patience = time.Minute
 	}
+	if c.StallAfter == 0 {
+		c.StallAfter = 5 * time.Second
+	}
 }
 
 // Validate checks the configuration.
@@ -75,6 +88,8 @@ func (c *StreamConfig) Validate() error {
 		return fmt.Errorf("stream duplicate window %s: must be at least 1s", c.DuplicateWindow)
 	case c.Patience < 0:
 		return fmt.Errorf("publication patience %s: must not be negative", c.Patience)
+	case c.StallAfter < MinStallAfter:
+		return fmt.Errorf("stall bound %s: must be at least %s", c.StallAfter, MinStallAfter)
 	}
 	return nil
 }

@@ -83,6 +83,16 @@
 // meanwhile). The new writer's versions go on from the old one's, so a
 // response cached under a version is never served for the new stream.
 //
+// # A stalled consumer
+//
+// A consumer that stops delivering what the stream holds for it
+// (events.StallError, after events.StreamConfig.StallAfter) is replaced
+// by Consume with one resuming after the last event delivered. Run
+// records it: Stats says CatchingUp, with the reason, until the model has
+// applied the stream's last message as it was then, and the HTTP server's
+// /readyz reports not ready meanwhile; data requests are still served,
+// from a snapshot a few seconds old.
+//
 // Every entity remembers the stream sequence that set it, and an event not
 // newer than that is ignored, so replays and duplicates are harmless. A
 // message that does not decode into a valid entity is counted and skipped:

@@ -12,3 +12,7 @@ func (m *Model) ApplyBatch(evs ...events.Event) {
 	}
 	m.applyChunk(c)
 }
+
+// Stalled records a stalled consumer's replacement, as Run does when
+// Consume reports one.
+func (m *Model) Stalled(e *events.StallError) { m.stalled(e) }

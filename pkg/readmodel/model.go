@@ -100,6 +100,12 @@ type Model struct {
 	// before. replaced counts those replacements.
 	replaying atomic.Bool
 	replaced  atomic.Uint64
+	// catchUpTo is the last sequence the stream held when a stalled
+	// consumer was replaced (events.StallError), until the model has
+	// applied it; catchUpReason says why, stalls counts the replacements.
+	catchUpTo     atomic.Uint64
+	catchUpReason atomic.Pointer[string]
+	stalls        atomic.Uint64
 
 	lastSeq, pending, applied, stale, decodeErrors, publications atomic.Uint64
 	// servedSeq is the last event whose effect, if any, responses show:
@@ -268,6 +274,8 @@ func (m *Model) restartLocked() {
 	m.w.gen = old.gen
 	m.learned.Store(nil)
 	m.lastSeq.Store(0)
+	// The replay that follows makes the model not ready by itself.
+	m.catchUpTo.Store(0)
 	m.pending.Store(0)
 }
 
@@ -312,6 +320,11 @@ func (m *Model) Run(ctx context.Context, store *events.Store) error {
 			p.restart()
 			return
 		}
+		if serr := (*events.StallError)(nil); errors.As(err, &serr) {
+			m.stalled(serr)
+			m.cfg.Log.Warn("stream consumer stalled: replaced it, not ready until caught up", "err", err.Error(), "catch_up_to", serr.Last)
+			return
+		}
 		m.cfg.Log.Warn("stream consumer lost: resuming after the last event applied", "err", err.Error())
 	})
 	p.close()
@@ -320,6 +333,16 @@ func (m *Model) Run(ctx context.Context, store *events.Store) error {
 	// Nothing held back outlives the consumer.
 	m.flush()
 	return err
+}
+
+// stalled records the replacement of a consumer that stalled: the model
+// is behind the stream until it has applied e.Last, and says so (Stats),
+// so that load balancers route elsewhere meanwhile.
+func (m *Model) stalled(e *events.StallError) {
+	reason := e.Error() + ": replaced it, catching up"
+	m.catchUpReason.Store(&reason)
+	m.catchUpTo.Store(e.Last)
+	m.stalls.Add(1)
 }
 
 // applyChunk applies a chunk of decoded events from Run. While the stream
@@ -464,6 +487,12 @@ type Stats struct {
 	// the one it followed; Replaced counts the replacements.
 	Replaying bool
 	Replaced  uint64
+	// CatchingUp is set after a consumer that stalled was replaced
+	// (events.StallError), until the model has applied what the stream
+	// held then; CatchUpReason says why. Stalls counts the replacements.
+	CatchingUp    bool
+	CatchUpReason string
+	Stalls        uint64
 	// Pending is the number of messages the server still had for this
 	// replica when the last one was delivered: the replica's lag.
 	Pending uint64
@@ -492,6 +521,7 @@ func (m *Model) Stats() Stats {
 		ReadySeq:       m.readySeq.Load(),
 		Replaying:      m.replaying.Load(),
 		Replaced:       m.replaced.Load(),
+		Stalls:         m.stalls.Load(),
 		Pending:        m.pending.Load(),
 		Applied:        m.applied.Load(),
 		Stale:          m.stale.Load(),
@@ -502,6 +532,12 @@ func (m *Model) Stats() Stats {
 	}
 	if e := m.lastDecodeError.Load(); e != nil {
 		s.LastDecodeError = *e
+	}
+	if to := m.catchUpTo.Load(); to > s.LastSeq {
+		s.CatchingUp = true
+		if r := m.catchUpReason.Load(); r != nil {
+			s.CatchUpReason = *r
+		}
 	}
 	return s
 }
