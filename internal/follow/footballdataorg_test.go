@@ -117,6 +117,7 @@ func withToken(token string) func(*follow.Config) {
 // change; the source never answers 429; the seasons are read once, then
 // one call a poll covers the three.
 func TestFollowFootballDataOrgLive(t *testing.T) {
+	natstest.SkipShort(t, "a live match paced at the free plan's real 10 calls a minute (about 75 s)")
 	w := newWorld(t)
 	fk, ids := newFakeFootballDataOrg(t, livefake.FootballDataOrgFreePlan)
 	fd := w.addV4Feed("v4-live", fk.URL, "BL1", "CL", "BSA")

@@ -406,8 +406,8 @@ func StreamLeader(tb testing.TB, url string) string {
 }
 
 // SkipShort skips, under go test -short (make check, the fast loop), a
-// test that make test runs: a multi-node cluster, the runbook. why says
-// what makes it slow.
+// test that make test runs: a multi-node cluster, the runbook, a live
+// source paced at a real plan's rate. why says what makes it slow.
 func SkipShort(tb testing.TB, why string) {
 	tb.Helper()
 	if testing.Short() {
