@@ -522,11 +522,19 @@ func digits(s string) (uint64, bool) {
 // Scan reads the current state of every entity matching filter and returns
 // once it has seen them all: the writer's way to load what exists.
 func (s *Store) Scan(ctx context.Context, filter string, fn func(Event) error) error {
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	err := s.Consume(ctx, filter, func(ev Event, p Progress) error {
 		return fn(ev)
 	}, cancel, nil)
+	// Consume ends with Canceled when Scan cancels it, having seen
+	// everything; a caller's context that ended first is that context's
+	// error, never a complete scan (a follower stopping read an empty
+	// list of feeds as complete and gave up its leases).
+	if parent.Err() != nil {
+		return fmt.Errorf("scan %s: %w", filter, parent.Err())
+	}
 	if errors.Is(err, context.Canceled) && context.Cause(ctx) == context.Canceled {
 		return nil
 	}

@@ -364,6 +364,27 @@ func TestConsumeEmptyIsReadyAtOnce(t *testing.T) {
 	}
 }
 
+// TestScanCutShortIsAnError: a scan whose caller's context ends before it
+// has seen everything says so. It returned nil with what it had read, and
+// a follower stopping took an empty list of feeds for the whole one and
+// gave up leases it then could not give up (seen under load in
+// TestNATSConfiguration).
+func TestScanCutShortIsAnError(t *testing.T) {
+	s := natstest.MustOpen(t, natstest.MustStart(t))
+	for id := 1; id <= 3; id++ {
+		if _, err := s.Publish(ctxT(t), msg(t, team(id, fmt.Sprint("team ", id)), 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(ctxT(t))
+	defer cancel()
+	n := 0
+	err := s.Scan(ctx, events.All(events.KindTeam), func(events.Event) error { n++; cancel(); return nil })
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("scan cut short after %d of 3 teams: %v, want context.Canceled", n, err)
+	}
+}
+
 func TestDecodeRefusesNewerSchema(t *testing.T) {
 	if _, err := events.Decode[model.Team]([]byte(`{"v":99,"data":{"id":1}}`)); err == nil {
 		t.Fatal("decoded a message of a newer schema")
