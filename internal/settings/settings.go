@@ -50,16 +50,18 @@ func (e entry) IsBoolFlag() bool {
 	return ok && b.IsBoolFlag()
 }
 
-// Register sets every value to its default and adds the flags to fs.
-func (t Table) Register(fs *flag.FlagSet) error {
+// Register sets every value to its default and adds the flags to fs. A
+// default its own value refuses is a mistake in the table, as a flag
+// defined twice is: Register panics, as fs.Var does then, and every
+// command's help test meets it first.
+func (t Table) Register(fs *flag.FlagSet) {
 	for i := range t {
 		s := &t[i]
 		if err := s.Value.Set(s.Value.Default()); err != nil {
-			return fmt.Errorf("--%s: default %q: %w", s.Name, s.Value.Default(), err)
+			panic(fmt.Sprintf("settings: --%s: default %q: %v", s.Name, s.Value.Default(), err))
 		}
 		fs.Var(entry{s.Value, s}, s.Name, s.Usage)
 	}
-	return nil
 }
 
 // Environ sets each value whose environment variable is set, as if its
@@ -80,9 +82,7 @@ func (t Table) Environ(getenv func(string) string) error {
 
 // Load registers the table on fs and applies the environment.
 func (t Table) Load(fs *flag.FlagSet, getenv func(string) string) error {
-	if err := t.Register(fs); err != nil {
-		return err
-	}
+	t.Register(fs)
 	return t.Environ(getenv)
 }
 
