@@ -160,7 +160,7 @@ func (c *config) log(log *slog.Logger) {
 	log.Info("configuration", "listen", c.listen, "admin_listen", c.adminListen, "nats", events.Redacted(c.natsURL), "embedded_nats", c.embeddedNATS,
 		"public_url", c.publicURL, "cache_mb", c.cacheMB, "trusted_proxies", fmt.Sprint(c.proxies), "trusted_proxy_header", c.proxyHeader,
 		"anonymous_per_day", c.anonPerDay, "season_switch", c.seasonSwitch, "now", c.now, "nats_ca", c.natsCA, "nats_cert", c.natsCert,
-		"drain", c.drain.String(), "access_log", c.accessLog, "log_level", c.logLevel, "sse_keepalive", c.keepAlive.String(),
+		"drain", c.drain.String(), "access_log", c.accessLog, "log_level", strings.ToLower(c.level.String()), "sse_keepalive", c.keepAlive.String(),
 		"streams_per_ip", c.streamsIP, "streams_per_client", c.streamsCli, "event_history", c.history, "webhook_allow", c.webhookAllow.String(),
 		"webhook_workers", c.webhookWorkers, "webhook_timeout", c.webhookTimeout.String(), "token_lookup_timeout", c.tokenLookup.String(),
 		"token_lookups_per_minute", c.tokenLookups, "conns_per_ip", c.connsPerIP, "stall_after", c.stallAfter.String(),

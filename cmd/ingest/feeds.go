@@ -22,6 +22,7 @@ import (
 	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/internal/follow"
 	"github.com/footdata/footballd/internal/importer"
+	"github.com/footdata/footballd/internal/settings"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -356,22 +357,13 @@ func feedRemove() command {
 // feed, with an admin listener for Prometheus and probes.
 func followCommand() command {
 	var cfg follow.Config
-	var adminListen, level string
+	var adminListen string
+	var lvl slog.Level
 	return command{name: "follow", args: "[--admin-listen ADDR] [--max-shrink 0.2] [--lease 6s] [flags]",
 		summary: "keep every feed current: poll each on its schedule and publish what changed (runs until stopped)",
 		example: "FD_NATS_URL=nats://ingest:PASSWORD@fd-nats-1:4222 ingest follow --admin-listen 127.0.0.1:9190",
 		flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&adminListen, "admin-listen", "127.0.0.1:9190", "`address` of the admin listener (/metrics, /healthz, /readyz); empty for none")
-			fs.Float64Var(&cfg.MaxShrink, "max-shrink", 0.2, "share of the last good document's matches a new one may lose before it is refused as suspect (1: never refused)")
-			fs.DurationVar(&cfg.LeaseTTL, "lease", 6*time.Second, "how long a feed's lease outlives its holder: another follower takes a killed one's feeds over after about that long")
-			fs.IntVar(&cfg.Concurrency, "concurrency", 4, "feeds polled at once")
-			fs.DurationVar(&cfg.ConnectTimeout, "connect-timeout", 10*time.Second, "bound on a connection and its TLS handshake")
-			fs.DurationVar(&cfg.HeaderTimeout, "header-timeout", 30*time.Second, "bound on the wait for a response's headers")
-			fs.DurationVar(&cfg.FetchTimeout, "fetch-timeout", 2*time.Minute, "bound on a whole fetch, body included")
-			fs.Int64Var(&cfg.MaxBody, "max-bytes", 64<<20, "largest document read, in bytes")
-			fs.DurationVar(&cfg.MaxBackoff, "max-backoff", time.Hour, "longest wait after failures in a row (never less than the feed's schedule)")
-			fs.StringVar(&cfg.Holder, "holder", "", "name of this follower in leases and statuses (default: host, process id and a random suffix)")
-			fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
+			followSettings(&cfg, &adminListen, &lvl).Register(fs)
 		},
 		run: func(ctx context.Context, e *env, pos []string) error {
 			if err := noArgs(pos); err != nil {
@@ -379,18 +371,6 @@ func followCommand() command {
 			}
 			if e.global.dryRun {
 				return usagef("--dry-run: follow has no dry run: point it at a scratch stream instead")
-			}
-			var lvl slog.Level
-			if err := lvl.UnmarshalText([]byte(level)); err != nil {
-				return usagef("--log-level %q: must be debug, info, warn or error", level)
-			}
-			if adminListen != "" {
-				if _, _, err := net.SplitHostPort(adminListen); err != nil {
-					return usagef("--admin-listen %q: must be host:port or :port, or empty for none", adminListen)
-				}
-			}
-			if cfg.MaxShrink <= 0 || cfg.MaxShrink > 1 {
-				return usagef("--max-shrink %g: must be more than 0 and at most 1", cfg.MaxShrink)
 			}
 			log := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: lvl}))
 			ed, states, err := e.feeds(ctx)
@@ -426,6 +406,24 @@ func followCommand() command {
 			log.Info("stopped")
 			return err
 		}}
+}
+
+// followSettings are follow's flags; the defaults and bounds are the
+// follower's (follow.Config).
+func followSettings(cfg *follow.Config, adminListen *string, lvl *slog.Level) settings.Table {
+	return settings.Table{
+		{Name: "admin-listen", Arg: "ADDRESS", Usage: "address of the admin listener (/metrics, /healthz, /readyz); empty for none", Value: settings.Addr(adminListen, "127.0.0.1:9190", true)},
+		{Name: "max-shrink", Arg: "SHARE", Usage: "share of the last good document's matches a new one may lose before it is refused as suspect (1: never refused)", Value: settings.Float(&cfg.MaxShrink, follow.DefaultMaxShrink, 0, 1)},
+		{Name: "lease", Arg: "DURATION", Usage: "how long a feed's lease outlives its holder: another follower takes a killed one's feeds over after about that long", Value: settings.Duration(&cfg.LeaseTTL, follow.DefaultLeaseTTL, follow.MinLeaseTTL, 0)},
+		{Name: "concurrency", Arg: "N", Usage: "feeds polled at once", Value: settings.Int(&cfg.Concurrency, follow.DefaultConcurrency, 1, 0)},
+		{Name: "connect-timeout", Arg: "DURATION", Usage: "bound on a connection and its TLS handshake", Value: settings.Duration(&cfg.ConnectTimeout, follow.DefaultConnectTimeout, time.Nanosecond, 0)},
+		{Name: "header-timeout", Arg: "DURATION", Usage: "bound on the wait for a response's headers", Value: settings.Duration(&cfg.HeaderTimeout, follow.DefaultHeaderTimeout, time.Nanosecond, 0)},
+		{Name: "fetch-timeout", Arg: "DURATION", Usage: "bound on a whole fetch, body included", Value: settings.Duration(&cfg.FetchTimeout, follow.DefaultFetchTimeout, time.Nanosecond, 0)},
+		{Name: "max-bytes", Arg: "BYTES", Usage: "largest document read, in bytes", Value: settings.Int(&cfg.MaxBody, follow.DefaultMaxBody, 1, 0)},
+		{Name: "max-backoff", Arg: "DURATION", Usage: "longest wait after failures in a row (never less than the feed's schedule)", Value: settings.Duration(&cfg.MaxBackoff, follow.DefaultMaxBackoff, time.Nanosecond, 0)},
+		{Name: "holder", Arg: "NAME", Usage: "name of this follower in leases and statuses (default: host, process id and a random suffix)", Value: settings.Text(&cfg.Holder, "")},
+		{Name: "log-level", Arg: "LEVEL", Usage: "debug, info, warn or error", Value: settings.Level(lvl, slog.LevelInfo)},
+	}
 }
 
 // followAdmin is the follower's admin listener: metrics, and probes

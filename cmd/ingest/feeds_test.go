@@ -162,7 +162,7 @@ func TestFeedCommands(t *testing.T) {
 		{[]string{"feed", "add", "pl", "--format", "openfootball", "--url", url, "--league", "ZZZ"}, exitInvalid, "league"},
 		{[]string{"feed", "add", "PL", "--format", "openfootball", "--url", url}, exitInvalid, "name"},
 		{[]string{"feed", "show", "nope"}, exitNotFound, "no such feed"},
-		{[]string{"follow", "--max-shrink", "2"}, exitInvalid, "--max-shrink 2"},
+		{[]string{"follow", "--max-shrink", "2"}, exitInvalid, `--max-shrink "2": must be a number more than 0 and at most 1 (see ingest help follow)`},
 	} {
 		code, out, errOut := c.run(tt.args...)
 		if code != tt.code || !strings.Contains(errOut, tt.err) || strings.Count(errOut, "\n") != 1 {

@@ -33,7 +33,7 @@ func group(w io.Writer, word string) bool {
 func flagNames(c command) []string {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	var g globals
-	g.register(fs, func(string) string { return "" })
+	g.settings(noEnv).Register(fs)
 	if c.flags != nil {
 		c.flags(fs)
 	}

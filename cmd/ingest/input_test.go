@@ -112,8 +112,8 @@ func TestImportFileText(t *testing.T) {
 			want: `^ingest: squad put: file "\S+/squad\.csv": is 32 bytes, more than the limit of 10B \(--max-file-size\)\n$`, teams: []string{"Arsenal"}},
 		{name: "endless rules", args: "competition put --league PL --year 2025 --caption PL --max-file-size 1KiB --rules /dev/zero", code: exitInvalid,
 			want: `^ingest: competition put: rules "/dev/zero": is more than the limit of 1KiB \(--max-file-size\)\n$`},
-		{name: "no limit", args: "import openfootball --max-file-size 0 x.json", code: exitInvalid, want: `invalid value "0" for flag -max-file-size: want a size`},
-		{name: "an unknown encoding", args: "import engsoccerdata --encoding ebcdic x.csv", code: exitInvalid, want: `invalid value "ebcdic" for flag -encoding: want utf-8, latin1 or windows-1252`},
+		{name: "no limit", args: "import openfootball --max-file-size 0 x.json", code: exitInvalid, want: `--max-file-size "0": want a size .*\(see ingest help import openfootball\)`},
+		{name: "an unknown encoding", args: "import engsoccerdata --encoding ebcdic x.csv", code: exitInvalid, want: `--encoding "ebcdic": want utf-8, latin1 or windows-1252 \(see ingest help import engsoccerdata\)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

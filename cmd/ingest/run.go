@@ -12,8 +12,10 @@ import (
 
 	"github.com/footdata/footballd/internal/buildinfo"
 	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/internal/settings"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
+	"github.com/nats-io/nats.go"
 )
 
 // Exit codes, so scripts can tell a refused edit from a broken connection.
@@ -63,22 +65,25 @@ type env struct {
 type globals struct {
 	nats, editor              string
 	natsCA, natsCert, natsKey string
-	patience                  string
+	patience                  time.Duration
 	dryRun                    bool
 }
 
-// globalFlags names the global flags, for help and for mergeGlobals.
-var globalFlags = []string{"nats", "nats-ca", "nats-cert", "nats-key", "patience", "editor", "dry-run"}
-
-func (g *globals) register(fs *flag.FlagSet, getenv func(string) string) {
-	fs.StringVar(&g.nats, "nats", or(getenv("FD_NATS_URL"), "nats://127.0.0.1:4222"), "NATS server URL (FD_NATS_URL)")
-	fs.StringVar(&g.natsCA, "nats-ca", getenv("FD_NATS_CA"), "PEM file of the CA trusted for NATS (FD_NATS_CA; default the system's roots)")
-	fs.StringVar(&g.natsCert, "nats-cert", getenv("FD_NATS_CERT"), "PEM client certificate for NATS, with --nats-key (FD_NATS_CERT)")
-	fs.StringVar(&g.natsKey, "nats-key", getenv("FD_NATS_KEY"), "PEM key of --nats-cert (FD_NATS_KEY)")
-	fs.StringVar(&g.patience, "patience", or(getenv("FD_PATIENCE"), "1m"), "how long to keep trying while the NATS cluster fails over (FD_PATIENCE)")
-	fs.StringVar(&g.editor, "editor", or(getenv("FD_EDITOR"), getenv("USER"), "unknown"), "who makes the change, recorded with it (FD_EDITOR, else $USER)")
-	fs.BoolVar(&g.dryRun, "dry-run", false, "validate and show the change without publishing")
+// settings are the global flags; --editor defaults to the user's name.
+func (g *globals) settings(getenv func(string) string) settings.Table {
+	return settings.Table{
+		{Name: "nats", Env: "FD_NATS_URL", Arg: "URL", Usage: "NATS server URL", Value: settings.Text(&g.nats, nats.DefaultURL)},
+		{Name: "nats-ca", Env: "FD_NATS_CA", Arg: "FILE", Usage: "PEM file of the CA trusted for NATS (default: the system's roots)", Value: settings.Text(&g.natsCA, "")},
+		{Name: "nats-cert", Env: "FD_NATS_CERT", Arg: "FILE", Usage: "PEM client certificate for NATS, with --nats-key", Value: settings.Text(&g.natsCert, "")},
+		{Name: "nats-key", Env: "FD_NATS_KEY", Arg: "FILE", Usage: "PEM key of --nats-cert", Value: settings.Text(&g.natsKey, "")},
+		{Name: "patience", Env: "FD_PATIENCE", Arg: "D", Usage: "how long to keep trying while the NATS cluster fails over", Value: settings.Duration(&g.patience, events.DefaultPatience, time.Nanosecond, 0)},
+		{Name: "editor", Env: "FD_EDITOR", Arg: "NAME", Usage: "who makes the change, recorded with it (default: $USER)", Value: settings.Text(&g.editor, or(getenv("USER"), "unknown"))},
+		{Name: "dry-run", Usage: "validate and show the change without publishing", Value: settings.Bool(&g.dryRun)},
+	}
 }
+
+// noEnv is an empty environment, for listing flags.
+func noEnv(string) string { return "" }
 
 // dial is how the command reaches NATS. The connection's asynchronous
 // errors are not printed: a refused subject comes back as the command's
@@ -96,13 +101,9 @@ func (e *env) editor(ctx context.Context) (*editor.Editor, error) {
 	if e.ed != nil {
 		return e.ed, nil
 	}
-	patience, err := time.ParseDuration(e.global.patience)
-	if err != nil || patience <= 0 {
-		return nil, usagef("--patience %q: must be a duration more than 0, such as 1m", e.global.patience)
-	}
-	cctx, cancel := context.WithTimeout(ctx, patience+10*time.Second)
+	cctx, cancel := context.WithTimeout(ctx, e.global.patience+10*time.Second)
 	defer cancel()
-	store, err := events.Connect(cctx, e.dial(), events.StreamConfig{Patience: patience})
+	store, err := events.Connect(cctx, e.dial(), events.StreamConfig{Patience: e.global.patience})
 	if err != nil {
 		return nil, err
 	}
@@ -134,27 +135,28 @@ func (u usageError) Error() string { return u.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
-func usage(w io.Writer) {
+func usage(w io.Writer, global settings.Table) {
 	fmt.Fprintln(w, "usage: ingest [--nats URL] [--editor NAME] [--dry-run] COMMAND [ARGS]")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-20s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\n`ingest help COMMAND` or `ingest COMMAND --help` shows a command's flags and an example.")
-	fmt.Fprintln(w, "global flags (before or after the command): --nats URL (FD_NATS_URL, default nats://127.0.0.1:4222), --nats-ca FILE (FD_NATS_CA),")
-	fmt.Fprintln(w, "  --nats-cert FILE and --nats-key FILE (FD_NATS_CERT, FD_NATS_KEY), --patience D (FD_PATIENCE, default 1m: how long to keep")
-	fmt.Fprintln(w, "  trying while the cluster fails over), --editor NAME (FD_EDITOR, default $USER), --dry-run")
-	fmt.Fprintln(w, "--version prints the version; `ingest completion bash|zsh` prints a shell completion script.")
+	fmt.Fprintln(w, "\nglobal flags, before or after the command, each with the environment variable it may be given in instead:")
+	_ = global.Help(w)
+	fmt.Fprintln(w, "\n--version prints the version; `ingest completion bash|zsh` prints a shell completion script.")
 	fmt.Fprintln(w, "exit status: 0 ok, 1 failure (stream unreachable), 2 invalid input, 3 not found, 4 conflict")
 }
 
 // commandUsage prints a command's synopsis, flags with their defaults, and
 // an example.
-func commandUsage(w io.Writer, c command, fs *flag.FlagSet) {
+func commandUsage(w io.Writer, c command, fs *flag.FlagSet, globalTable settings.Table) {
 	fmt.Fprintf(w, "usage: ingest %s %s\n\n%s\n", c.name, c.args, c.summary)
 	global := map[string]bool{}
-	for _, name := range globalFlags {
-		global[name] = true
+	var globalNames []string
+	for _, s := range globalTable {
+		global[s.Name] = true
+		globalNames = append(globalNames, strings.TrimSpace("--"+s.Name+" "+s.Arg))
 	}
 	first := true
 	fs.VisitAll(func(f *flag.Flag) {
@@ -166,7 +168,9 @@ func commandUsage(w io.Writer, c command, fs *flag.FlagSet) {
 			first = false
 		}
 		name, usage := flag.UnquoteUsage(f)
-		if name == "value" || name == "" {
+		if s, ok := settings.Lookup(f); ok {
+			name = s.Arg
+		} else if name == "value" || name == "" {
 			name = "VALUE"
 			if isBool(f) {
 				name = ""
@@ -178,7 +182,7 @@ func commandUsage(w io.Writer, c command, fs *flag.FlagSet) {
 		}
 		fmt.Fprintln(w)
 	})
-	fmt.Fprintf(w, "\nglobal flags, before or after the command: --nats URL, --nats-ca FILE, --nats-cert FILE, --nats-key FILE, --patience D, --editor NAME, --dry-run (see ingest --help)\n")
+	fmt.Fprintf(w, "\nglobal flags, before or after the command: %s (see ingest --help)\n", strings.Join(globalNames, ", "))
 	fmt.Fprintf(w, "\nexample:\n  %s\n", c.example)
 }
 
@@ -191,29 +195,33 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	e := &env{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, terminal: terminalOf(stderr)}
 	defer e.close()
 	top := flag.NewFlagSet("ingest", flag.ContinueOnError)
-	top.SetOutput(io.Discard)
-	e.global.register(top, getenv)
-	version := top.Bool("version", false, "print the version and exit")
-	if err := top.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			usage(stdout)
-			return exitOK
-		}
+	globalTable := e.global.settings(getenv)
+	var version bool
+	settings.Table{{Name: "version", Usage: "print the version and exit", Value: settings.Bool(&version)}}.Register(top)
+	err := globalTable.Load(top, getenv)
+	if err == nil {
+		err = settings.Parse(top, args)
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		usage(stdout, globalTable)
+		return exitOK
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "ingest: %v (see ingest --help)\n", err)
 		return exitInvalid
 	}
-	if *version {
+	if version {
 		fmt.Fprintf(stdout, "ingest %s\n", buildinfo.Read())
 		return exitOK
 	}
 	rest := top.Args()
 	if len(rest) == 0 {
-		usage(stderr)
+		usage(stderr, globalTable)
 		return exitInvalid
 	}
 	if rest[0] == "help" {
 		if len(rest) == 1 {
-			usage(stdout)
+			usage(stdout, globalTable)
 			return exitOK
 		}
 		rest = append(rest[1:], "--help")
@@ -236,14 +244,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	// again after it.
 	before := e.global
 	fs := flag.NewFlagSet("ingest "+cmd.name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	e.global.register(fs, getenv)
+	// The environment was read and checked with the flags before the
+	// command name.
+	e.global.settings(getenv).Register(fs)
 	if cmd.flags != nil {
 		cmd.flags(fs)
 	}
 	pos, err := parse(fs, cmdArgs)
 	if errors.Is(err, flag.ErrHelp) {
-		commandUsage(stdout, cmd, fs)
+		commandUsage(stdout, cmd, fs, globalTable)
 		return exitOK
 	}
 	if err == nil {
@@ -331,7 +340,7 @@ func lookup(args []string) (command, []string, bool) {
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := settings.Parse(fs, args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}

@@ -65,6 +65,21 @@ type Config struct {
 	Getenv func(string) string
 }
 
+// Config's defaults and bounds, which `ingest follow`'s flags share.
+const (
+	DefaultLeaseTTL       = 6 * time.Second
+	DefaultConcurrency    = 4
+	DefaultMaxShrink      = 0.2
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultHeaderTimeout  = 30 * time.Second
+	DefaultFetchTimeout   = 2 * time.Minute
+	DefaultMaxBody        = 64 << 20
+	DefaultMaxBackoff     = time.Hour
+	// MinLeaseTTL leaves a holder that renews every third of the lease
+	// time to reach NATS between renewals.
+	MinLeaseTTL = 300 * time.Millisecond
+)
+
 func (c *Config) setDefaults() {
 	if c.Holder == "" {
 		host, _ := os.Hostname()
@@ -76,28 +91,28 @@ func (c *Config) setDefaults() {
 		c.Editor = "follower"
 	}
 	if c.LeaseTTL == 0 {
-		c.LeaseTTL = 6 * time.Second
+		c.LeaseTTL = DefaultLeaseTTL
 	}
 	if c.Concurrency == 0 {
-		c.Concurrency = 4
+		c.Concurrency = DefaultConcurrency
 	}
 	if c.MaxShrink == 0 {
-		c.MaxShrink = 0.2
+		c.MaxShrink = DefaultMaxShrink
 	}
 	if c.ConnectTimeout == 0 {
-		c.ConnectTimeout = 10 * time.Second
+		c.ConnectTimeout = DefaultConnectTimeout
 	}
 	if c.HeaderTimeout == 0 {
-		c.HeaderTimeout = 30 * time.Second
+		c.HeaderTimeout = DefaultHeaderTimeout
 	}
 	if c.FetchTimeout == 0 {
-		c.FetchTimeout = 2 * time.Minute
+		c.FetchTimeout = DefaultFetchTimeout
 	}
 	if c.MaxBody == 0 {
-		c.MaxBody = 64 << 20
+		c.MaxBody = DefaultMaxBody
 	}
 	if c.MaxBackoff == 0 {
-		c.MaxBackoff = time.Hour
+		c.MaxBackoff = DefaultMaxBackoff
 	}
 	if c.Log == nil {
 		c.Log = slog.New(slog.DiscardHandler)
@@ -112,8 +127,8 @@ func (c *Config) Validate() error {
 	switch {
 	case c.Store == nil || c.State == nil:
 		return errors.New("follower: a store and a state are required")
-	case c.LeaseTTL < 300*time.Millisecond:
-		return fmt.Errorf("lease %s: must be at least 300ms", c.LeaseTTL)
+	case c.LeaseTTL < MinLeaseTTL:
+		return fmt.Errorf("lease %s: must be at least %s", c.LeaseTTL, MinLeaseTTL)
 	case c.Concurrency < 1:
 		return fmt.Errorf("concurrency %d: must be at least 1", c.Concurrency)
 	case c.MaxShrink <= 0 || c.MaxShrink > 1:

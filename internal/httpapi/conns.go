@@ -9,11 +9,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// defaultConnsPerIP is how many connections one address may hold open on
+// DefaultConnsPerIP is how many connections one address may hold open on
 // a replica (Options.ConnsPerIP): far more than a browser (6) or a client
 // library's pool uses, far fewer than the thousands of idle connections,
 // each a goroutine and its buffers, that one address could hold before.
-const defaultConnsPerIP = 256
+const DefaultConnsPerIP = 256
 
 // connLimit counts the open connections of each peer address and refuses
 // one beyond max (wire.Listener.Admit). A trusted proxy's connections are

@@ -273,7 +273,7 @@ func TestTokenFloodCost(t *testing.T) {
 		float64(before.msgs)/float64(max(anon.msgs, 1)), float64(after.msgs)/float64(max(anon.msgs, 1)),
 		float64(before.p99)/float64(anon.p99), float64(after.p99)/float64(anon.p99),
 		float64(before.p99)/float64(quiet.p99), float64(after.p99)/float64(quiet.p99), float64(anon.p99)/float64(quiet.p99))
-	if after.lookups > 2*defaultLookupsPerMinute {
-		t.Errorf("bounded flood: %v lookups, want at most %d", after.lookups, 2*defaultLookupsPerMinute)
+	if after.lookups > 2*DefaultTokenLookupsPerMinute {
+		t.Errorf("bounded flood: %v lookups, want at most %d", after.lookups, 2*DefaultTokenLookupsPerMinute)
 	}
 }

@@ -25,8 +25,28 @@ const contentTypeJSON = "application/json;charset=UTF-8"
 // event stream.
 const writeTimeout = 30 * time.Second
 
-// defaultAnonymousPerDay is the spec's limit of anonymous requests (part 8).
-const defaultAnonymousPerDay = 100
+// The defaults of Options, which the api command's flags share.
+const (
+	// DefaultAnonymousPerDay is the spec's limit of anonymous requests
+	// (part 8).
+	DefaultAnonymousPerDay = 100
+	DefaultCacheBytes      = 256 << 20
+	// DefaultTrustedProxyHeader is the header trusted proxies pass the
+	// client's address in.
+	DefaultTrustedProxyHeader = fiber.HeaderXForwardedFor
+	DefaultStreamsPerIP       = 1
+	DefaultStreamsPerClient   = 5
+	DefaultKeepAlive          = 15 * time.Second
+	DefaultTokenLookupTimeout = time.Second
+)
+
+// The bounds of Options that the api command's flags share: a keepalive
+// longer than a minute outlasts the idle timeouts of common proxies, and a
+// request held longer than 10s for a token lookup is better refused.
+const (
+	MaxKeepAlive          = time.Minute
+	MaxTokenLookupTimeout = 10 * time.Second
+)
 
 // Options configure a Server. Every field but Model has a default.
 type Options struct {
@@ -77,10 +97,10 @@ type Options struct {
 
 func (o *Options) setDefaults() {
 	if o.CacheBytes == 0 {
-		o.CacheBytes = 256 << 20
+		o.CacheBytes = DefaultCacheBytes
 	}
 	if o.AnonymousPerDay == 0 {
-		o.AnonymousPerDay = defaultAnonymousPerDay
+		o.AnonymousPerDay = DefaultAnonymousPerDay
 	}
 	if o.Registry == nil {
 		o.Registry = prometheus.NewRegistry()
@@ -90,25 +110,25 @@ func (o *Options) setDefaults() {
 		o.Log = slog.Default()
 	}
 	if o.TrustedProxyHeader == "" {
-		o.TrustedProxyHeader = fiber.HeaderXForwardedFor
+		o.TrustedProxyHeader = DefaultTrustedProxyHeader
 	}
 	if o.StreamsPerIP == 0 {
-		o.StreamsPerIP = 1
+		o.StreamsPerIP = DefaultStreamsPerIP
 	}
 	if o.StreamsPerClient == 0 {
-		o.StreamsPerClient = 5
+		o.StreamsPerClient = DefaultStreamsPerClient
 	}
 	if o.KeepAlive == 0 {
-		o.KeepAlive = 15 * time.Second
+		o.KeepAlive = DefaultKeepAlive
 	}
 	if o.TokenLookupTimeout == 0 {
-		o.TokenLookupTimeout = time.Second
+		o.TokenLookupTimeout = DefaultTokenLookupTimeout
 	}
 	if o.TokenLookupsPerMinute == 0 {
-		o.TokenLookupsPerMinute = defaultLookupsPerMinute
+		o.TokenLookupsPerMinute = DefaultTokenLookupsPerMinute
 	}
 	if o.ConnsPerIP == 0 {
-		o.ConnsPerIP = defaultConnsPerIP
+		o.ConnsPerIP = DefaultConnsPerIP
 	}
 	o.PublicURL = strings.TrimRight(o.PublicURL, "/")
 }
@@ -130,11 +150,11 @@ func (o *Options) Validate() error {
 	if o.StreamsPerIP < 1 || o.StreamsPerClient < 1 {
 		return fmt.Errorf("event streams per IP %d and per client %d: must be at least 1", o.StreamsPerIP, o.StreamsPerClient)
 	}
-	if o.KeepAlive < 0 || o.KeepAlive > time.Minute {
-		return fmt.Errorf("event stream keepalive %s: must be more than 0 and at most 1m", o.KeepAlive)
+	if o.KeepAlive < 0 || o.KeepAlive > MaxKeepAlive {
+		return fmt.Errorf("event stream keepalive %s: must be more than 0 and at most %s", o.KeepAlive, MaxKeepAlive)
 	}
-	if o.TokenLookupTimeout < 0 || o.TokenLookupTimeout > 10*time.Second {
-		return fmt.Errorf("token lookup timeout %s: must be more than 0 and at most 10s", o.TokenLookupTimeout)
+	if o.TokenLookupTimeout < 0 || o.TokenLookupTimeout > MaxTokenLookupTimeout {
+		return fmt.Errorf("token lookup timeout %s: must be more than 0 and at most %s", o.TokenLookupTimeout, MaxTokenLookupTimeout)
 	}
 	if o.TokenLookupsPerMinute < 1 {
 		return fmt.Errorf("token lookups per minute %d: must be at least 1", o.TokenLookupsPerMinute)

@@ -33,11 +33,11 @@ const (
 	// a flood of random tokens costs the stream's leader no more than this
 	// many reads at a time; a token beyond it is refused without one.
 	maxTokenLookups = 64
-	// defaultLookupsPerMinute is each client address's budget of lookups
+	// DefaultTokenLookupsPerMinute is each client address's budget of lookups
 	// a minute on one replica (Options.TokenLookupsPerMinute): a new
 	// client needs one, on a replica behind; a flood of random tokens from
 	// one address gets no more.
-	defaultLookupsPerMinute = 30
+	DefaultTokenLookupsPerMinute = 30
 )
 
 // lookupResult is what resolve learnt of a token.

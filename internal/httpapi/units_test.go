@@ -45,7 +45,7 @@ func TestLimiterWindows(t *testing.T) {
 			t.Errorf("request %d: %+v, want allowed=%v remaining=%d reset=%d", i+1, v, tt.allowed, tt.remaining, tt.reset)
 		}
 	}
-	if v := l.take(subject{addr: netip.MustParseAddr("10.0.0.1")}, now, limit{max: defaultAnonymousPerDay, period: 24 * time.Hour}); !v.allowed || v.remaining != 99 {
+	if v := l.take(subject{addr: netip.MustParseAddr("10.0.0.1")}, now, limit{max: DefaultAnonymousPerDay, period: 24 * time.Hour}); !v.allowed || v.remaining != 99 {
 		t.Errorf("another caller shares a counter: %+v", v)
 	}
 }

@@ -101,13 +101,20 @@ type Config struct {
 	Registerer prometheus.Registerer
 }
 
+// DefaultWorkers and DefaultTimeout are Config's defaults, which the api
+// command's --webhook-workers and --webhook-timeout share.
+const (
+	DefaultWorkers = 16
+	DefaultTimeout = 10 * time.Second
+)
+
 func (c *Config) setDefaults() {
 	def := func(d *time.Duration, v time.Duration) {
 		if *d == 0 {
 			*d = v
 		}
 	}
-	def(&c.Timeout, 10*time.Second)
+	def(&c.Timeout, DefaultTimeout)
 	def(&c.AckWait, c.Timeout+5*time.Second)
 	def(&c.FirstRetry, time.Second)
 	def(&c.MaxRetryDelay, 3*time.Hour)
@@ -117,7 +124,7 @@ func (c *Config) setDefaults() {
 	def(&c.DuplicateWindow, time.Hour)
 	def(&c.Park, 30*time.Second)
 	if c.Workers == 0 {
-		c.Workers = 16
+		c.Workers = DefaultWorkers
 	}
 	if c.PerWebhook == 0 {
 		c.PerWebhook = max(1, c.Workers/4)

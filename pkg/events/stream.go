@@ -50,6 +50,13 @@ type StreamConfig struct {
 // consumers that are only slow.
 const MinStallAfter = 2 * replacedEvery
 
+// DefaultPatience and DefaultStallAfter are StreamConfig's defaults,
+// which the commands' --patience and --stall-after share.
+const (
+	DefaultPatience   = time.Minute
+	DefaultStallAfter = 5 * time.Second
+)
+
 // DefaultStream is the stream's name unless configured otherwise.
 const DefaultStream = "FOOTBALL"
 
@@ -70,10 +77,10 @@ func (c *StreamConfig) setDefaults() {
 		c.DuplicateWindow = 2 * time.Minute
 	}
 	if c.Patience == 0 {
-		c.Patience = time.Minute
+		c.Patience = DefaultPatience
 	}
 	if c.StallAfter == 0 {
-		c.StallAfter = 5 * time.Second
+		c.StallAfter = DefaultStallAfter
 	}
 }
 

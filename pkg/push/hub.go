@@ -119,9 +119,13 @@ type HubConfig struct {
 	History int
 }
 
+// DefaultHistory is HubConfig.History's default, which the api command's
+// --event-history shares.
+const DefaultHistory = 10_000
+
 func (c *HubConfig) setDefaults() {
 	if c.History == 0 {
-		c.History = 10_000
+		c.History = DefaultHistory
 	}
 }
 

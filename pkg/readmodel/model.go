@@ -46,15 +46,22 @@ type Config struct {
 	Events func([]push.Event)
 }
 
+// DefaultSwitchMonth and DefaultSwitchDay are the season switch's
+// default, 1 June, which the api command's --season-switch shares.
+const (
+	DefaultSwitchMonth = time.June
+	DefaultSwitchDay   = 1
+)
+
 func (c *Config) setDefaults() {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
 	if c.SwitchMonth == 0 {
-		c.SwitchMonth = time.June
+		c.SwitchMonth = DefaultSwitchMonth
 	}
 	if c.SwitchDay == 0 {
-		c.SwitchDay = 1
+		c.SwitchDay = DefaultSwitchDay
 	}
 	if c.TickInterval == 0 {
 		c.TickInterval = time.Minute
