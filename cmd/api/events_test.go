@@ -233,16 +233,18 @@ func TestEventStream(t *testing.T) {
 	// (kick-off, then the final whistle). The history of six holds the
 	// six events of the two edits, however late a stream reads them.
 	setResult(t, ed, goldFixture.ID, 0, 1)
-	// The away win moves nobody: the table changed, no position did, and
-	// there is no Competition.Update with an empty leagueTable.
+	// The away win moves nobody (Away FC led on names at 0 points) but
+	// changes both rows: a client that caches the table hears of it.
+	home, away := strconv.Itoa(f.HomeTeamID), strconv.Itoa(f.AwayTeamID)
+	unmoved, _ := json.Marshal(map[string][2]map[string]int{"leagueTable": {{away: 1, home: 2}, {away: 1, home: 2}}})
 	golden.expect(wantEvent{"Fixture.Update", firstOfEdit, "/v1/fixtures/" + strconv.Itoa(goldFixture.ID), ""},
-		wantEvent{"Fixture.Update", firstOfEdit, "/v1/fixtures/" + strconv.Itoa(goldFixture.ID), ""})
+		wantEvent{"Fixture.Update", firstOfEdit, "/v1/fixtures/" + strconv.Itoa(goldFixture.ID), ""},
+		wantEvent{"Competition.Update", secondOfEdit, "/v1/competitions/" + strconv.Itoa(gold.ID), string(unmoved)})
 	setResult(t, ed, f.ID, 2, 1)
 	kickOff := wantEvent{"Fixture.Update", firstOfEdit, "/v1/fixtures/" + strconv.Itoa(f.ID),
 		`{"goalsAwayTeam":[null,1],"goalsHomeTeam":[null,2],"status":["TIMED","IN_PLAY"]}`}
 	final := wantEvent{"Fixture.Update", firstOfEdit, "/v1/fixtures/" + strconv.Itoa(f.ID), `{"status":["IN_PLAY","FINISHED"]}`}
 	// Away FC led on names at 0 points; the win puts Home FC first.
-	home, away := strconv.Itoa(f.HomeTeamID), strconv.Itoa(f.AwayTeamID)
 	moves, _ := json.Marshal(map[string][2]map[string]int{"leagueTable": {{away: 1, home: 2}, {away: 2, home: 1}}})
 	tableUpdate := wantEvent{"Competition.Update", secondOfEdit, "/v1/competitions/" + strconv.Itoa(f.CompetitionID), string(moves)}
 	first := reg.expect(kickOff, final, tableUpdate)
@@ -267,13 +269,15 @@ func TestEventStream(t *testing.T) {
 		again := r.openStreamWait(t, "", map[string]string{"X-Auth-Token": regToken, "Last-Event-ID": first[0].id})
 		again.expect(final, tableUpdate)
 		again.close()
-		// Three more edits, five events (3-1 moves nobody: no
-		// Competition.Update): the history of six no longer holds what
+		// Three more edits, six events (3-1 moves nobody, and changes
+		// both rows' goals): the history of six no longer holds what
 		// followed the first.
 		setResult(t, ed, f.ID, 3, 1)
 		setResult(t, ed, f.ID, 3, 3)
 		setResult(t, ed, f.ID, 4, 3)
+		unmoved, _ := json.Marshal(map[string][2]map[string]int{"leagueTable": {{home: 1, away: 2}, {home: 1, away: 2}}})
 		golden.expect(wantEvent{"Fixture.Update", firstOfEdit, "", `{"goalsHomeTeam":[2,3]}`},
+			wantEvent{"Competition.Update", secondOfEdit, "/v1/competitions/" + strconv.Itoa(f.CompetitionID), string(unmoved)},
 			wantEvent{"Fixture.Update", firstOfEdit, "", `{"goalsAwayTeam":[1,3]}`}, wantEvent{"Competition.Update", secondOfEdit, "", ""},
 			wantEvent{"Fixture.Update", firstOfEdit, "", `{"goalsHomeTeam":[3,4]}`}, wantEvent{"Competition.Update", secondOfEdit, "", ""})
 		late := r.openStreamWait(t, "", map[string]string{"X-Auth-Token": regToken, "Last-Event-ID": first[0].id})

@@ -46,15 +46,18 @@ func TestV4HeadToHeadFilters(t *testing.T) {
 		filters     string // the echo, byte for byte
 		days        []string
 	}{
-		{"default", "", `{"limit":15,"permission":"TIER_ONE"}`, []string{"2022-09-04", "2022-05-07", "2021-08-29"}},
-		{"limit", "?limit=2", `{"limit":2,"permission":"TIER_ONE"}`, []string{"2022-09-04", "2022-05-07"}},
+		// The return leg of March 2023 counts, as upstream's return legs.
+		{"default", "", `{"limit":15,"permission":"TIER_ONE"}`, []string{"2023-03-05", "2022-09-04", "2022-05-07", "2021-08-29"}},
+		{"limit", "?limit=2", `{"limit":2,"permission":"TIER_ONE"}`, []string{"2023-03-05", "2022-09-04"}},
+		{"a window after the match", "?dateFrom=2022-09-05&dateTo=2023-12-31",
+			`{"limit":15,"dateFrom":"2022-09-05","dateTo":"2023-12-31","permission":"TIER_ONE"}`, []string{"2023-03-05"}},
 		{"dateTo is exclusive", "?dateFrom=2022-01-01&dateTo=2022-09-04",
 			`{"limit":15,"dateFrom":"2022-01-01","dateTo":"2022-09-04","permission":"TIER_ONE"}`, []string{"2022-05-07"}},
 		{"dateTo the day after", "?dateFrom=2022-05-07&dateTo=2022-09-05",
 			`{"limit":15,"dateFrom":"2022-05-07","dateTo":"2022-09-05","permission":"TIER_ONE"}`, []string{"2022-09-04", "2022-05-07"}},
 		{"competition code", "?competitions=fl1", `{"limit":15,"competitions":"FL1","permission":"TIER_ONE"}`,
-			[]string{"2022-09-04", "2022-05-07", "2021-08-29"}},
-		{"competition id", "?competitions=2015&limit=1", `{"limit":1,"competitions":"2015","permission":"TIER_ONE"}`, []string{"2022-09-04"}},
+			[]string{"2023-03-05", "2022-09-04", "2022-05-07", "2021-08-29"}},
+		{"competition id", "?competitions=2015&limit=1", `{"limit":1,"competitions":"2015","permission":"TIER_ONE"}`, []string{"2023-03-05"}},
 		{"other competitions", "?competitions=PL,BL1", `{"limit":15,"competitions":"PL,BL1","permission":"TIER_ONE"}`, []string{}},
 		{"unknown competition", "?competitions=XX", `{"limit":15,"competitions":"XX","permission":"TIER_ONE"}`, []string{}},
 	} {

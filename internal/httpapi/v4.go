@@ -738,8 +738,9 @@ type v4H2HAggregates struct {
 }
 
 // v4HeadToHead is the read model's head2head of a match in v4's shape:
-// the last limit meetings up to the match that the filters keep (dateTo
-// exclusive, as on every v4 route), all of them listed, newest first.
+// the last limit meetings of its two teams that the filters keep (dateTo
+// exclusive, as on every v4 route), later ones included as upstream's
+// (a return leg), all of them listed, newest first.
 func (s *Server) v4HeadToHead(c *fiber.Ctx) error {
 	who := requestOf(c)
 	id, fk, comp, err := v4MatchRequest(c, who)
@@ -761,7 +762,7 @@ func (s *Server) v4HeadToHead(c *fiber.Ctx) error {
 	return s.respond(c, k, func() (any, int) {
 		x := newV4Context(who.snap)
 		fx, _ := who.snap.Fixture(id)
-		q := readmodel.HeadToHeadFilter{Detailed: f.limit}
+		q := readmodel.HeadToHeadFilter{Detailed: f.limit, Later: true}
 		if f.hasDates {
 			q.From, q.To = f.from, f.to
 		}

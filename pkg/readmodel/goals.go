@@ -389,28 +389,40 @@ type Scorer struct {
 	Goals, Penalties, Matches int
 }
 
-// Scorers returns a competition's scorers, most goals first, then by name
-// and id (upstream's further order, by matches played, needs line-ups we
-// do not have); at most limit rows when limit > 0.
+// Scorers returns a competition's scorers, most goals first, then by the
+// collation of the name (nameKey) and by id (upstream's further order, by
+// matches played, needs line-ups we do not have); at most limit rows when
+// limit > 0.
 func (s Snapshot) Scorers(comp, limit int) ([]Scorer, bool) {
 	c, ok := s.comp(comp)
 	if !ok {
 		return nil, false
 	}
-	out := make([]Scorer, len(c.scorers))
+	rows := make([]Scorer, len(c.scorers))
+	keys := make([]string, len(c.scorers))
+	order := make([]int32, len(c.scorers))
 	for i, t := range c.scorers {
-		out[i] = Scorer{PersonID: int(t.person), Name: t.name, TeamID: int(t.team), Goals: t.goals, Penalties: t.penalties, Matches: t.matches}
+		rows[i] = Scorer{PersonID: int(t.person), Name: t.name, TeamID: int(t.team), Goals: t.goals, Penalties: t.penalties, Matches: t.matches}
 		if t.person != 0 {
 			if p, ok := s.Person(int(t.person)); ok {
-				out[i].Name = p.Name
+				rows[i].Name = p.Name
 			}
 		}
+		keys[i], order[i] = nameKey(rows[i].Name), int32(i)
 	}
-	slices.SortFunc(out, func(a, b Scorer) int {
-		return cmp.Or(cmp.Compare(b.Goals, a.Goals), cmp.Compare(a.Name, b.Name), cmp.Compare(a.PersonID, b.PersonID), cmp.Compare(a.TeamID, b.TeamID))
+	// Sorting indices moves no strings: a sort of the rows paid a write
+	// barrier for each of their pointers on every swap.
+	slices.SortFunc(order, func(i, j int32) int {
+		a, b := &rows[i], &rows[j]
+		return cmp.Or(cmp.Compare(b.Goals, a.Goals), cmp.Compare(keys[i], keys[j]), cmp.Compare(a.Name, b.Name),
+			cmp.Compare(a.PersonID, b.PersonID), cmp.Compare(a.TeamID, b.TeamID))
 	})
-	if limit > 0 && len(out) > limit {
-		out = out[:limit]
+	if limit > 0 && len(order) > limit {
+		order = order[:limit]
+	}
+	out := make([]Scorer, len(order))
+	for k, i := range order {
+		out[k] = rows[i]
 	}
 	return out, true
 }

@@ -87,6 +87,9 @@ type HeadToHeadFilter struct {
 	Leagues []model.LeagueCode
 	// Detailed is how many meetings Fixtures lists; 0 is h2hDetailed.
 	Detailed int
+	// Later counts the meetings after the fixture too (a return leg), as
+	// v4's head2head does upstream; v1's counts those up to the fixture.
+	Later bool
 }
 
 // narrows reports whether q keeps fewer meetings than the zero filter.
@@ -101,7 +104,7 @@ func (q *HeadToHeadFilter) keeps(m *fixture, c *compSnap) bool {
 }
 
 // HeadToHeadWhere is HeadToHead of the meetings q keeps: the last n of
-// them, Fixtures listing q.Detailed.
+// them (up to the fixture unless q.Later), Fixtures listing q.Detailed.
 func (s Snapshot) HeadToHeadWhere(fixtureID, n int, tier model.Tier, q HeadToHeadFilter) (HeadToHead, bool) {
 	if !fitsInt32(fixtureID) {
 		return HeadToHead{}, false
@@ -119,7 +122,7 @@ func (s Snapshot) HeadToHeadWhere(fixtureID, n int, tier model.Tier, q HeadToHea
 		return h, true
 	}
 	h.Version = p.version
-	meetings := s.meetingsBefore(p, f, n, tier, &q)
+	meetings := s.meetings(p, f, n, tier, &q)
 	h.Count = len(meetings)
 	if h.Count == 0 {
 		return h, true
@@ -130,10 +133,14 @@ func (s Snapshot) HeadToHeadWhere(fixtureID, n int, tier model.Tier, q HeadToHea
 	return h, true
 }
 
-// meetingsBefore is the last n of the pair's meetings up to f's kick-off
-// that tier sees and q keeps, the oldest first, as the pair's list.
-func (s Snapshot) meetingsBefore(p *pairSnap, f *fixture, n int, tier model.Tier, q *HeadToHeadFilter) []*fixture {
-	end := sort.Search(len(p.fixtures), func(i int) bool { return p.fixtures[i].kickoff > f.kickoff })
+// meetings is the last n of the pair's meetings up to f's kick-off (any,
+// with q.Later) that tier sees and q keeps, the oldest first, as the
+// pair's list.
+func (s Snapshot) meetings(p *pairSnap, f *fixture, n int, tier model.Tier, q *HeadToHeadFilter) []*fixture {
+	end := len(p.fixtures)
+	if !q.Later {
+		end = sort.Search(end, func(i int) bool { return p.fixtures[i].kickoff > f.kickoff })
+	}
 	if tier == model.TierDonating && !q.narrows() {
 		return p.fixtures[max(0, end-n):end]
 	}

@@ -70,18 +70,23 @@ func TestHeadToHead(t *testing.T) {
 		name    string
 		fixture int
 		n       int
+		later   bool
 		want    want
 	}{
-		{"every earlier meeting", 100, 10, want{6, 3, 2, 1, 13, day(2014, 1, 11), day(2016, 8, 13), 3, 6, 5, 5, []int{6, 5, 4, 3, 2, 1}}},
-		{"the last two", 100, 2, want{2, 1, 1, 0, 5, day(2016, 1, 9), day(2016, 8, 13), 0, 6, 5, 5, []int{6, 5}}},
-		{"a finished fixture counts itself", 4, 10, want{4, 1, 2, 1, 8, day(2014, 1, 11), day(2015, 8, 15), 1, 1, 4, 4, []int{4, 3, 2, 1}}},
-		{"head2head=0", 100, 0, want{fixtures: []int{}}},
-		{"the first meeting counts only itself", 1, 10, want{1, 1, 0, 0, 2, day(2014, 1, 11), day(2014, 1, 11), 1, 1, 0, 0, []int{1}}},
-		{"the only meeting of a pair", 7, 10, want{1, 1, 0, 0, 5, day(2016, 9, 1), day(2016, 9, 1), 7, 7, 0, 0, []int{7}}},
+		{"every earlier meeting", 100, 10, false, want{6, 3, 2, 1, 13, day(2014, 1, 11), day(2016, 8, 13), 3, 6, 5, 5, []int{6, 5, 4, 3, 2, 1}}},
+		{"the last two", 100, 2, false, want{2, 1, 1, 0, 5, day(2016, 1, 9), day(2016, 8, 13), 0, 6, 5, 5, []int{6, 5}}},
+		{"a finished fixture counts itself", 4, 10, false, want{4, 1, 2, 1, 8, day(2014, 1, 11), day(2015, 8, 15), 1, 1, 4, 4, []int{4, 3, 2, 1}}},
+		{"head2head=0", 100, 0, false, want{fixtures: []int{}}},
+		{"the first meeting counts only itself", 1, 10, false, want{1, 1, 0, 0, 2, day(2014, 1, 11), day(2014, 1, 11), 1, 1, 0, 0, []int{1}}},
+		{"the only meeting of a pair", 7, 10, false, want{1, 1, 0, 0, 5, day(2016, 9, 1), day(2016, 9, 1), 7, 7, 0, 0, []int{7}}},
+		// v4's: a meeting after the fixture (a return leg) counts too.
+		{"later meetings too", 100, 10, true, want{7, 3, 3, 1, 14, day(2014, 1, 11), day(2017, 3, 1), 3, 6, 5, 9, []int{9, 6, 5, 4, 3, 2, 1}}},
+		{"later meetings, the last two", 100, 2, true, want{2, 1, 1, 0, 3, day(2016, 8, 13), day(2017, 3, 1), 0, 6, 0, 9, []int{9, 6}}},
+		{"later meetings of the first", 1, 3, true, want{3, 2, 1, 0, 6, day(2016, 1, 9), day(2017, 3, 1), 9, 9, 6, 6, []int{9, 6, 5}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h, ok := s.HeadToHead(tt.fixture, tt.n, model.TierDonating)
+			h, ok := s.HeadToHeadWhere(tt.fixture, tt.n, model.TierDonating, readmodel.HeadToHeadFilter{Later: tt.later})
 			if !ok {
 				t.Fatal("fixture not found")
 			}

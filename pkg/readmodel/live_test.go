@@ -36,7 +36,7 @@ func TestPushEventsOfALiveMatch(t *testing.T) {
 		{halfTime, []string{`Fixture.Update 2 c10 PL [3,4] anonymous {"halfTime.goalsAwayTeam":[null,0],"halfTime.goalsHomeTeam":[null,1],"injuryTime":[null,2],"minute":[31,45],"status":["IN_PLAY","PAUSED"]}`}},
 		{final, []string{
 			`Fixture.Update 2 c10 PL [3,4] anonymous {"injuryTime":[2,null],"minute":[45,null],"status":["PAUSED","FINISHED"]}`,
-			`Competition.Update 10 c10 PL null anonymous {"leagueTable":[{"2":4,"4":3},{"2":3,"4":4}]}`,
+			`Competition.Update 10 c10 PL null anonymous {"leagueTable":[{"2":4,"3":2,"4":3},{"2":3,"3":2,"4":4}]}`,
 		}},
 	}
 	for i, st := range steps {

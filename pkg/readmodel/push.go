@@ -213,7 +213,7 @@ func competitionEvent(id int32, msg liveMsg, before, after *compSnap) (push.Even
 		u[fieldNumberOfTeams] = [2]any{len(o), len(n)}
 		u[fieldTeams] = [2]any{o, n}
 	}
-	if o, n, changed := tableMoves(before.tables, after.tables); changed {
+	if o, n, changed := tableChanges(before.tables, after.tables); changed {
 		u[fieldLeagueTable] = [2]any{o, n}
 	}
 	if len(u) == 0 {
@@ -235,14 +235,16 @@ func sameSet(a, b []int32) bool {
 	return true
 }
 
-// tableMoves compares the latest tables (the last matchday's: every result
-// so far) and reports the old and the new position of each team whose
-// position changed, keyed by team id, and whether any did. A table whose
-// rows changed but whose order did not (a correction that moves no team)
-// is no move: an event carrying "leagueTable":[{},{}] would tell a client
-// nothing. A team shows with its first row: its group's, or the league's
-// before a split.
-func tableMoves(before, after []*mdTable) (old, cur map[string]int32, changed bool) {
+// tableChanges compares the latest tables (the last matchday's: every
+// result so far) and reports the old and the new position of each team
+// whose row changed (games, results, goals, points, position), keyed by
+// team id, and whether any did. A team whose row changed but which kept
+// its place is listed too, with the same position on both sides: the
+// historic Event-API sent an update whenever it built the table, and a
+// client that refreshes its cached table on these events must hear of a
+// correction that moves no team. A team shows with its first row: its
+// group's, or the league's before a split.
+func tableChanges(before, after []*mdTable) (old, cur map[string]int32, changed bool) {
 	var b, a *mdTable
 	if len(before) > 0 {
 		b = before[len(before)-1]
@@ -256,7 +258,7 @@ func tableMoves(before, after []*mdTable) (old, cur map[string]int32, changed bo
 	rb, ra := firstRows(b), firstRows(a)
 	old, cur = map[string]int32{}, map[string]int32{}
 	for team, r := range ra {
-		if p, ok := rb[team]; !ok || p.position != r.position {
+		if p, ok := rb[team]; !ok || p != r {
 			key := strconv.Itoa(int(team))
 			cur[key] = r.position
 			if ok {

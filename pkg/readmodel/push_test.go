@@ -53,11 +53,11 @@ func TestPushEventsOfLiveMessages(t *testing.T) {
 	}{
 		{"result moves the table", []any{played(2, 10, 1, charlie, delta, "2-1")}, []string{
 			`Fixture.Update 2 c10 PL [3,4] anonymous {"goalsAwayTeam":[null,1],"goalsHomeTeam":[null,2],"status":["TIMED","FINISHED"]}`,
-			`Competition.Update 10 c10 PL null anonymous {"leagueTable":[{"2":4,"4":3},{"2":3,"4":4}]}`,
+			`Competition.Update 10 c10 PL null anonymous {"leagueTable":[{"2":4,"3":2,"4":3},{"2":3,"3":2,"4":4}]}`,
 		}},
 		{"half time only", []any{played(2, 10, 1, charlie, delta, "2-1"), halfTime}, []string{
 			`Fixture.Update 2 c10 PL [3,4] anonymous {"goalsAwayTeam":[null,1],"goalsHomeTeam":[null,2],"status":["TIMED","FINISHED"]}`,
-			`Competition.Update 10 c10 PL null anonymous {"leagueTable":[{"2":4,"4":3},{"2":3,"4":4}]}`,
+			`Competition.Update 10 c10 PL null anonymous {"leagueTable":[{"2":4,"3":2,"4":3},{"2":3,"3":2,"4":4}]}`,
 			`Fixture.Update 2 c10 PL [3,4] anonymous {"halfTime.goalsAwayTeam":[null,1],"halfTime.goalsHomeTeam":[null,1]}`,
 		}},
 		// Seconds after both matchday 1 games kicked off, the last
@@ -79,9 +79,10 @@ func TestPushEventsOfLiveMessages(t *testing.T) {
 			`Competition.Update 20 c20 CL null donating {"leagueTable":[{"1":1,"2":2,"3":3,"4":4},{"1":4,"2":1,"3":2,"4":3}]}`,
 		}},
 		// Alpha stays first and Bravo last: the table changed, its order
-		// did not, and no Competition.Update with an empty leagueTable.
+		// did not, and a client that caches the table must hear of it.
 		{"a correction that moves no team", []any{played(1, 10, 1, alpha, bravo, "2-0")}, []string{
 			`Fixture.Update 1 c10 PL [1,2] anonymous {"goalsHomeTeam":[1,2]}`,
+			`Competition.Update 10 c10 PL null anonymous {"leagueTable":[{"1":1,"2":4},{"1":1,"2":4}]}`,
 		}},
 		{"unchanged and stale messages", []any{timed(2, 10, 1, charlie, delta, kickoff(1))}, nil},
 	}
