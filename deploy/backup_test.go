@@ -50,8 +50,8 @@ func TestBackupOnTheDeployCluster(t *testing.T) {
 		t.Fatalf("backup as admin: %v\n%s", err, out)
 	}
 	out, err := src.ingest(t, dir, "ingest", "backup", filepath.Join(filepath.Dir(backup), "by-ingest.fdbackup"))
-	if err == nil || !strings.Contains(out, `NATS user ingest may not publish to "$JS.API.STREAM.SNAPSHOT.FOOTBALL"`) ||
-		!strings.Contains(out, `: backups and restores run as the NATS user admin (deploy/README.md, Backups)`) {
+	if err == nil || !strings.Contains(out, `NATS user ingest may not publish to "$JS.API.STREAM.NAMES"`) ||
+		!strings.Contains(out, ": this needs the NATS user admin (`env admin`, see deploy/README.md)") {
 		t.Errorf("a backup as the user ingest: %v\n%s", err, out)
 	}
 

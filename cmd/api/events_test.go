@@ -298,6 +298,16 @@ func TestEventStream(t *testing.T) {
 			{"?team=1,,2", nil, 400, "team must be"},
 			{"?fixture=0", nil, 400, "fixture must be"},
 			{"?league=P", nil, 400, "league must be"},
+			// Well formed, but nothing the stream could ever send: a
+			// stream that stayed silent, or a typo that left it
+			// unfiltered.
+			{"?league=XX", nil, 400, "league XX does not exist; the leagues' codes are"},
+			{"?league=PL,XX", nil, 400, "league XX does not exist"},
+			{"?legue=PL", nil, 400, "legue is not a parameter of the event stream; it takes competition, league"},
+			{"?league=PL&fixtures=1", nil, 400, "fixtures is not a parameter"},
+			{"?competition=999999", nil, 400, "competition 999999 does not exist"},
+			{"?team=999999", nil, 400, "team 999999 does not exist"},
+			{"?fixture=999999", nil, 400, "fixture 999999 does not exist"},
 			{"", map[string]string{"Last-Event-ID": "yesterday"}, 400, "Last-Event-ID"},
 			{"", map[string]string{"Accept": "application/json"}, 406, "text/event-stream"},
 			{"?token=nosuchtoken", nil, 400, "invalid API token"},

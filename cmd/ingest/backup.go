@@ -23,16 +23,6 @@ import (
 // restore (deploy/README.md, Backups).
 var backedUp = []string{events.DefaultStream, "KV_" + webhook.StatesBucket}
 
-// asAdmin says, after a request the server refused, who may take and
-// restore backups: the refusal is of the user, not of auth.conf.
-func asAdmin(err error) error {
-	var perm *events.PermissionError
-	if errors.As(err, &perm) {
-		return fmt.Errorf("NATS user %s may not publish to %q: backups and restores run as the NATS user admin (deploy/README.md, Backups)", perm.User, perm.Subject)
-	}
-	return err
-}
-
 func backupCommand() command {
 	return command{name: "backup", args: "FILE",
 		summary: "write a backup of the edits (stream FOOTBALL) and the webhook states (FD_WEBHOOKS) to FILE, as the NATS user admin",
@@ -44,7 +34,7 @@ func backupCommand() command {
 			if e.global.dryRun {
 				return usagef("--dry-run: a backup changes nothing on the server; `ingest stream info` shows what it would take")
 			}
-			nc, err := e.dial().Conn()
+			nc, err := e.operatorConn(ctx)
 			if err != nil {
 				return err
 			}
@@ -92,7 +82,7 @@ func restoreCommand() command {
 			}
 			h := b.Header
 			fmt.Fprintf(e.stdout, "%s: %s, written %s by %s\n", pos[0], size(b.Size), h.Created.Format(time.RFC3339), h.Tool)
-			nc, err := e.dial().Conn()
+			nc, err := e.operatorConn(ctx)
 			if err != nil {
 				return err
 			}

@@ -3,7 +3,9 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,5 +89,26 @@ func TestDocsKeepingDataCurrent(t *testing.T) {
 		if n != 380 {
 			t.Errorf("competition %d has %d fixtures, want 380", comp, n)
 		}
+	}
+}
+
+// TestDocsFeedFormats: docs/feeds.md lists every format a feed can follow,
+// and no other, in the sentence that says what --format is.
+func TestDocsFeedFormats(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/feeds.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(raw), "`--format` is the import format that reads a fetched document, one of")
+	if !ok {
+		t.Fatal("docs/feeds.md: no sentence saying what --format is")
+	}
+	list, _, _ := strings.Cut(after, "(")
+	var documented []string
+	for _, m := range regexp.MustCompile("`([a-z-]+)`").FindAllStringSubmatch(list, -1) {
+		documented = append(documented, m[1])
+	}
+	if want := fetchableFormats(); !slices.Equal(documented, want) {
+		t.Errorf("docs/feeds.md lists the formats %q; the code has %q", documented, want)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/footdata/footballd/internal/provision"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -40,7 +41,7 @@ func streamInit() command {
 			if e.global.dryRun {
 				return usagef("--dry-run: stream init has nothing to show before it runs; `ingest stream info` shows what exists")
 			}
-			nc, err := e.dial().Conn()
+			nc, err := e.operatorConn(ctx)
 			if err != nil {
 				return err
 			}
@@ -56,12 +57,32 @@ func streamInit() command {
 					fmt.Fprintf(e.stdout, "%s: %d replica(s), unchanged\n", r.Name, r.After)
 				}
 			}
-			var perm *events.PermissionError
-			if errors.As(err, &perm) {
-				return fmt.Errorf("%w; stream init runs as a NATS user that may manage streams (deploy/nats/auth.conf: admin)", err)
-			}
-			return err
+			return asAdmin(err)
 		}}
+}
+
+// operatorConn connects for an operator's command (stream init and info,
+// backup, restore), refused at once when the user may not run it.
+func (e *env) operatorConn(ctx context.Context) (*nats.Conn, error) {
+	nc, err := e.dial().Conn()
+	if err != nil {
+		return nil, err
+	}
+	if err := events.CheckOperator(ctx, nc); err != nil {
+		nc.Close()
+		return nil, asAdmin(err)
+	}
+	return nc, nil
+}
+
+// asAdmin says, after a request the server refused, who may run the
+// operators' commands: the refusal is of the user, not of auth.conf.
+func asAdmin(err error) error {
+	var perm *events.PermissionError
+	if errors.As(err, &perm) {
+		return fmt.Errorf("NATS user %s may not publish to %q: this needs the NATS user admin (`env admin`, see deploy/README.md)", perm.User, perm.Subject)
+	}
+	return err
 }
 
 // streamInfo shows what exists, for operators: replicas, size, leader.
@@ -73,7 +94,7 @@ func streamInfo() command {
 			if err := noArgs(pos); err != nil {
 				return err
 			}
-			nc, err := e.dial().Conn()
+			nc, err := e.operatorConn(ctx)
 			if err != nil {
 				return err
 			}
@@ -94,7 +115,7 @@ func streamInfo() command {
 					continue
 				}
 				if err != nil {
-					return fmt.Errorf("stream %s: %w", name, events.Explain(nc, err))
+					return fmt.Errorf("stream %s: %w", name, asAdmin(events.Explain(nc, err)))
 				}
 				info := st.CachedInfo()
 				leader := "-"

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go/jetstream"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -198,6 +201,86 @@ func TestPasswd(t *testing.T) {
 	for _, stdin := range []string{"", "\n", "with@at\n", "with space\n", strings.Repeat("x", 100) + "\n", strings.Repeat("y", 10<<20)} {
 		if code, _, errOut := bare(t, "", stdin, "passwd"); code != exitInvalid || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("passwd with %q: exit %d, %q", stdin, code, errOut)
+		}
+	}
+}
+
+// startAuthServer starts a NATS server in-process with the users and
+// permissions of deploy/nats/auth.conf, as shipped; only the password
+// hashes (secrets.conf) are the test's. It returns the URL of each user.
+func startAuthServer(t *testing.T) map[string]string {
+	t.Helper()
+	dir := t.TempDir()
+	auth, err := os.ReadFile("../../deploy/nats/auth.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var secrets strings.Builder
+	for _, user := range []string{"api", "ingest", "admin", "sys"} {
+		hash, err := bcrypt.GenerateFromPassword([]byte(user+"-pw"), bcrypt.MinCost)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&secrets, "%s_PASSWORD: %q\n", strings.ToUpper(user), hash)
+	}
+	main := fmt.Sprintf("listen: \"127.0.0.1:-1\"\njetstream: {store_dir: %q}\ninclude ./auth.conf\n", filepath.Join(dir, "js"))
+	for name, text := range map[string]string{"auth.conf": string(auth), "secrets.conf": secrets.String(), "main.conf": main} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts, err := server.ProcessConfigFile(filepath.Join(dir, "main.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.NoSigs, opts.NoLog = true, true
+	srv, err := server.NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Start()
+	t.Cleanup(srv.Shutdown)
+	if !srv.ReadyForConnections(10 * time.Second) {
+		t.Fatal("NATS server not ready")
+	}
+	hostport := strings.TrimPrefix(srv.ClientURL(), "nats://")
+	urls := map[string]string{}
+	for _, user := range []string{"api", "ingest", "admin"} {
+		urls[user] = "nats://" + user + ":" + user + "-pw@" + hostport
+	}
+	return urls
+}
+
+// TestOperatorCommandsNeedAdmin: the operators' commands, run as a user of
+// deploy/nats/auth.conf who may not run them, fail at once with who may,
+// and report nothing as done; as admin they run. Before, `stream init` as
+// ingest printed "FOOTBALL: 1 replica(s), unchanged" and failed after 30 s.
+func TestOperatorCommandsNeedAdmin(t *testing.T) {
+	urls := startAuthServer(t)
+	backupFile := filepath.Join(t.TempDir(), "b.fdbackup")
+	for _, args := range [][]string{{"stream", "init"}, {"stream", "info"}, {"backup", backupFile}} {
+		if code, out, errOut := bare(t, urls["admin"], "", args...); code != exitOK {
+			t.Fatalf("ingest %s as admin: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
+		}
+	}
+	const want = "this needs the NATS user admin (`env admin`, see deploy/README.md)"
+	for _, user := range []string{"ingest", "api"} {
+		for _, args := range [][]string{{"stream", "init"}, {"stream", "init", "--replicas", "1"}, {"stream", "info"},
+			{"backup", backupFile + ".2"}, {"restore", "--force", backupFile}} {
+			start := time.Now()
+			code, out, errOut := bare(t, urls[user], "", args...)
+			took := time.Since(start)
+			name := user + ": ingest " + strings.Join(args, " ")
+			if code == exitOK || !strings.Contains(errOut, want) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("%s: exit %d, stderr %q; want a failure, one line saying %q", name, code, errOut, want)
+			}
+			// The restore says what the file holds before it connects.
+			if strings.Contains(out, "replica(s)") || strings.Contains(out, "NAME") || strings.Contains(out, "snapshot") || strings.Contains(out, "restored") {
+				t.Errorf("%s: stdout reports steps as done or shown:\n%s", name, out)
+			}
+			if took > 5*time.Second {
+				t.Errorf("%s: refused after %s, want at once", name, took.Round(time.Millisecond))
+			}
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/push"
+	"github.com/footdata/footballd/pkg/readmodel"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -82,6 +84,9 @@ func (s *Server) events(c *fiber.Ctx) error {
 	}
 	f, err := parseFilters(c, fCompetitionIDs|fLeague|fTeamIDs|fFixtureIDs|fAPI, who.snap)
 	if err != nil {
+		return err
+	}
+	if err := checkStreamFilters(c, f, who.snap); err != nil {
 		return err
 	}
 	filter := push.Filter{Tier: who.tier, Competitions: f.competitions, Teams: f.teams, Fixtures: f.fixtures}
@@ -166,6 +171,48 @@ func (s *Server) events(c *fiber.Ctx) error {
 			}
 		}
 	}))
+	return nil
+}
+
+// streamParams are the query parameters of the event stream: its filters,
+// the version of its URIs and a browser's token.
+var streamParams = []string{"competition", "league", "team", "fixture", "version", "token"}
+
+// checkStreamFilters refuses what parseFilters lets by on other routes: a
+// parameter the stream does not read, and a league, competition, team or
+// fixture that does not exist. A list answers whatever its filters match,
+// so an empty one shows the mistake; a stream would stay silent, or send
+// everything, for as long as it is open.
+func checkStreamFilters(c *fiber.Ctx, f filters, snap readmodel.Snapshot) error {
+	var unknown string
+	c.Context().QueryArgs().VisitAll(func(k, _ []byte) {
+		if unknown == "" && !slices.Contains(streamParams, string(k)) {
+			unknown = string(k)
+		}
+	})
+	if unknown != "" {
+		return badRequest("%s is not a parameter of the event stream; it takes %s", truncateText(unknown, 40), strings.Join(streamParams, ", "))
+	}
+	for _, l := range f.leagues {
+		if _, ok := snap.League(model.LeagueCode(l)); !ok {
+			return badRequest("league %s does not exist; the leagues' codes are the league of each competition at /v1/competitions", l)
+		}
+	}
+	for _, ids := range [...]struct {
+		name, list string
+		ids        []int32
+		exists     func(int) bool
+	}{
+		{"competition", "/v1/competitions", f.competitions, func(id int) bool { _, ok := snap.CompetitionKey(id); return ok }},
+		{"team", "/v1/competitions/{id}/teams", f.teams, func(id int) bool { _, ok := snap.Team(id); return ok }},
+		{"fixture", "/v1/fixtures", f.fixtures, func(id int) bool { _, ok := snap.Fixture(id); return ok }},
+	} {
+		for _, id := range ids.ids {
+			if !ids.exists(int(id)) {
+				return badRequest("%s %d does not exist; the ids are those of %s", ids.name, id, ids.list)
+			}
+		}
+	}
 	return nil
 }
 

@@ -15,7 +15,8 @@ import (
 
 // filters are the query parameters of every endpoint, parsed and checked in
 // this one place. A value that does not match its type is a 400 naming the
-// parameter, the value and what is expected; unknown parameters are ignored.
+// parameter, the value and what is expected; unknown parameters are ignored
+// (but for the event stream's: checkStreamFilters).
 type filters struct {
 	season    int    // 0: unset
 	matchday  int    // 0: unset

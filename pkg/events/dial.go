@@ -165,3 +165,36 @@ func Explain(nc *nats.Conn, err error) error {
 	}
 	return &PermissionError{User: User(strings.Join(nc.Opts.Servers, ",")), Subject: m[1], Err: last}
 }
+
+// operatorProbe is a request only an operator may send: no role of
+// deploy/nats/auth.conf may list the account's streams, the admin may.
+// Listing them changes nothing.
+const operatorProbe = "$JS.API.STREAM.NAMES"
+
+// CheckOperator tells at once whether nc's user may run the operators'
+// commands (create, upgrade, back up and restore the streams): a
+// *PermissionError when the server refuses it. A refused request is
+// never answered, so without this the first step of such a command would
+// wait its whole time-out and report the steps it found in place as done.
+// The server reports the refusal before it answers the ping that ends the
+// flush, so LastError holds it by then.
+func CheckOperator(ctx context.Context, nc *nats.Conn) error {
+	// The answer goes to an inbox nobody reads: only a refusal matters.
+	if err := nc.PublishRequest(operatorProbe, nc.NewRespInbox(), nil); err != nil {
+		return fmt.Errorf("probe %s: %w", operatorProbe, err)
+	}
+	// A flush needs a deadline; one round trip fits well within it.
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := nc.FlushWithContext(ctx); err != nil {
+		return fmt.Errorf("probe %s: %w", operatorProbe, err)
+	}
+	last := nc.LastError()
+	if !errors.Is(last, nats.ErrPermissionViolation) {
+		return nil
+	}
+	if m := violationSubject.FindStringSubmatch(last.Error()); m == nil || m[1] != operatorProbe {
+		return nil
+	}
+	return &PermissionError{User: User(strings.Join(nc.Opts.Servers, ",")), Subject: operatorProbe, Err: last}
+}
