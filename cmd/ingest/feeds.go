@@ -281,6 +281,7 @@ func feedShow() command {
 			if st.Rejected > 0 {
 				fmt.Fprintf(w, "rejected fixtures:\t%d\n", st.Rejected)
 			}
+			showDisagreements(w, st.Disagreements)
 			lastError := "-"
 			if st.LastError != "" {
 				lastError = when(st.ErrorAt) + " " + st.LastError
@@ -288,6 +289,24 @@ func feedShow() command {
 			fmt.Fprintf(w, "last error:\t%s\n", lastError)
 			return w.Flush()
 		}}
+}
+
+// shownDisagreements is how many disagreements `feed show` lists: two
+// sources of a season may disagree on many kick-offs, and the count says
+// how many there are.
+const shownDisagreements = 20
+
+// showDisagreements prints the fields of fixtures whose stored value holds
+// against what the source says, and both values.
+func showDisagreements(w io.Writer, ds []importer.Disagreement) {
+	fmt.Fprintf(w, "disagreements:\t%d\n", len(ds))
+	for i, d := range ds {
+		if i == shownDisagreements {
+			fmt.Fprintf(w, "\t... and %d more\n", len(ds)-i)
+			break
+		}
+		fmt.Fprintf(w, "\tfixture %d (%s) %s: the source says %s, the stream holds %s\n", d.Fixture, d.Match, d.Field, d.Source, d.Stored)
+	}
 }
 
 // showLive prints what a live API's feed adds to `feed show`: where its

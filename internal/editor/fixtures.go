@@ -33,7 +33,7 @@ func (e *Editor) PutFixture(ctx context.Context, id int, mustExist bool, change 
 		return Change{}, nil, err
 	}
 	f.ID = id
-	liveFields(&f)
+	LiveFields(&f)
 	c, err := e.competition(ctx, f.CompetitionID)
 	if err != nil {
 		return Change{}, nil, err
@@ -84,7 +84,7 @@ func fixtureStates(c *model.Competition, old *model.Fixture, wanted ...model.Fix
 	prev := old
 	for i := range wanted {
 		f := &wanted[i]
-		liveFields(f)
+		LiveFields(f)
 		if err := model.CheckFixture(c, f, prev); err != nil {
 			return nil, err
 		}
@@ -100,7 +100,7 @@ func fixtureStates(c *model.Competition, old *model.Fixture, wanted ...model.Fix
 				if st != model.InPlay {
 					step.Result = model.Result{}
 				}
-				liveFields(&step)
+				LiveFields(&step)
 				if err := model.CheckFixture(c, &step, prev); err != nil {
 					return nil, err
 				}
@@ -114,11 +114,12 @@ func fixtureStates(c *model.Competition, old *model.Fixture, wanted ...model.Fix
 	return out, nil
 }
 
-// liveFields keeps f's minute only while it is live, and gives a live
+// LiveFields keeps f's minute only while it is live, and gives a live
 // match the running score of its phase when it has none: 0-0 from
 // kick-off, extra time from the full-time score (ours counts on from it),
-// a shoot-out from 0-0, as v4 shows each from its start.
-func liveFields(f *model.Fixture) {
+// a shoot-out from 0-0, as v4 shows each from its start. The importer
+// compares what a feed's source says with the stored state through it.
+func LiveFields(f *model.Fixture) {
 	if !f.Status.Live() {
 		f.Minute, f.InjuryTime = 0, 0
 		return

@@ -30,7 +30,9 @@
 //   - Status: per feed, in the key status.<feed> of events.FeedsBucket, what `ingest
 //     feed show` prints: last fetch and result, validators, matches in the
 //     last good file, changes published, last error, held-back names,
-//     next poll. Only the lease holder writes it, with compare-and-set.
+//     disagreements (fields whose stored value holds against what the
+//     source says: importer.Disagreement), next poll. Only the lease
+//     holder writes it, with compare-and-set.
 //
 // A body it cannot trust is never written: a fetch that fails, a document
 // that does not parse, and one that lost more than MaxShrink of the

@@ -410,6 +410,10 @@ type outcome struct {
 	changes  int
 	heldBack map[string]int
 	rejected int
+	// judged: the document's fixtures were decided by the rule of
+	// importer.Disagreement, which left disagreements.
+	judged        bool
+	disagreements []importer.Disagreement
 	// live is a live API feed's state after the poll; every the time
 	// until its next poll (0: the feed's schedule); retryAt the time
 	// before which the source takes no call (a 429, a budget spent).
@@ -455,6 +459,7 @@ func (f *Follower) poll(ctx context.Context, h *held) {
 	if !h.lost && !next.LastSuccess.IsZero() {
 		f.m.lastSuccess.WithLabelValues(fd.Name).Set(float64(next.LastSuccess.UnixNano()) / 1e9)
 		f.m.heldBack.WithLabelValues(fd.Name).Set(float64(heldBack(next)))
+		f.m.disagree.WithLabelValues(fd.Name).Set(float64(len(next.Disagreements)))
 	}
 }
 
@@ -519,9 +524,10 @@ func (f *Follower) write(ctx context.Context, h *held, fd model.Feed, st Status,
 	if len(got.Body) == 0 {
 		return outcome{result: ResultError, err: errors.New("the source answered an empty document")}, nil
 	}
-	ed := &editor.Editor{Store: f.cfg.Store, Meta: events.Meta{Editor: f.cfg.Editor, Source: "feed " + fd.Name}}
+	ed := &editor.Editor{Store: f.cfg.Store, Meta: events.Meta{Editor: f.cfg.Editor, Source: importer.FeedSource(fd.Name)}}
 	im := importer.New(ed, nil)
-	opts := importer.Options{League: fd.League, Season: fd.Season, HoldUnknownTeams: !fd.CreateTeams, Now: now}
+	opts := importer.Options{League: fd.League, Season: fd.Season, HoldUnknownTeams: !fd.CreateTeams, Now: now,
+		Feed: fd.Name, Disagreements: st.Disagreements}
 	doc, err := im.Parse(ctx, format, name, got.Body, opts)
 	if err != nil {
 		return outcome{result: ResultError, err: fmt.Errorf("refused: %w", err)}, nil
@@ -554,7 +560,7 @@ func summarize(s importer.Summary, v validators, hash string, matches int) outco
 		}
 	}
 	out := outcome{result: ResultUnchanged, fetched: v, accepted: true, hash: hash, matches: matches,
-		changes: s.Changes(), heldBack: s.HeldBack, rejected: s.Fixtures.Rejected}
+		changes: s.Changes(), heldBack: s.HeldBack, rejected: s.Fixtures.Rejected, judged: true, disagreements: s.Disagreements}
 	switch {
 	case len(s.HeldBack) > 0:
 		out.result = ResultHeldBack
@@ -606,6 +612,9 @@ func (f *Follower) record(s *Status, fd model.Feed, out outcome, now time.Time) 
 	}
 	if out.accepted {
 		s.Hash, s.Matches, s.HeldBack, s.Rejected = out.hash, out.matches, out.heldBack, out.rejected
+	}
+	if out.judged {
+		s.Disagreements = out.disagreements
 	}
 	if out.live != nil {
 		s.Live = out.live

@@ -12,6 +12,7 @@ type metrics struct {
 	interval    *prometheus.GaugeVec
 	held        *prometheus.GaugeVec
 	heldBack    *prometheus.GaugeVec
+	disagree    *prometheus.GaugeVec
 	took        *prometheus.HistogramVec
 	calls       *prometheus.CounterVec
 }
@@ -38,6 +39,10 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		heldBack: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "fd_feed_held_back_fixtures", Help: "Fixtures of the feed's last document held back for team names no team has; exported by the lease holder.",
 		}, []string{"feed"}),
+		disagree: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "fd_feed_disagreements",
+			Help: "Fields of fixtures whose stored value (an editor's, another source's) holds against what the feed's source says; exported by the lease holder.",
+		}, []string{"feed"}),
 		took: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "fd_feed_poll_seconds", Help: "Time of a poll by result: the fetch, and the parse and writes of a changed document.",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 10, 60},
@@ -48,7 +53,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		}, []string{"feed", "status"}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.fetches, m.changes, m.lastSuccess, m.interval, m.held, m.heldBack, m.took, m.calls)
+		reg.MustRegister(m.fetches, m.changes, m.lastSuccess, m.interval, m.held, m.heldBack, m.disagree, m.took, m.calls)
 	}
 	return m
 }
@@ -68,11 +73,12 @@ func (m *metrics) hold(feed string, every float64, st Status, created float64) {
 	}
 	m.lastSuccess.WithLabelValues(feed).Set(last)
 	m.heldBack.WithLabelValues(feed).Set(float64(heldBack(st)))
+	m.disagree.WithLabelValues(feed).Set(float64(len(st.Disagreements)))
 }
 
 // drop deletes the gauges of a feed whose lease this follower let go.
 func (m *metrics) drop(feed string) {
-	for _, g := range []*prometheus.GaugeVec{m.held, m.interval, m.lastSuccess, m.heldBack} {
+	for _, g := range []*prometheus.GaugeVec{m.held, m.interval, m.lastSuccess, m.heldBack, m.disagree} {
 		g.DeleteLabelValues(feed)
 	}
 }

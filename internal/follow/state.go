@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/footdata/footballd/internal/importer"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -58,6 +59,10 @@ type Status struct {
 	HeldBack map[string]int `json:"heldBack,omitempty"`
 	// Rejected counts the last document's fixtures that broke a rule.
 	Rejected int `json:"rejected,omitempty"`
+	// Disagreements are the fixtures' fields whose stored value (an
+	// editor's, another source's) holds against what the source says,
+	// until the source changes them (importer.Disagreement).
+	Disagreements []importer.Disagreement `json:"disagreements,omitempty"`
 	// Live is what the follower of a live API knows of its matches
 	// (nil for a feed of a file).
 	Live *Live `json:"live,omitempty"`

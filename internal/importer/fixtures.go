@@ -64,7 +64,7 @@ func (im *Importer) fixtures(ctx context.Context, files []*file) (known, error) 
 		switch {
 		case strings.HasPrefix(f.Source, format+":"):
 			k.bySource[f.Source] = editor.Stored[model.Fixture]{Value: f,
-				Rev: events.Revision{Subject: ev.Subject, Seq: ev.Seq, Data: slices.Clone(ev.Data)}}
+				Rev: events.Revision{Subject: ev.Subject, Seq: ev.Seq, Source: ev.Source, Data: slices.Clone(ev.Data)}}
 		case f.Stage == model.Regular:
 			if k.foreign[f.CompetitionID] == nil {
 				k.foreign[f.CompetitionID] = map[[2]int]int{}
@@ -197,7 +197,7 @@ func (im *Importer) competitionFixtures(ctx context.Context, ids []int, bySource
 				if err != nil {
 					return err
 				}
-				st := editor.Stored[model.Fixture]{Value: f, Rev: events.Revision{Subject: ev.Subject, Seq: ev.Seq, Data: slices.Clone(ev.Data)}}
+				st := editor.Stored[model.Fixture]{Value: f, Rev: events.Revision{Subject: ev.Subject, Seq: ev.Seq, Source: ev.Source, Data: slices.Clone(ev.Data)}}
 				mu.Lock()
 				bySource[f.Source] = st
 				mu.Unlock()
@@ -368,36 +368,22 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 		if f.AwayTeamID == 0 {
 			f.AwayPlaceholder = pm.away
 		}
-		var from *editor.Stored[model.Fixture]
-		if st, ok := existing[pm.source]; ok && st.Value.ID == f.ID {
-			from = new(editor.Stored[model.Fixture])
-			*from = st
+		from, said, err := im.storedFixture(ctx, existing, &f)
+		if err != nil {
+			return err
 		}
 		want := func(cur *model.Fixture) ([]model.Fixture, error) {
 			w := f
 			if cur != nil {
-				// Odds and the referee are kept when the file does
-				// not give them (most formats have neither). Derived
-				// matchdays are counted from the file's games, fewer in
-				// a file that begins after the season did (a feed's next
-				// matches): a match keeps the larger number, never one
-				// of a file that saw less of the season.
-				w.Odds = cmp.Or(w.Odds, cur.Odds)
-				w.Referee = cmp.Or(w.Referee, cur.Referee)
-				// Goals an editor recorded stay while the file has
-				// none and the score they make is the file's.
-				if w.Goals == nil && cur.Goals != nil && sameFinal(w.Result, cur.Result) {
-					w.Goals = cur.Goals
-				}
-				w.Venue = cmp.Or(w.Venue, cur.Venue)
-				if pf.derivedMatchdays {
-					w.Matchday = max(w.Matchday, cur.Matchday)
+				keepStored(&w, cur, pf.derivedMatchdays)
+				if im.merge != nil {
+					w = im.merge.merge(w, cur, said, pm)
 				}
 			}
 			return []model.Fixture{w}, nil
 		}
 		fl.queued++
-		err := batch.Fixture(ctx, c, f.ID, from, want, func(ch editor.Change, err error) {
+		err = batch.Fixture(ctx, c, f.ID, from, want, func(ch editor.Change, err error) {
 			fl.queued--
 			if err != nil {
 				reject(pm, err)
@@ -411,6 +397,45 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 		}
 	}
 	return nil
+}
+
+// storedFixture is the stored state of f that an earlier import wrote
+// (nil when there is none) and, for a feed's import, what its source said
+// last of each field (merger.said). A copy is made only when there is
+// one: an allocation per fixture otherwise.
+func (im *Importer) storedFixture(ctx context.Context, existing map[string]editor.Stored[model.Fixture], f *model.Fixture) (
+	*editor.Stored[model.Fixture], map[string]string, error) {
+	st, ok := existing[f.Source]
+	if !ok || st.Value.ID != f.ID {
+		return nil, nil, nil
+	}
+	from := new(editor.Stored[model.Fixture])
+	*from = st
+	if im.merge == nil {
+		return from, nil, nil
+	}
+	said, err := im.merge.said(ctx, im.ed.Store, from, f)
+	return from, said, err
+}
+
+// keepStored keeps in w, a source's state of a stored fixture cur, what
+// the source does not give. Odds and the referee are kept when the file
+// does not give them (most formats have neither). Goals an editor
+// recorded stay while the file has none and the score they make is the
+// file's. Derived matchdays are counted from the file's games, fewer in
+// a file that begins after the season did (a feed's next matches): a
+// match keeps the larger number, never one of a file that saw less of
+// the season.
+func keepStored(w, cur *model.Fixture, derivedMatchdays bool) {
+	w.Odds = cmp.Or(w.Odds, cur.Odds)
+	w.Referee = cmp.Or(w.Referee, cur.Referee)
+	if w.Goals == nil && cur.Goals != nil && sameFinal(w.Result, cur.Result) {
+		w.Goals = cur.Goals
+	}
+	w.Venue = cmp.Or(w.Venue, cur.Venue)
+	if derivedMatchdays {
+		w.Matchday = max(w.Matchday, cur.Matchday)
+	}
 }
 
 // sameFinal reports whether two results end with the same score (after

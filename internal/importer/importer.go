@@ -12,7 +12,9 @@
 // competitions by league and season; fixtures by their source (file and
 // match). Each of these natural keys is claimed with compare-and-set, so
 // any number of importers running at once end with every entity once, and
-// importing the same file again publishes nothing.
+// importing the same file again publishes nothing. A feed's document
+// (Options.Feed) decides the fields of fixtures an editor or another
+// source changed by one rule, the later change wins (disagree.go).
 package importer
 
 import (
@@ -89,6 +91,13 @@ type Options struct {
 	Country string
 	// Input is how files are read: their encoding and size limit.
 	Input datafile.Options
+	// Feed names the feed whose document is written (empty: an
+	// editor's import, whose values are written as they are). A feed's
+	// fields are decided by the rule of disagree.go, from the
+	// Disagreements its last document left; the new ones are the
+	// Summary's.
+	Feed          string
+	Disagreements []Disagreement
 }
 
 func (o Options) includes(season int) bool {
@@ -163,6 +172,8 @@ type Importer struct {
 	// persons resolves the scorers of goals, read from the stream when
 	// the first file with goals is written.
 	persons *editor.Persons
+	// merge decides a feed's fields (nil: not a feed's import).
+	merge   *merger
 	Summary Summary
 }
 
@@ -296,6 +307,9 @@ func (im *Importer) importFiles(ctx context.Context, wg *sync.WaitGroup, next <-
 		<-loading
 		return loadErr
 	}
+	if opts.Feed != "" {
+		im.merge = newMerger(opts.Feed, opts.Disagreements)
+	}
 	batch := im.ed.Batch()
 	var written []*file // the files whose fixtures may still be on their way
 	for group := range groups(next) {
@@ -322,6 +336,9 @@ func (im *Importer) importFiles(ctx context.Context, wg *sync.WaitGroup, next <-
 	}
 	if err := batch.Flush(ctx); err != nil {
 		return failedFile(written, fmt.Errorf("write the fixtures: %w", err))
+	}
+	if im.merge != nil {
+		im.Summary.Disagreements = im.merge.result()
 	}
 	return ctx.Err()
 }

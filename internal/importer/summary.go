@@ -81,6 +81,9 @@ type Summary struct {
 	// HeldBack counts, by the name no team has, the fixtures held back
 	// for it (Options.HoldUnknownTeams).
 	HeldBack map[string]int
+	// Disagreements are a feed's fixtures whose stored values hold
+	// against what its source says (Options.Feed).
+	Disagreements []Disagreement
 }
 
 // Changes counts the entities created or updated, of every kind.
