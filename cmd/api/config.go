@@ -15,7 +15,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/footdata/footballd/internal/webhook"
+	"github.com/footdata/footballd/internal/netguard"
 	"github.com/footdata/footballd/pkg/events"
 )
 
@@ -44,7 +44,7 @@ type config struct {
 	streamsIP    int
 	streamsCli   int
 	history      int
-	webhookAllow *webhook.Allow
+	webhookAllow *netguard.Allow
 	// webhookWorkers deliveries at once, each answered within
 	// webhookTimeout.
 	webhookWorkers int
@@ -340,8 +340,8 @@ func (v proxiesValue) Set(s string) error {
 	return nil
 }
 
-// allowValue is where webhooks may point (webhook.ParseAllow).
-type allowValue struct{ p **webhook.Allow }
+// allowValue is where webhooks may point (netguard.ParseAllow).
+type allowValue struct{ p **netguard.Allow }
 
 func (v allowValue) String() string {
 	if v.p == nil || *v.p == nil {
@@ -351,7 +351,7 @@ func (v allowValue) String() string {
 }
 
 func (v allowValue) Set(s string) error {
-	a, err := webhook.ParseAllow(s)
+	a, err := netguard.ParseAllow(s)
 	if err != nil {
 		return err
 	}
