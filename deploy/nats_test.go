@@ -575,7 +575,13 @@ func followAsIngest(t *testing.T, ctx context.Context, c *natsCluster, editor *e
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := follow.New(follow.Config{Store: store, State: state, Holder: "f1", LeaseTTL: time.Second, Log: slog.New(slog.NewJSONHandler(lockedWriter{&mu, &log}, nil))})
+	// The source is the test's, on loopback.
+	allow, err := netguard.ParseAllow("127.0.0.1/32")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := follow.New(follow.Config{Store: store, State: state, Holder: "f1", LeaseTTL: time.Second, Log: slog.New(slog.NewJSONHandler(lockedWriter{&mu, &log}, nil)),
+		Allow: allow})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/internal/follow"
 	"github.com/footdata/footballd/internal/importer"
+	"github.com/footdata/footballd/internal/netguard"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -89,8 +90,31 @@ func feedAdd() command {
 			if im, ok := importer.Formats[format]; !ok || !im.Fetchable() {
 				return model.Invalidf("format", format, "must be one a feed can follow: %s", strings.Join(fetchableFormats(), ", "))
 			}
-			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.AddFeed(ctx, f) })
+			if err := e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.AddFeed(ctx, f) }); err != nil {
+				return err
+			}
+			warnGuarded(e, f.URL)
+			return nil
 		}}
+}
+
+// warnGuarded warns, on stderr, when a feed's URL is one the followers
+// refuse unless they are told to read it (--feed-allow, --feed-files):
+// the editor cannot see their flags, and learns it now rather than from
+// `feed show` once a poll has failed.
+func warnGuarded(e *env, raw string) {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return
+	}
+	if u.Scheme == "file" {
+		fmt.Fprintf(e.stderr, "warning: followers read a file URL only under the folders given to `ingest follow --feed-files`, such as --feed-files %s\n", filepath.Dir(u.Path))
+		return
+	}
+	if why := netguard.NotPublicHost(u.Hostname()); why != "" {
+		fmt.Fprintf(e.stderr, "warning: %s is not a public address (%s): followers refuse it unless they run with --feed-allow naming it, such as --feed-allow %s\n",
+			u.Hostname(), why, allowFor(u.Hostname()))
+	}
 }
 
 // competitions reads --leagues: codes separated by commas.
@@ -356,8 +380,8 @@ func feedRemove() command {
 // feed, with an admin listener for Prometheus and probes.
 func followCommand() command {
 	var cfg follow.Config
-	var adminListen, level string
-	return command{name: "follow", args: "[--admin-listen ADDR] [--max-shrink 0.2] [--lease 6s] [flags]",
+	var adminListen, level, files string
+	return command{name: "follow", args: "[--admin-listen ADDR] [--feed-allow LIST] [--feed-files DIR,…] [--max-shrink 0.2] [--lease 6s] [flags]",
 		summary: "keep every feed current: poll each on its schedule and publish what changed (runs until stopped)",
 		example: "FD_NATS_URL=nats://ingest:PASSWORD@fd-nats-1:4222 ingest follow --admin-listen 127.0.0.1:9190",
 		flags: func(fs *flag.FlagSet) {
@@ -372,6 +396,11 @@ func followCommand() command {
 			fs.DurationVar(&cfg.MaxBackoff, "max-backoff", time.Hour, "longest wait after failures in a row (never less than the feed's schedule)")
 			fs.StringVar(&cfg.Holder, "holder", "", "name of this follower in leases and statuses (default: host, process id and a random suffix)")
 			fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
+			fs.Func("feed-allow", "where feeds may be fetched from besides public addresses: CIDRs (the only way to loopback or private addresses, such as 127.0.0.1/32) and host patterns (data.example.org, *.example.org; when given, public hosts must match one)", func(s string) (err error) {
+				cfg.Allow, err = netguard.ParseAllow(s)
+				return err
+			})
+			fs.StringVar(&files, "feed-files", "", "comma-separated `folders` under which file URLs may be read (default none: file URLs are refused)")
 		},
 		run: func(ctx context.Context, e *env, pos []string) error {
 			if err := noArgs(pos); err != nil {
@@ -391,6 +420,9 @@ func followCommand() command {
 			}
 			if cfg.MaxShrink <= 0 || cfg.MaxShrink > 1 {
 				return usagef("--max-shrink %g: must be more than 0 and at most 1", cfg.MaxShrink)
+			}
+			if files != "" {
+				cfg.Files = strings.Split(files, ",")
 			}
 			log := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: lvl}))
 			ed, states, err := e.feeds(ctx)
