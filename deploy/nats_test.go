@@ -29,6 +29,7 @@ import (
 	editorpkg "github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/internal/follow"
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/internal/netguard"
 	"github.com/footdata/footballd/internal/provision"
 	"github.com/footdata/footballd/internal/relay"
 	"github.com/footdata/footballd/internal/webhook"
@@ -425,7 +426,7 @@ func TestNATSConfiguration(t *testing.T) {
 		}
 		hooks := oneWebhook{hook: model.Webhook{Name: "live", Client: "acme", URL: recv.URL + "/live", Secret: secret},
 			client: model.Client{Name: "acme", Tier: model.TierRegistered}}
-		allow, err := webhook.ParseAllow("127.0.0.1/32")
+		allow, err := netguard.ParseAllow("127.0.0.1/32")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -574,7 +575,13 @@ func followAsIngest(t *testing.T, ctx context.Context, c *natsCluster, editor *e
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := follow.New(follow.Config{Store: store, State: state, Holder: "f1", LeaseTTL: time.Second, Log: slog.New(slog.NewJSONHandler(lockedWriter{&mu, &log}, nil))})
+	// The source is the test's, on loopback.
+	allow, err := netguard.ParseAllow("127.0.0.1/32")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := follow.New(follow.Config{Store: store, State: state, Holder: "f1", LeaseTTL: time.Second, Log: slog.New(slog.NewJSONHandler(lockedWriter{&mu, &log}, nil)),
+		Allow: allow})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/httpapi"
+	"github.com/footdata/footballd/internal/netguard"
 	"github.com/footdata/footballd/internal/settings"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
@@ -44,7 +45,7 @@ type config struct {
 	streamsIP    int
 	streamsCli   int
 	history      int
-	webhookAllow *webhook.Allow
+	webhookAllow *netguard.Allow
 	// webhookWorkers deliveries at once, each answered within
 	// webhookTimeout.
 	webhookWorkers int
@@ -94,7 +95,7 @@ func (c *config) settings() settings.Table {
 		{Group: "Live events", Name: "streams-per-ip", Env: "FD_STREAMS_PER_IP", Arg: "N", Usage: "event streams an anonymous client address may hold open on one replica", Value: settings.Int(&c.streamsIP, httpapi.DefaultStreamsPerIP, 1, 0)},
 		{Group: "Live events", Name: "streams-per-client", Env: "FD_STREAMS_PER_CLIENT", Arg: "N", Usage: "event streams a registered client may hold open on one replica", Value: settings.Int(&c.streamsCli, httpapi.DefaultStreamsPerClient, 1, 0)},
 		{Group: "Live events", Name: "event-history", Env: "FD_EVENT_HISTORY", Arg: "N", Usage: "recent events a replica keeps for event streams resuming with Last-Event-ID", Value: settings.Int(&c.history, push.DefaultHistory, 1, 0)},
-		{Group: "Webhooks", Name: "webhook-allow", Env: "FD_WEBHOOK_ALLOW", Arg: "LIST", Usage: "where webhooks may point besides public addresses: CIDRs (the only way to loopback or private addresses, such as 127.0.0.1/32) and host patterns (hooks.example.org, *.example.org; when given, public hosts must match one)", Value: settings.Parsed(allowValue{&c.webhookAllow}, "")},
+		{Group: "Webhooks", Name: "webhook-allow", Env: "FD_WEBHOOK_ALLOW", Arg: "LIST", Usage: "where webhooks may point besides public addresses: CIDRs (the only way to loopback or private addresses, such as 127.0.0.1/32) and host patterns (hooks.example.org, *.example.org; when given, public hosts must match one)", Value: settings.Allow(&c.webhookAllow)},
 		{Group: "Webhooks", Name: "webhook-workers", Env: "FD_WEBHOOK_WORKERS", Arg: "N", Usage: "webhook deliveries this replica makes at once (a quarter of them at most for one webhook)", Value: settings.Int(&c.webhookWorkers, webhook.DefaultWorkers, 1, 0)},
 		{Group: "Webhooks", Name: "webhook-timeout", Env: "FD_WEBHOOK_TIMEOUT", Arg: "DURATION", Usage: "time a receiver has to answer 2xx before the delivery is retried", Value: settings.Duration(&c.webhookTimeout, webhook.DefaultTimeout, time.Second, time.Minute)},
 		{Group: "Operations", Name: "log-level", Env: "FD_LOG_LEVEL", Arg: "LEVEL", Usage: "debug, info, warn or error; JSON logs on stderr", Value: settings.Level(&c.level, slog.LevelInfo)},
@@ -185,25 +186,6 @@ func (v proxiesValue) Set(s string) error {
 		out = append(out, prefix.Masked())
 	}
 	*v.p = out
-	return nil
-}
-
-// allowValue is where webhooks may point (webhook.ParseAllow).
-type allowValue struct{ p **webhook.Allow }
-
-func (v allowValue) String() string {
-	if v.p == nil || *v.p == nil {
-		return ""
-	}
-	return (*v.p).String()
-}
-
-func (v allowValue) Set(s string) error {
-	a, err := webhook.ParseAllow(s)
-	if err != nil {
-		return err
-	}
-	*v.p = a
 	return nil
 }
 

@@ -58,7 +58,8 @@ func TestDocsKeepingDataCurrent(t *testing.T) {
 			if args[1] != "follow" {
 				t.Fatalf("docs/feeds.md line %q: only follow runs in the background", line)
 			}
-			c.follow(t, args[2:len(args)-1]...)
+			// The sources are the test's, on loopback.
+			c.follow(t, append(args[2:len(args)-1], "--feed-allow", "127.0.0.1/32")...)
 		case args[1] == "feed" && args[2] == "show":
 			out := c.waitOutput(t, `last result:\s+changed`, args[1:]...)
 			wants := []string{`matches:\s+380`, `changes published:\s+\d{3}`, `etag:|last modified:\s+\w{3}, `, `next poll:\s+20`}

@@ -22,6 +22,7 @@ import (
 	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/internal/follow"
 	"github.com/footdata/footballd/internal/importer"
+	"github.com/footdata/footballd/internal/netguard"
 	"github.com/footdata/footballd/internal/settings"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/prometheus/client_golang/prometheus"
@@ -90,8 +91,31 @@ func feedAdd() command {
 			if im, ok := importer.Formats[format]; !ok || !im.Fetchable() {
 				return model.Invalidf("format", format, "must be one a feed can follow: %s", strings.Join(fetchableFormats(), ", "))
 			}
-			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.AddFeed(ctx, f) })
+			if err := e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.AddFeed(ctx, f) }); err != nil {
+				return err
+			}
+			warnGuarded(e, f.URL)
+			return nil
 		}}
+}
+
+// warnGuarded warns, on stderr, when a feed's URL is one the followers
+// refuse unless they are told to read it (--feed-allow, --feed-files):
+// the editor cannot see their flags, and learns it now rather than from
+// `feed show` once a poll has failed.
+func warnGuarded(e *env, raw string) {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return
+	}
+	if u.Scheme == "file" {
+		fmt.Fprintf(e.stderr, "warning: followers read a file URL only under the folders given to `ingest follow --feed-files`, such as --feed-files %s\n", filepath.Dir(u.Path))
+		return
+	}
+	if why := netguard.NotPublicHost(u.Hostname()); why != "" {
+		fmt.Fprintf(e.stderr, "warning: %s is not a public address (%s): followers refuse it unless they run with --feed-allow naming it, such as --feed-allow %s\n",
+			u.Hostname(), why, allowFor(u.Hostname()))
+	}
 }
 
 // competitions reads --leagues: codes separated by commas.
@@ -378,7 +402,7 @@ func followCommand() command {
 	var cfg follow.Config
 	var adminListen string
 	var lvl slog.Level
-	return command{name: "follow", args: "[--admin-listen ADDR] [--max-shrink 0.2] [--lease 6s] [flags]",
+	return command{name: "follow", args: "[--admin-listen ADDR] [--feed-allow LIST] [--feed-files DIR,…] [--max-shrink 0.2] [--lease 6s] [flags]",
 		summary: "keep every feed current: poll each on its schedule and publish what changed (runs until stopped)",
 		example: "FD_NATS_URL=nats://ingest:PASSWORD@fd-nats-1:4222 ingest follow --admin-listen 127.0.0.1:9190",
 		flags: func(fs *flag.FlagSet) {
@@ -442,6 +466,8 @@ func followSettings(cfg *follow.Config, adminListen *string, lvl *slog.Level) se
 		{Name: "max-backoff", Arg: "DURATION", Usage: "longest wait after failures in a row (never less than the feed's schedule)", Value: settings.Duration(&cfg.MaxBackoff, follow.DefaultMaxBackoff, time.Nanosecond, 0)},
 		{Name: "holder", Arg: "NAME", Usage: "name of this follower in leases and statuses (default: host, process id and a random suffix)", Value: settings.Text(&cfg.Holder, "")},
 		{Name: "log-level", Arg: "LEVEL", Usage: "debug, info, warn or error", Value: settings.Level(lvl, slog.LevelInfo)},
+		{Name: "feed-allow", Arg: "LIST", Usage: "where feeds may be fetched from besides public addresses: CIDRs (the only way to loopback or private addresses, such as 127.0.0.1/32) and host patterns (data.example.org, *.example.org; when given, public hosts must match one)", Value: settings.Allow(&cfg.Allow)},
+		{Name: "feed-files", Arg: "FOLDERS", Usage: "comma-separated folders under which file URLs may be read (default none: file URLs are refused)", Value: settings.List(&cfg.Files)},
 	}
 }
 

@@ -179,7 +179,7 @@ func TestFeedCommands(t *testing.T) {
 		t.Errorf("feed list before any poll:\n%s", out)
 	}
 
-	stop, admin := c.followAdmin(t, "--lease", "1s", "--holder", "f1")
+	stop, admin := c.followAdmin(t, "--lease", "1s", "--holder", "f1", "--feed-files", filepath.Dir(path))
 	show := c.waitOutput(t, `last result:\s+changed`, "feed", "show", "pl")
 	for _, want := range []string{`format:\s+openfootball`, `lease holder:\s+f1`, `matches:\s+380`, `etag:\s+"`, `changes published:\s+4\d\d`,
 		`teams:\s+created when unknown`, `next poll:\s+20`, `last error:\s+-`} {
@@ -284,7 +284,7 @@ func TestFollowKill9(t *testing.T) {
 	c.ok("feed", "add", "pl", "--format", "openfootball", "--url", "file://"+path, "--every", "1s", "--create-teams")
 	start := func(holder string) (*exec.Cmd, *natstest.Buffer) {
 		log := &natstest.Buffer{}
-		cmd := exec.Command(bin, "follow", "--holder", holder, "--lease", "1s", "--admin-listen", "")
+		cmd := exec.Command(bin, "follow", "--holder", holder, "--lease", "1s", "--admin-listen", "", "--feed-files", filepath.Dir(path))
 		cmd.Env = append(os.Environ(), "FD_NATS_URL="+c.srv.URL())
 		cmd.Stderr = log
 		if err := cmd.Start(); err != nil {

@@ -205,7 +205,7 @@ func runLiveDocs(t *testing.T, c *cli, oldb, v4, tokenFile string) (stop func() 
 		case args[0] != "ingest":
 			t.Fatalf("docs/feeds.md line %q: not an ingest command", line)
 		case args[len(args)-1] == "&":
-			stop = c.follow(t, append(args[2:len(args)-1], "--lease", "1s")...)
+			stop = c.follow(t, append(args[2:len(args)-1], "--lease", "1s", "--feed-allow", "127.0.0.1/32")...)
 		case args[1] == "feed" && args[2] == "add" && slices.Contains(args, "openligadb"):
 			c.ok(append(args[1:], "--upstream-per-minute", "60")...)
 		case args[1] == "feed" && args[2] == "show":

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/editor"
+	"github.com/footdata/footballd/internal/netguard"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/model"
 )
@@ -85,7 +86,7 @@ func warnNotPublic(e *env, raw string) {
 	if err != nil {
 		return
 	}
-	if why := webhook.NotPublicHost(u.Hostname()); why != "" {
+	if why := netguard.NotPublicHost(u.Hostname()); why != "" {
 		fmt.Fprintf(e.stderr, "warning: %s is not a public address (%s): replicas refuse it unless they run with --webhook-allow naming it, "+
 			"such as FD_WEBHOOK_ALLOW=%s (make run passes FD_WEBHOOK_ALLOW on)\n", u.Hostname(), why, allowFor(u.Hostname()))
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/internal/netguard"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -38,7 +39,7 @@ func (c *cli) replica(t *testing.T, change ...func(*webhook.Config)) *webhook.Di
 	if err != nil {
 		t.Fatal(err)
 	}
-	allow, _ := webhook.ParseAllow("127.0.0.0/8")
+	allow, _ := netguard.ParseAllow("127.0.0.0/8")
 	cfg := webhook.Config{Conn: nc, Hooks: func() webhook.Hooks { return m.Snapshot() }, Allow: allow,
 		PublicURL: "https://api.test", Scan: 20 * time.Millisecond}
 	for _, ch := range change {

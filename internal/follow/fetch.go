@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/buildinfo"
+	"github.com/footdata/footballd/internal/netguard"
 )
 
 // validators are what a fetch sends to be told "not modified".
@@ -36,20 +37,27 @@ type fetcher struct {
 	headerTimeout time.Duration
 	maxBody       int64
 	userAgent     string
+	allow         *netguard.Allow
+	// files are the folders file URLs may name, absolute, links resolved.
+	files []string
 }
 
 func newFetcher(cfg Config) *fetcher {
 	transport := &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: cfg.ConnectTimeout, KeepAlive: 30 * time.Second}).DialContext,
+		// No proxy from the environment: it would dial instead of us and
+		// so escape the address check.
+		Proxy:                 nil,
+		DialContext:           cfg.Allow.Dialer(allowFlag, cfg.ConnectTimeout),
 		TLSHandshakeTimeout:   cfg.ConnectTimeout,
 		ResponseHeaderTimeout: cfg.HeaderTimeout,
 		MaxIdleConnsPerHost:   2,
 		IdleConnTimeout:       90 * time.Second,
 		ForceAttemptHTTP2:     true,
 	}
-	return &fetcher{client: &http.Client{Transport: transport}, timeout: cfg.FetchTimeout, headerTimeout: cfg.HeaderTimeout, maxBody: cfg.MaxBody,
+	f := &fetcher{timeout: cfg.FetchTimeout, headerTimeout: cfg.HeaderTimeout, maxBody: cfg.MaxBody, allow: cfg.Allow, files: cfg.Files,
 		userAgent: "footballd-follower/" + buildinfo.Read().Version + " (+https://github.com/footdata/footballd)"}
+	f.client = &http.Client{Transport: transport, CheckRedirect: f.checkRedirect}
+	return f
 }
 
 // fetch gets rawURL, conditionally on v, within the fetch timeout: the
@@ -62,7 +70,14 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string, v validators) (fetch
 		return fetched{}, fmt.Errorf("url %q: %w", rawURL, err)
 	}
 	if u.Scheme == "file" {
-		return f.file(u.Path, v)
+		path, err := f.localFile(u.Path)
+		if err != nil {
+			return fetched{}, err
+		}
+		return f.file(path, v)
+	}
+	if err := f.checkURL(u); err != nil {
+		return fetched{}, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
@@ -179,6 +194,9 @@ func (f *fetcher) call(ctx context.Context, rawURL string, header http.Header) (
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
+		return answer{}, err
+	}
+	if err := f.checkURL(req.URL); err != nil {
 		return answer{}, err
 	}
 	req.Header.Set("User-Agent", f.userAgent)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/internal/importer"
+	"github.com/footdata/footballd/internal/netguard"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/prometheus/client_golang/prometheus"
@@ -52,6 +53,11 @@ type Config struct {
 	// largest body read (64 MiB).
 	ConnectTimeout, HeaderTimeout, FetchTimeout time.Duration
 	MaxBody                                     int64
+	// Allow is where feeds may be fetched from besides public addresses
+	// (--feed-allow; default none); Files the folders file URLs may name
+	// (--feed-files; default none, so file URLs are refused).
+	Allow *netguard.Allow
+	Files []string
 	// MaxBackoff caps the wait after failures (default 1h, and never
 	// less than a feed's own schedule).
 	MaxBackoff time.Duration
@@ -120,6 +126,9 @@ func (c *Config) setDefaults() {
 	if c.Getenv == nil {
 		c.Getenv = os.Getenv
 	}
+	if c.Allow == nil {
+		c.Allow = &netguard.Allow{}
+	}
 }
 
 // Validate checks the configuration; each error names its field.
@@ -180,6 +189,11 @@ func New(cfg Config) (*Follower, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	files, err := feedFolders(cfg.Files)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Files = files
 	return &Follower{cfg: cfg, fetch: newFetcher(cfg), m: newMetrics(cfg.Registerer), held: map[string]*held{}, seen: map[string]seenLease{},
 		wake: make(chan struct{}, 1)}, nil
 }

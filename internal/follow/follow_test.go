@@ -23,6 +23,7 @@ import (
 	"github.com/footdata/footballd/internal/importer"
 	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/internal/netguard"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/nats-io/nats.go/jetstream"
@@ -231,7 +232,10 @@ func (w *world) start(holder string, change func(*follow.Config)) *follower {
 	}
 	cfg := follow.Config{Store: fl.store, State: st, Holder: holder, LeaseTTL: time.Second, Registerer: fl.reg,
 		Log:          slog.New(slog.NewJSONHandler(fl.log, nil)),
-		FetchTimeout: 2 * time.Second, HeaderTimeout: time.Second, MaxBackoff: 2 * time.Second}
+		FetchTimeout: 2 * time.Second, HeaderTimeout: time.Second, MaxBackoff: 2 * time.Second,
+		// The sources are fakes on loopback, which only an allow list
+		// lets a follower reach.
+		Allow: mustAllow(w.t, "127.0.0.1/32")}
 	if change != nil {
 		change(&cfg)
 	}
@@ -246,6 +250,15 @@ func (w *world) start(holder string, change func(*follow.Config)) *follower {
 	}()
 	w.t.Cleanup(func() { cancel(); <-fl.stopped })
 	return fl
+}
+
+func mustAllow(t *testing.T, list string) *netguard.Allow {
+	t.Helper()
+	a, err := netguard.ParseAllow(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
 
 // kill stops a follower as kill -9 would, as far as the others can tell:

@@ -12,6 +12,7 @@ import (
 	"github.com/footdata/footballd/internal/editor"
 	"github.com/footdata/footballd/internal/livefake"
 	"github.com/footdata/footballd/internal/natsembed"
+	"github.com/footdata/footballd/internal/netguard"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 )
@@ -83,7 +84,11 @@ func liveBench(b *testing.B) (*Follower, *held, *livefake.OpenLigaDB) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f, err := New(Config{Store: store, State: state, Holder: "bench"})
+	allow, err := netguard.ParseAllow("127.0.0.1/32")
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := New(Config{Store: store, State: state, Holder: "bench", Allow: allow})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/footdata/footballd/internal/netguard"
 )
 
 // Text is a string.
@@ -180,6 +182,52 @@ func (v addrValue) Set(s string) error {
 		return errors.New("must be host:port or :port")
 	}
 	*v.p = s
+	return nil
+}
+
+// Allow is where a process may connect besides public addresses
+// (netguard.ParseAllow); empty for nowhere else.
+func Allow(p **netguard.Allow) Value { return allowValue{p} }
+
+type allowValue struct{ p **netguard.Allow }
+
+func (v allowValue) String() string {
+	if v.p == nil || *v.p == nil {
+		return ""
+	}
+	return (*v.p).String()
+}
+
+func (v allowValue) Default() string { return "" }
+
+func (v allowValue) Set(s string) error {
+	a, err := netguard.ParseAllow(s)
+	if err != nil {
+		return err
+	}
+	*v.p = a
+	return nil
+}
+
+// List is comma-separated text; empty for none.
+func List(p *[]string) Value { return listValue{p} }
+
+type listValue struct{ p *[]string }
+
+func (v listValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strings.Join(*v.p, ",")
+}
+
+func (v listValue) Default() string { return "" }
+
+func (v listValue) Set(s string) error {
+	*v.p = nil
+	if s != "" {
+		*v.p = strings.Split(s, ",")
+	}
 	return nil
 }
 

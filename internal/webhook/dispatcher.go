@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/footdata/footballd/internal/netguard"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/push"
@@ -64,7 +65,7 @@ type Config struct {
 	// PublicURL is the base of the events' links.
 	PublicURL string
 	// Allow is where webhooks may point (default: public addresses).
-	Allow *Allow
+	Allow *netguard.Allow
 	// Workers is how many deliveries this replica makes at once (16).
 	Workers int
 	// PerWebhook is how many of them may be for one webhook (a quarter
@@ -133,7 +134,7 @@ func (c *Config) setDefaults() {
 		c.CircuitAfter = 5
 	}
 	if c.Allow == nil {
-		c.Allow = &Allow{}
+		c.Allow = &netguard.Allow{}
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -201,6 +202,9 @@ func New(cfg Config) (*Dispatcher, error) {
 		wake: make(chan struct{}, 1), notes: map[string]*pendingNotes{}}, nil
 }
 
+// dialTimeout bounds connecting to a webhook's host.
+const dialTimeout = 5 * time.Second
+
 // newClient is the HTTP client of verifications and deliveries: it dials
 // only allowed addresses, uses no proxy, and follows no redirect.
 func newClient(cfg Config) *http.Client {
@@ -208,7 +212,7 @@ func newClient(cfg Config) *http.Client {
 		// No proxy from the environment: it would dial instead of us and
 		// so escape the address check.
 		Proxy:                 nil,
-		DialContext:           cfg.Allow.dial,
+		DialContext:           cfg.Allow.Dialer("--webhook-allow", dialTimeout),
 		ForceAttemptHTTP2:     true,
 		MaxIdleConnsPerHost:   cfg.Workers,
 		IdleConnTimeout:       90 * time.Second,

@@ -21,6 +21,7 @@ import (
 
 	"github.com/footdata/footballd/internal/natsembed"
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/internal/netguard"
 	"github.com/footdata/footballd/internal/webhook"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
@@ -114,7 +115,7 @@ func (w *world) start(change func(*webhook.Config)) *replica {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	allow, err := webhook.ParseAllow("127.0.0.1/32")
+	allow, err := netguard.ParseAllow("127.0.0.1/32")
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -384,7 +385,7 @@ func TestVerification(t *testing.T) {
 			w.add("h", "reg", nil)
 			w.start(func(c *webhook.Config) {
 				c.VerifyFor = 500 * time.Millisecond
-				c.Allow, _ = webhook.ParseAllow(tt.allow)
+				c.Allow, _ = netguard.ParseAllow(tt.allow)
 			})
 			st := w.waitState("h", func(st webhook.State) bool { return st.Status != webhook.Pending })
 			if st.Status != tt.want || !strings.Contains(st.Verification, tt.wantError) {

@@ -139,7 +139,7 @@ func startFollower(env *benchEnv, w *world, ingestBin string) (*process, error) 
 		return nil, err
 	}
 	p, err := startProcess(env.logPath("follow"), admin, ingestBin, "--nats", w.url(), "follow", "--admin-listen", admin,
-		"--lease", "3s", "--log-level", "warn")
+		"--lease", "3s", "--log-level", "warn", "--feed-allow", "127.0.0.1/32")
 	if err != nil {
 		return nil, err
 	}

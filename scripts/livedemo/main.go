@@ -115,7 +115,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if out, err := add.CombinedOutput(); err != nil {
 		return fmt.Errorf("ingest feed add: %v: %s", err, out)
 	}
-	follower, err := start(io.Discard, ingest, "--nats", nats.URL(), "--editor", "live-demo", "follow", "--admin-listen", "", "--lease", "2s")
+	follower, err := start(io.Discard, ingest, "--nats", nats.URL(), "--editor", "live-demo", "follow", "--admin-listen", "", "--lease", "2s",
+		"--feed-allow", "127.0.0.1/32") // the fake is on loopback
 	if err != nil {
 		return err
 	}

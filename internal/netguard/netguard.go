@@ -1,4 +1,8 @@
-package webhook
+// Package netguard decides which addresses the servers' outgoing
+// requests may reach (webhook deliveries, feed fetches): public unicast
+// addresses, and the others only through an operator's allow list, judged
+// on the address actually dialled.
+package netguard
 
 import (
 	"context"
@@ -10,8 +14,8 @@ import (
 	"time"
 )
 
-// Allow is the operator's list of where webhooks may point
-// (--webhook-allow): CIDRs and host patterns. An address is allowed when
+// Allow is an operator's list of where outgoing requests may go
+// (--webhook-allow, --feed-allow): CIDRs and host patterns. An address is allowed when
 // it is in one of the CIDRs, or when it is a public address and the URL's
 // host matches one of the patterns (any host, when there are none).
 // Loopback, private, link-local and every other special-purpose address
@@ -77,8 +81,9 @@ func (a *Allow) hostAllowed(host string) bool {
 	return false
 }
 
-// check decides on one dialled address of host.
-func (a *Allow) check(host string, addr netip.Addr) error {
+// Check decides on one dialled address of host; flag names the allow
+// list in its errors (--webhook-allow).
+func (a *Allow) Check(flag, host string, addr netip.Addr) error {
 	addr = addr.Unmap().WithZone("")
 	for _, p := range a.prefixes {
 		if p.Contains(addr) {
@@ -86,10 +91,10 @@ func (a *Allow) check(host string, addr netip.Addr) error {
 		}
 	}
 	if why := notPublicBecause(addr); why != "" {
-		return fmt.Errorf("webhook host %s: address %s is not public and not in --webhook-allow (%s)", host, addr, why)
+		return fmt.Errorf("host %s: address %s is not public and not in %s (%s)", host, addr, flag, why)
 	}
 	if !a.hostAllowed(host) {
-		return fmt.Errorf("webhook host %s: not in --webhook-allow", host)
+		return fmt.Errorf("host %s: not in %s", host, flag)
 	}
 	return nil
 }
@@ -119,9 +124,9 @@ func carrier(cidr string, at int, name, ref string) block {
 // notPublic is every block of IANA's IPv4 and IPv6 Special-Purpose
 // Address Registries (iana-ipv4-special-registry, iana-ipv6-special-
 // registry, as of 2025), and the multicast and deprecated blocks that are
-// not in them. A webhook is an ordinary unicast host on the internet: even
-// the registries' blocks marked globally reachable (anycast relays, AS112)
-// are no place for one, so none is public. An address of a block that
+// not in them. A webhook or a feed is an ordinary unicast host on the
+// internet: even the registries' blocks marked globally reachable (anycast
+// relays, AS112) are no place for one, so none is public. An address of a block that
 // carries an IPv4 address is as public as that address. Not among those,
 // so judged by their block alone: Teredo (2001::/32), whose client
 // address is obfuscated and reached through relays, and the local-use
@@ -219,32 +224,32 @@ func notPublicBecause(addr netip.Addr) string {
 	return ""
 }
 
-// dialTimeout bounds connecting to a webhook's host.
-const dialTimeout = 5 * time.Second
-
-// dial connects to address (host:port) only if the address it resolves
-// to is allowed: the check runs in the dialer's Control, on the very
-// address connected to.
-func (a *Allow) dial(ctx context.Context, network, address string) (net.Conn, error) {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return nil, fmt.Errorf("webhook address %s: %w", address, err)
-	}
-	d := net.Dialer{Timeout: dialTimeout, Control: func(_, addr string, _ syscall.RawConn) error {
-		ap, err := netip.ParseAddrPort(addr)
+// Dialer returns a DialContext that connects to address (host:port) only
+// if the address it resolves to is allowed, within timeout: the check runs
+// in the dialer's Control, on the very address connected to. flag names
+// the allow list in its errors.
+func (a *Allow) Dialer(flag string, timeout time.Duration) func(ctx context.Context, network, address string) (net.Conn, error) {
+	return func(ctx context.Context, network, address string) (net.Conn, error) {
+		host, _, err := net.SplitHostPort(address)
 		if err != nil {
-			return fmt.Errorf("webhook address %s: %w", addr, err)
+			return nil, fmt.Errorf("address %s: %w", address, err)
 		}
-		return a.check(host, ap.Addr())
-	}}
-	return d.DialContext(ctx, network, address)
+		d := net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second, Control: func(_, addr string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(addr)
+			if err != nil {
+				return fmt.Errorf("address %s: %w", addr, err)
+			}
+			return a.Check(flag, host, ap.Addr())
+		}}
+		return d.DialContext(ctx, network, address)
+	}
 }
 
-// NotPublicHost says why the host of a webhook URL is not a public
-// address, "" when it is public or a name (which only its resolution at
-// delivery time tells): for editors, who cannot see the replicas'
-// --webhook-allow, to learn at once that a replica would refuse it unless
-// allowed there.
+// NotPublicHost says why the host of a URL is not a public address, ""
+// when it is public or a name (which only its resolution when dialled
+// tells): for editors, who cannot see the replicas' --webhook-allow nor
+// the followers' --feed-allow, to learn at once that they would refuse it
+// unless allowed there.
 func NotPublicHost(host string) string {
 	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
 		return notPublicBecause(netip.IPv6Loopback())
