@@ -29,6 +29,7 @@ const (
 	warnTwiceADay    = "a team playing twice on one day"
 	warnNoResult     = "past fixtures without a result (postponed, abandoned, or missing from the file?)"
 	warnRoundCount   = "teams with unequal numbers of regular matches: the rounds do not fit the teams"
+	warnRoundStage   = "round names the stage table does not know: served as PLAYOFFS (add them to model.StageOf's table)"
 )
 
 // checkSeason looks at one season as a parser read it, drops the lines
@@ -47,12 +48,28 @@ func checkSeason(pf *parsedFile, now time.Time) []Warning {
 	checkWindow(pf, warn)
 	checkTwiceADay(pf, warn)
 	checkResults(pf, now, warn)
+	checkRoundStages(pf, warn)
 	if pf.kind == model.TypeLeague {
 		if lo, hi := regularRange(pf.matches, norm); lo != hi {
 			warn(warnRoundCount, "between %d and %d regular matches per team over %d matchdays", lo, hi, pf.matchdays)
 		}
 	}
 	return ws
+}
+
+// checkRoundStages warns once of each round name whose v4 stage the one
+// table does not know: the round is imported, and served by its fallback.
+func checkRoundStages(pf *parsedFile, warn warnFunc) {
+	seen := map[string]bool{}
+	for _, pm := range pf.matches {
+		if seen[pm.round] {
+			continue
+		}
+		seen[pm.round] = true
+		if stage, known := model.StageOf(pm.round, pm.stage == model.Playoff, pf.kind); !known {
+			warn(warnRoundStage, "round %q (line %d), served as %s", pm.round, pm.line, stage)
+		}
+	}
 }
 
 // warnFunc adds a warning of kind about the season being checked.
