@@ -32,7 +32,7 @@ func TestFeedGuard(t *testing.T) {
 		args []string
 		err  string
 	}{
-		{[]string{"follow", "--feed-allow", "10.0.0.0/33"}, `invalid value "10.0.0.0/33" for flag -feed-allow`},
+		{[]string{"follow", "--feed-allow", "10.0.0.0/33"}, `--feed-allow "10.0.0.0/33": "10.0.0.0/33" is not a CIDR`},
 		{[]string{"follow", "--feed-files", "/no/such/folder"}, `feed files "/no/such/folder"`},
 	} {
 		code, _, errOut := c.run(tt.args...)
