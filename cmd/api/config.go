@@ -7,7 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/netip"
-	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,7 +18,6 @@ import (
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/push"
 	"github.com/footdata/footballd/pkg/readmodel"
-	"github.com/nats-io/nats.go"
 )
 
 // config is the replica's configuration: flags, each with an FD_*
@@ -71,7 +70,7 @@ type config struct {
 // The libraries' defaults and bounds are theirs, referred to here.
 func (c *config) settings() settings.Table {
 	season := fmt.Sprintf("%02d-%02d", int(readmodel.DefaultSwitchMonth), readmodel.DefaultSwitchDay)
-	return settings.Table{
+	return slices.Concat(settings.Table{
 		{Group: "HTTP", Name: "listen", Env: "FD_LISTEN", Arg: "ADDR", Usage: "HTTP address (port 0: a free one, logged)", Value: settings.Addr(&c.listen, ":8080", false)},
 		{Group: "HTTP", Name: "admin-listen", Env: "FD_ADMIN_LISTEN", Arg: "ADDR", Usage: "admin listener (/metrics, /healthz, /readyz); empty for none; each replica on a host needs its own", Value: settings.Addr(&c.adminListen, "127.0.0.1:9090", true)},
 		{Group: "HTTP", Name: "public-url", Env: "FD_PUBLIC_URL", Arg: "URL", Usage: "base of absolute links, such as https://api.example.org (default: the request's scheme and Host)", Value: settings.Text(&c.publicURL, "")},
@@ -80,10 +79,7 @@ func (c *config) settings() settings.Table {
 		{Group: "HTTP", Name: "access-log", Env: "FD_ACCESS_LOG", Usage: "log every request (method, path, status, time, client, caller; never the query)", Value: settings.Bool(&c.accessLog)},
 		{Group: "HTTP", Name: "conns-per-ip", Env: "FD_CONNS_PER_IP", Arg: "N", Usage: "connections one address may hold open on this replica (a trusted proxy's are not counted)", Value: settings.Int(&c.connsPerIP, httpapi.DefaultConnsPerIP, 1, 0)},
 		{Group: "HTTP", Name: "cache-mb", Env: "FD_CACHE_MB", Arg: "MIB", Usage: "budget of the rendered-response cache", Value: settings.Int(&c.cacheMB, httpapi.DefaultCacheBytes>>20, 1, 0)},
-		{Group: "NATS", Name: "nats", Env: "FD_NATS_URL", Arg: "URLS", Usage: "NATS servers, comma-separated; a user's password as nats://api:PASSWORD@host:4222 (masked in logs)", Value: settings.Parsed(natsValue{&c.natsURL}, nats.DefaultURL), Redact: events.Redacted},
-		{Group: "NATS", Name: "nats-ca", Env: "FD_NATS_CA", Arg: "FILE", Usage: "PEM file of the CA trusted for NATS, and for NATS only (default: the system's roots)", Value: settings.Text(&c.natsCA, "")},
-		{Group: "NATS", Name: "nats-cert", Env: "FD_NATS_CERT", Arg: "FILE", Usage: "PEM client certificate for NATS, with --nats-key", Value: settings.Text(&c.natsCert, "")},
-		{Group: "NATS", Name: "nats-key", Env: "FD_NATS_KEY", Arg: "FILE", Usage: "PEM key of --nats-cert", Value: settings.Text(&c.natsKey, "")},
+	}, settings.NATS("NATS", "api", &c.natsURL, &c.natsCA, &c.natsCert, &c.natsKey), settings.Table{
 		{Group: "NATS", Name: "stall-after", Env: "FD_STALL_AFTER", Arg: "DURATION", Usage: "how long the stream consumer may hold back a message the stream has before it is replaced; /readyz is 503 until the replica has caught up", Value: settings.Duration(&c.stallAfter, events.DefaultStallAfter, events.MinStallAfter, 0)},
 		{Group: "NATS", Name: "embedded-nats", Env: "FD_EMBEDDED_NATS", Arg: "DIR", Usage: "single-machine mode: run NATS in-process on the --nats address, storage in DIR", Value: settings.Text(&c.embeddedNATS, "")},
 		{Group: "Data", Name: "now", Env: "FD_NOW", Arg: "TIME", Usage: "start the data's clock at this RFC 3339 instant (demos, tests); rate limits keep the wall clock", Value: settings.Parsed(nowValue{&c.now, &c.fixedNow}, "")},
@@ -101,7 +97,7 @@ func (c *config) settings() settings.Table {
 		{Group: "Operations", Name: "log-level", Env: "FD_LOG_LEVEL", Arg: "LEVEL", Usage: "debug, info, warn or error; JSON logs on stderr", Value: settings.Level(&c.level, slog.LevelInfo)},
 		{Group: "Operations", Name: "drain", Env: "FD_DRAIN", Arg: "DURATION", Usage: "on SIGTERM, how long to report not ready before closing, so that load balancers stop routing here", Value: settings.Duration(&c.drain, 5*time.Second, 0, 0)},
 		{Group: "Operations", Name: "version", Usage: "print the version and exit", Value: settings.Bool(&c.version)},
-	}
+	})
 }
 
 // example is the start of a production replica, shown by --help.
@@ -141,22 +137,6 @@ func usage(w io.Writer, table settings.Table) {
 	fmt.Fprintln(w, "Every flag may be given in its environment variable instead; a flag wins over it.")
 	_ = table.Help(w)
 	fmt.Fprintf(w, "\nexample:\n  %s\n", example)
-}
-
-// natsValue is one or more nats:// URLs separated by commas.
-type natsValue struct{ p *string }
-
-func (v natsValue) String() string { return deref(v.p) }
-
-func (v natsValue) Set(s string) error {
-	for _, one := range strings.Split(s, ",") {
-		u, err := url.Parse(strings.TrimSpace(one))
-		if err != nil || u.Scheme != "nats" || u.Host == "" {
-			return errors.New("must be a URL such as nats://127.0.0.1:4222, or several separated by commas")
-		}
-	}
-	*v.p = s
-	return nil
 }
 
 // proxiesValue is a list of CIDRs or addresses.

@@ -61,8 +61,8 @@ func feedAdd() command {
 			fs.StringVar(&leagues, "leagues", "", "comma-separated competition `codes` a live API feed follows")
 			fs.StringVar(&live.TokenFile, "token-file", "", "`file` holding the API token, read by every follower (only its path is stored)")
 			fs.StringVar(&live.TokenEnv, "token-env", "", "environment `variable` holding the API token on every follower (only its name is stored)")
-			fs.IntVar(&live.UpstreamPerMinute, "upstream-per-minute", 0, "calls a minute the source allows the token (default: the format's; football-data-org 10)")
-			fs.IntVar(&live.UpstreamPerDay, "upstream-per-day", 0, "calls a day the source allows (default: the format's; openligadb 5000)")
+			fs.IntVar(&live.UpstreamPerMinute, "upstream-per-minute", 0, fmt.Sprintf("calls a minute the source allows the token (default: the format's; football-data-org %d)", follow.FootballDataOrgPerMinute))
+			fs.IntVar(&live.UpstreamPerDay, "upstream-per-day", 0, fmt.Sprintf("calls a day the source allows (default: the format's; openligadb %d)", follow.OpenLigaDBPerDay))
 		},
 		run: func(ctx context.Context, e *env, pos []string) error {
 			if len(pos) != 1 {

@@ -55,6 +55,7 @@ func TestFlagsComeFromTheTable(t *testing.T) {
 		{[]string{"--bogus"}, nil, `ingest: unknown flag --bogus (see ingest --help)`},
 		{[]string{"--patience", "soon", "team", "list"}, nil, `ingest: --patience "soon": must be a duration more than 0, such as 1m (see ingest --help)`},
 		{[]string{"team", "list"}, map[string]string{"FD_PATIENCE": "0s"}, `ingest: --patience "0s" (from FD_PATIENCE): must be a duration more than 0, such as 1m (see ingest --help)`},
+		{[]string{"show", "team", "57", "--nats", "http://ingest:s3cret@x"}, nil, `ingest: show: --nats "http://ingest:xxxxx@x": must be a URL such as nats://127.0.0.1:4222, or several separated by commas (see ingest help show)`},
 		{[]string{"team", "put", "--nats"}, nil, `ingest: team put: flag needs an argument: --nats (see ingest help team put)`},
 		{[]string{"follow", "--bogus"}, nil, `ingest: follow: unknown flag --bogus (see ingest help follow)`},
 		{[]string{"follow", "--lease", "x"}, nil, `ingest: follow: --lease "x": must be a duration of at least 300ms, such as 6s (see ingest help follow)`},

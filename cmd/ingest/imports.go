@@ -128,10 +128,10 @@ func generateWorld() command {
 		flags: func(fs *flag.FlagSet) {
 			fs.Uint64Var(&seed, "seed", 1, "seed: the same seed gives the same world")
 			fs.IntVar(&cfg.Fixtures, "fixtures", 0, "generate whole seasons until at least this many fixtures exist")
-			fs.IntVar(&cfg.Leagues, "leagues", 0, "number of leagues (default 4, or enough for --fixtures in about 20 seasons)")
-			fs.IntVar(&cfg.Seasons, "seasons", 0, "seasons per league (default 2; ignored with --fixtures)")
-			fs.IntVar(&cfg.FirstYear, "first-year", 0, "start year of the first season (default 2000)")
-			fs.IntVar(&cfg.TournamentEvery, "tournament-every", 0, "a 32-team tournament every N seasons (default 4; -1 for none)")
+			fs.IntVar(&cfg.Leagues, "leagues", 0, fmt.Sprintf("number of leagues (default %d, or enough for --fixtures in about 20 seasons)", generate.DefaultLeagues))
+			fs.IntVar(&cfg.Seasons, "seasons", 0, fmt.Sprintf("seasons per league (default %d; ignored with --fixtures)", generate.DefaultSeasons))
+			fs.IntVar(&cfg.FirstYear, "first-year", 0, fmt.Sprintf("start year of the first season (default %d)", generate.DefaultFirstYear))
+			fs.IntVar(&cfg.TournamentEvery, "tournament-every", 0, fmt.Sprintf("a 32-team tournament every N seasons (default %d; -1 for none)", generate.DefaultTournamentEvery))
 			fs.IntVar(&cfg.LiveMatches, "live", 0, "fixtures of the last season published as live edit streams")
 			fs.IntVar(&cfg.ExtraEdits, "extra-edits", 0, "extra revisions of every fixture before its final state")
 		},

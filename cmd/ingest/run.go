@@ -15,7 +15,6 @@ import (
 	"github.com/footdata/footballd/internal/settings"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
-	"github.com/nats-io/nats.go"
 )
 
 // Exit codes, so scripts can tell a refused edit from a broken connection.
@@ -71,15 +70,11 @@ type globals struct {
 
 // settings are the global flags; --editor defaults to the user's name.
 func (g *globals) settings(getenv func(string) string) settings.Table {
-	return settings.Table{
-		{Name: "nats", Env: "FD_NATS_URL", Arg: "URL", Usage: "NATS server URL", Value: settings.Text(&g.nats, nats.DefaultURL)},
-		{Name: "nats-ca", Env: "FD_NATS_CA", Arg: "FILE", Usage: "PEM file of the CA trusted for NATS (default: the system's roots)", Value: settings.Text(&g.natsCA, "")},
-		{Name: "nats-cert", Env: "FD_NATS_CERT", Arg: "FILE", Usage: "PEM client certificate for NATS, with --nats-key", Value: settings.Text(&g.natsCert, "")},
-		{Name: "nats-key", Env: "FD_NATS_KEY", Arg: "FILE", Usage: "PEM key of --nats-cert", Value: settings.Text(&g.natsKey, "")},
+	return append(settings.NATS("", "ingest", &g.nats, &g.natsCA, &g.natsCert, &g.natsKey), settings.Table{
 		{Name: "patience", Env: "FD_PATIENCE", Arg: "D", Usage: "how long to keep trying while the NATS cluster fails over", Value: settings.Duration(&g.patience, events.DefaultPatience, time.Nanosecond, 0)},
 		{Name: "editor", Env: "FD_EDITOR", Arg: "NAME", Usage: "who makes the change, recorded with it (default: $USER)", Value: settings.Text(&g.editor, or(getenv("USER"), "unknown"))},
 		{Name: "dry-run", Usage: "validate and show the change without publishing", Value: settings.Bool(&g.dryRun)},
-	}
+	}...)
 }
 
 // noEnv is an empty environment, for listing flags.

@@ -70,18 +70,26 @@ const (
 	typicalSeason = 21 * 20
 )
 
+// Defaults of Config that `ingest generate --help` states.
+const (
+	DefaultSeasons         = 2
+	DefaultLeagues         = 4
+	DefaultFirstYear       = 2000
+	DefaultTournamentEvery = 4
+)
+
 func (c *Config) setDefaults() {
 	if c.Seasons == 0 && c.Fixtures == 0 {
-		c.Seasons = 2
+		c.Seasons = DefaultSeasons
 	}
 	if c.Leagues == 0 {
-		c.Leagues = 4
+		c.Leagues = DefaultLeagues
 		if c.Fixtures > 0 {
 			c.Leagues = min(maxLeagues(), max(1, (c.Fixtures+seasonsForTarget*typicalSeason-1)/(seasonsForTarget*typicalSeason)))
 		}
 	}
 	if c.FirstYear == 0 {
-		c.FirstYear = 2000
+		c.FirstYear = DefaultFirstYear
 	}
 	if c.MinTeams == 0 {
 		c.MinTeams = 18
@@ -90,7 +98,7 @@ func (c *Config) setDefaults() {
 		c.MaxTeams = max(24, c.MinTeams)
 	}
 	if c.TournamentEvery == 0 {
-		c.TournamentEvery = 4
+		c.TournamentEvery = DefaultTournamentEvery
 	}
 	if c.SquadSize == 0 {
 		c.SquadSize = 25

@@ -4,7 +4,8 @@
 // applies the environment, refuses a bad value in one line naming the
 // flag, the value and the rule, and writes its help. Libraries own the
 // defaults (as exported constants) and the tables refer to them, so that
-// each default is written once.
+// each default is written once; the NATS connection's settings, which
+// both commands take, are declared here once (NATS).
 package settings
 
 import (

@@ -104,3 +104,24 @@ func TestShort(t *testing.T) {
 		}
 	}
 }
+
+// TestNATS: the connection's settings take nats:// URLs only, and mask a
+// password in the error.
+func TestNATS(t *testing.T) {
+	for _, tt := range []struct{ url, want string }{
+		{"nats://a:4222,nats://b:4222", ""},
+		{"http://api:s3cret@a:4222", `--nats "http://api:xxxxx@a:4222": must be a URL such as nats://127.0.0.1:4222, or several separated by commas`},
+		{"nats://a:4222,", `--nats "nats://a:4222,": must be a URL such as nats://127.0.0.1:4222, or several separated by commas`},
+	} {
+		var servers, ca, cert, key string
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		NATS("", "api", &servers, &ca, &cert, &key).Register(fs)
+		got := ""
+		if err := Parse(fs, []string{"--nats", tt.url}); err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("--nats %s: %q, want %q", tt.url, got, tt.want)
+		}
+	}
+}
