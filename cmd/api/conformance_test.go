@@ -200,8 +200,13 @@ func TestEndpoints(t *testing.T) {
 		{"alpha", "/alpha/soccerseasons/398/fixtures?matchday=1", nil, 200, "", []string{`"href":"http://api.test/alpha/fixtures/`}},
 		{"alpha v1-only resource", "/alpha/competitions/398", nil, 403, "", []string{`not available in this API version`}},
 		{"alpha team search", "/alpha/teams?name=x", nil, 403, "", []string{`not available in this API version`}},
-		{"unknown path", "/v1/players", nil, 404, "", []string{`"error":"no resource at /v1/players`}},
-		{"unknown top path", "/nothing", nil, 404, "", []string{`"error":`}},
+		// A 404 names what the version asked for serves.
+		{"unknown path", "/v1/players", nil, 404, "", []string{`"error":"no resource at /v1/players; the v1 API serves /v1/competitions, /v1/events, ` +
+			`/v1/fixtures, /v1/openapi.json, /v1/soccerseasons and /v1/teams; see http://api.test/v1/openapi.json for the paths"`}},
+		{"unknown alpha path", "/alpha/players", nil, 404, "", []string{`"error":"no resource at /alpha/players; the alpha API serves /alpha/fixtures, ` +
+			`/alpha/soccerseasons and /alpha/teams; see http://api.test/docs for the reference"`}},
+		{"unknown top path", "/nothing", nil, 404, "", []string{`"error":"no resource at /nothing; the v1 API is served under /v1 and the v4 API under /v4; ` +
+			`see http://api.test/docs for the reference"`}},
 		{"bad X-Response-Control", "/v1/competitions/398", map[string]string{"X-Response-Control": "tiny"}, 400, "", []string{`X-Response-Control must be full, minified or compressed, got 'tiny'`}},
 		{"restricted competition, anonymous", "/v1/competitions/434", nil, 403, "", []string{`available to donating clients only`}},
 		{"restricted competition, registered", "/v1/competitions/434/leagueTable", map[string]string{"X-Auth-Token": w.acme}, 403, "", []string{`available to donating clients only`}},

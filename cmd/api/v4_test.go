@@ -659,7 +659,9 @@ func TestV4Errors(t *testing.T) {
 		{"/v4/matches?stage=x", "", 400, "stage must be one of"},
 		{"/v4/competitions/WC/matches?group=GROUP_Z", "", 400, "group must be one of GROUP_A to GROUP_L, got 'GROUP_Z'"},
 		{"/v4/matches?group=A", "", 400, "group must be one of GROUP_A to GROUP_L, got 'A'"},
-		{"/v4/nothing", "", 404, "no resource at /v4/nothing"},
+		// What v4 serves, not v1's document.
+		{"/v4/nothing", "", 404, "no resource at /v4/nothing; the v4 API serves /v4/areas, /v4/competitions, /v4/matches, " +
+			"/v4/persons, /v4/players and /v4/teams; see http://api.test/docs for the reference"},
 	} {
 		t.Run(c.path, func(t *testing.T) {
 			token := c.token

@@ -40,7 +40,7 @@ func (s *Server) docsScript(c *fiber.Ctx) error {
 }
 
 // indexJSON is the API root: where the reference, the document and the
-// v1 resources are.
+// v1 resources are, and which versions are served.
 type indexJSON struct {
 	Links struct {
 		Self         href `json:"self"`
@@ -56,7 +56,7 @@ func (s *Server) index(c *fiber.Ctx) error {
 	return s.respond(c, s.newKey(c, requestOf(c), "/", competitionsPath, full), func() (any, int) {
 		base := s.baseURL(c)
 		var out indexJSON
-		out.Description = "Football data compatible with the football-data.org v1 API; the reference is at /docs."
+		out.Description = "Football data compatible with the football-data.org v1 API (under /v1) and v4 API (under /v4); the reference is at /docs."
 		out.Links.Self = href{base + "/"}
 		out.Links.Docs = href{base + "/docs"}
 		out.Links.OpenAPI = href{base + "/v1/openapi.json"}

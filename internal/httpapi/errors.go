@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/valyala/fasthttp"
@@ -124,7 +125,7 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 		status = fe.Code
 		switch fe.Code {
 		case http.StatusNotFound:
-			msg = fmt.Sprintf("no resource at %s; see %s/v1/openapi.json for the paths", requestPath(c.Request().Header.RequestURI()), s.baseURL(c))
+			msg = s.notFound(requestPath(c.Request().Header.RequestURI()), s.baseURL(c))
 		case http.StatusMethodNotAllowed:
 			msg = fmt.Sprintf("method %s is not allowed; use GET, HEAD or OPTIONS", c.Method())
 		default:
@@ -170,4 +171,53 @@ func errorBody(v apiVersion, status int, msg string) []byte {
 	}
 	b, _ := jsonMarshal(map[string]string{"error": msg})
 	return b
+}
+
+// notFound is the message of a 404 at path: what the version the path asks
+// for serves, so that a v4 client is not sent to v1's document, and where
+// the reference is.
+func (s *Server) notFound(path, base string) string {
+	switch v := apiVersionOf(path); v {
+	case "":
+		return fmt.Sprintf("no resource at %s; the v1 API is served under /v1 and the v4 API under /v4; see %s/docs for the reference", path, base)
+	case v1:
+		return fmt.Sprintf("no resource at %s; the v1 API serves %s; see %s/v1/openapi.json for the paths", path, s.served[v], base)
+	default:
+		return fmt.Sprintf("no resource at %s; the %s API serves %s; see %s/docs for the reference", path, v, s.served[v], base)
+	}
+}
+
+// servedResources lists, for each API version, the resources its routes
+// serve ("/v4/areas, /v4/competitions, … and /v4/teams"), read off the
+// routes once so that the 404 hints follow routes.go.
+func servedResources(routes []fiber.Route) map[apiVersion]string {
+	byVersion := map[apiVersion][]string{}
+	for _, r := range routes {
+		// A wildcard route is alpha's refusal of v1's resources (403),
+		// which alpha does not serve.
+		v := apiVersionOf(r.Path)
+		if v == "" || strings.Contains(r.Path, "*") {
+			continue
+		}
+		rest := strings.TrimPrefix(r.Path, "/"+string(v)+"/")
+		if rest == r.Path || rest == "" {
+			continue
+		}
+		first, _, _ := strings.Cut(rest, "/")
+		res := "/" + string(v) + "/" + first
+		if !slices.Contains(byVersion[v], res) {
+			byVersion[v] = append(byVersion[v], res)
+		}
+	}
+	out := make(map[apiVersion]string, len(byVersion))
+	for v, list := range byVersion {
+		slices.Sort(list)
+		last := len(list) - 1
+		if last == 0 {
+			out[v] = list[0]
+			continue
+		}
+		out[v] = strings.Join(list[:last], ", ") + " and " + list[last]
+	}
+	return out
 }

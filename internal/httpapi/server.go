@@ -192,6 +192,8 @@ type Server struct {
 	// waiting is why the replica has not started replaying yet (nil:
 	// nothing in the way), for /readyz.
 	waiting atomic.Pointer[string]
+	// served is what each API version serves, for its 404s (notFound).
+	served map[apiVersion]string
 }
 
 // New builds the server and its routes.
@@ -227,6 +229,7 @@ func New(opts Options) (*Server, error) {
 		JSONEncoder:     json.Marshal,
 	})
 	s.routes()
+	s.served = servedResources(s.app.GetRoutes(true))
 	s.app.Server().Handler = s.methods(s.app.Server().Handler)
 	// In place of Fiber's, which answers with fasthttp's message: the
 	// request's head, its token among it.

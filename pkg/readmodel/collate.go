@@ -16,9 +16,10 @@ import (
 // A name's key is computed once and kept (nameKeys): collating costs about
 // two microseconds a name, a look-up a few tens of nanoseconds, and a
 // competition's scorers are sorted again on every read the response cache
-// misses. The keys kept are those of the names read, as many as the
-// persons and goals' names the stream holds; a key depends on the name
-// alone, so every model of the process shares them.
+// misses. A key is kept for each scorer's name read (a renamed person
+// leaves his former name's behind), bounded by the names the stream has
+// held; a key depends on the name alone, so every model of the process
+// shares them.
 var nameKeys sync.Map // name → key
 
 // A collator keeps buffers and is not safe for concurrent use; readers

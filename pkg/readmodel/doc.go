@@ -30,7 +30,10 @@
 // Goals and venues, rare, are kept beside the compact records in a
 // copy-on-write table keyed by fixture id, as are persons, squad players
 // and the fixtures each person scored in; a competition with goals tallies
-// its scorers when it is rebuilt (goals.go).
+// its scorers when it is rebuilt (goals.go). Readers order tied scorers by
+// a Unicode collation key of the name, made once per name and kept in a
+// process-wide sync.Map (collate.go): no lock of the model's is held
+// around it.
 //
 // One thing is known ahead of the writer: a client whose token a request
 // brought before the writer applied the client, read from the stream's
