@@ -209,3 +209,42 @@ func TestGoalAmbiguousScorer(t *testing.T) {
 		t.Errorf("exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
 	}
 }
+
+// TestHalfTimeAgainstGoals: goals given to a finished fixture are checked
+// against its half time as against its score, whether the half time comes
+// with them or was recorded before; nothing refused is written.
+func TestHalfTimeAgainstGoals(t *testing.T) {
+	c := newCLI(t)
+	goalsSetup(t, c)
+	c.ok("result", "7", "--score", "0-0", "--half-time", "0-0")
+	early := []string{"--goal", "home 10 Kane", "--goal", "home 30 Saka"}
+	tests := []struct {
+		args []string
+		want string // "": accepted
+	}{
+		// Half time 0-0 kept from the first result.
+		{append([]string{"result", "7", "--score", "2-0"}, early...), `ingest: result: half-time "0-0": the goals listed make 2-0 by half time`},
+		{append([]string{"result", "7", "--score", "2-0", "--half-time", "0-0"}, early...), `ingest: result: half-time "0-0": the goals listed make 2-0 by half time`},
+		{append([]string{"result", "7", "--score", "2-0", "--half-time", "1-0"}, early...), `ingest: result: half-time "1-0": the goals listed make 2-0 by half time`},
+		{[]string{"result", "7", "--score", "1-0", "--half-time", "1-0", "--goal", "home 60 Kane"}, `ingest: result: half-time "1-0": the goals listed make 0-0 by half time`},
+		{append([]string{"result", "7", "--score", "2-0", "--half-time", "2-0"}, early...), ""},
+		// Later goals keep the half time the earlier ones made.
+		{append([]string{"result", "7", "--score", "3-0", "--goal", "home 80 Kane"}, early...), ""},
+	}
+	for _, tt := range tests {
+		code, out, errOut := c.run(tt.args...)
+		if tt.want == "" {
+			if code != exitOK {
+				t.Errorf("%q: exit %d, stderr %q; want it accepted", tt.args, code, errOut)
+			}
+			continue
+		}
+		if code != exitInvalid || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, tt.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d and %q", tt.args, code, out, errOut, exitInvalid, tt.want)
+		}
+	}
+	want := regexp.MustCompile(`"fullTime": \{\s+"home": 3,\s+"away": 0\s+\},\s+"halfTime": \{\s+"home": 2,\s+"away": 0`)
+	if out := c.ok("show", "fixture", "7"); !want.MatchString(out) {
+		t.Errorf("fixture 7 after the goals: want 3-0, half time 2-0, in\n%s", out)
+	}
+}

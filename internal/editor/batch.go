@@ -80,6 +80,9 @@ func (b *Batch) Flush(ctx context.Context) error {
 
 func (b *Batch) start(ctx context.Context, o *op) error {
 	if o.plan.unchanged() || b.e.DryRun {
+		if !o.plan.unchanged() {
+			b.e.pretend(o.plan)
+		}
 		b.finish(o, o.plan.change(0, b.e.DryRun))
 		return nil
 	}

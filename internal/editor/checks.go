@@ -93,7 +93,7 @@ func (e *Editor) League(ctx context.Context, code model.LeagueCode) (model.Leagu
 	if l, ok := e.leagues[code]; ok {
 		return l, nil
 	}
-	l, rev, err := load[model.League](ctx, e.Store, events.Subject(events.KindLeague, string(code)))
+	l, rev, err := load[model.League](ctx, e, events.Subject(events.KindLeague, string(code)))
 	if err != nil {
 		return model.League{}, err
 	}
@@ -119,7 +119,7 @@ func (e *Editor) teamExists(ctx context.Context, field string, id int) error {
 	if e.teams[id] {
 		return nil
 	}
-	_, rev, err := load[model.Team](ctx, e.Store, teamSubject(id))
+	_, rev, err := load[model.Team](ctx, e, teamSubject(id))
 	if err != nil {
 		return err
 	}
@@ -146,17 +146,17 @@ func (e *Editor) competition(ctx context.Context, id int) (*model.Competition, e
 
 // Competition loads a competition.
 func (e *Editor) Competition(ctx context.Context, id int) (*model.Competition, *events.Revision, error) {
-	return mustLoad[model.Competition](ctx, e.Store, competitionSubject(id), "competition", id)
+	return mustLoad[model.Competition](ctx, e, competitionSubject(id), "competition", id)
 }
 
 // Team loads a team.
 func (e *Editor) Team(ctx context.Context, id int) (*model.Team, *events.Revision, error) {
-	return mustLoad[model.Team](ctx, e.Store, teamSubject(id), "team", id)
+	return mustLoad[model.Team](ctx, e, teamSubject(id), "team", id)
 }
 
 // Fixture loads a fixture by its id alone.
 func (e *Editor) Fixture(ctx context.Context, id int) (*model.Fixture, *events.Revision, error) {
-	return mustLoad[model.Fixture](ctx, e.Store, fixtureSubject(id), "fixture", id)
+	return mustLoad[model.Fixture](ctx, e, fixtureSubject(id), "fixture", id)
 }
 
 func competitionSubject(id int) string {

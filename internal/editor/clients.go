@@ -20,7 +20,7 @@ func (e *Editor) AddClient(ctx context.Context, c model.Client) (token string, c
 	c.TokenHash = model.HashToken(token)
 	subject := events.Subject(events.KindClient, c.Name)
 	ch, err = e.run(ctx, func(ctx context.Context) (plan, error) {
-		cur, rev, err := load[model.Client](ctx, e.Store, subject)
+		cur, rev, err := load[model.Client](ctx, e, subject)
 		if err != nil {
 			return plan{}, err
 		}

@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/footdata/footballd/pkg/events"
@@ -32,14 +33,22 @@ type Editor struct {
 	Store *events.Store
 	Meta  events.Meta
 	// DryRun decides and reports changes without reserving ids or
-	// publishing anything.
+	// publishing anything; the edits after one decide against the state
+	// it would have written (dry).
 	DryRun bool
 	// Now is the clock that dates what an edit creates (nil: the wall
 	// clock).
 	Now func() time.Time
 
 	dryNext map[events.Kind]int // next id of each counter in a dry run
-	teams   map[int]bool        // teams seen to exist
+	// dry holds, in a dry run, the last state each edit would have
+	// written, by subject: the edits that follow decide against it, as
+	// they would against the stream in a real run (a merge adds a team to
+	// a competition, then moves fixtures into it). Guarded by dryMu:
+	// loadAll reads concurrently.
+	dryMu   sync.RWMutex
+	dry     map[string]events.Revision
+	teams   map[int]bool // teams seen to exist
 	leagues map[model.LeagueCode]model.League
 }
 
@@ -187,8 +196,15 @@ func (e *Editor) now() time.Time {
 
 // load reads the current state of subject; rev is nil when it does not
 // exist.
-func load[T any](ctx context.Context, s *events.Store, subject string) (*T, *events.Revision, error) {
-	v, r, err := events.Load[T](ctx, s, subject)
+func load[T any](ctx context.Context, e *Editor, subject string) (*T, *events.Revision, error) {
+	if r, ok := e.wouldBe(subject); ok {
+		v, err := events.Decode[T](r.Data)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &v, &r, nil
+	}
+	v, r, err := events.Load[T](ctx, e.Store, subject)
 	if model.ErrorCode(err) == model.NotFound {
 		return nil, nil, nil
 	}
@@ -199,12 +215,34 @@ func load[T any](ctx context.Context, s *events.Store, subject string) (*T, *eve
 }
 
 // mustLoad reads subject or fails with a not-found error naming field.
-func mustLoad[T any](ctx context.Context, s *events.Store, subject, field string, id any) (*T, *events.Revision, error) {
-	v, rev, err := load[T](ctx, s, subject)
+func mustLoad[T any](ctx context.Context, e *Editor, subject, field string, id any) (*T, *events.Revision, error) {
+	v, rev, err := load[T](ctx, e, subject)
 	if err == nil && rev == nil {
 		err = &model.Error{Code: model.NotFound, Field: field, Value: fmt.Sprint(id), Message: "no such " + field}
 	}
 	return v, rev, err
+}
+
+// wouldBe is the state a dry run would have written to subject, if any.
+func (e *Editor) wouldBe(subject string) (events.Revision, bool) {
+	e.dryMu.RLock()
+	defer e.dryMu.RUnlock()
+	r, ok := e.dry[subject]
+	return r, ok
+}
+
+// pretend records, in a dry run, the state p would have written.
+func (e *Editor) pretend(p plan) {
+	r := events.Revision{Subject: p.subject, Data: p.bodies[len(p.bodies)-1]}
+	if p.prev != nil {
+		r.Seq = p.prev.Seq
+	}
+	e.dryMu.Lock()
+	defer e.dryMu.Unlock()
+	if e.dry == nil {
+		e.dry = map[string]events.Revision{}
+	}
+	e.dry[p.subject] = r
 }
 
 // newIDs reserves n ids of kind, once what they are for is valid. The

@@ -15,7 +15,7 @@ import (
 func (e *Editor) PutLeague(ctx context.Context, l model.League) (Change, error) {
 	subject := events.Subject(events.KindLeague, string(l.Code))
 	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
-		_, rev, err := load[model.League](ctx, e.Store, subject)
+		_, rev, err := load[model.League](ctx, e, subject)
 		if err != nil {
 			return plan{}, err
 		}
@@ -37,7 +37,7 @@ func (e *Editor) EnsureLeague(ctx context.Context, l model.League) (Change, mode
 	}
 	subject := events.Subject(events.KindLeague, string(l.Code))
 	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
-		cur, rev, err := load[model.League](ctx, e.Store, subject)
+		cur, rev, err := load[model.League](ctx, e, subject)
 		switch {
 		case err != nil:
 			return plan{}, err
@@ -115,7 +115,7 @@ func (e *Editor) MergeCompetition(ctx context.Context, id int, change func(*mode
 }
 
 func (e *Editor) loadCompetition(ctx context.Context, id int) (*model.Competition, *events.Revision, error) {
-	return load[model.Competition](ctx, e.Store, competitionSubject(id))
+	return load[model.Competition](ctx, e, competitionSubject(id))
 }
 
 func (e *Editor) updateCompetition(ctx context.Context, id int, change func(*model.Competition) error, merge bool) (Change, *model.Competition, error) {
@@ -248,7 +248,7 @@ func (e *Editor) readClaims(ctx context.Context, drafts []model.Competition) (ke
 		}
 		keySubjects[i] = keySubject(d.League, d.Year)
 	}
-	keys, err = loadAll[model.CompetitionKey](ctx, e.Store, keySubjects)
+	keys, err = loadAll[model.CompetitionKey](ctx, e, keySubjects)
 	if err != nil {
 		return nil, nil, nil, nil, fmt.Errorf("read the claims of %d competitions: %w", len(drafts), err)
 	}
@@ -261,7 +261,7 @@ func (e *Editor) readClaims(ctx context.Context, drafts []model.Competition) (ke
 			holderSubjects = append(holderSubjects, competitionSubject(k.value.CompetitionID))
 		}
 	}
-	holders, err := loadAll[model.Competition](ctx, e.Store, holderSubjects)
+	holders, err := loadAll[model.Competition](ctx, e, holderSubjects)
 	if err != nil {
 		return nil, nil, nil, nil, fmt.Errorf("read the holders of %d claims: %w", len(holderSubjects), err)
 	}
@@ -293,7 +293,7 @@ func (e *Editor) assignIDs(ctx context.Context, drafts []model.Competition, fres
 			historicSubjects = append(historicSubjects, competitionSubject(id))
 		}
 	}
-	taken, err := loadAll[model.Competition](ctx, e.Store, historicSubjects)
+	taken, err := loadAll[model.Competition](ctx, e, historicSubjects)
 	if err != nil {
 		return fmt.Errorf("read %d historic competitions: %w", len(historic), err)
 	}
@@ -327,7 +327,7 @@ func (e *Editor) assignIDs(ctx context.Context, drafts []model.Competition, fres
 // absent tells that nobody ever claimed it (no claim was read at all). A
 // claim whose competition has since moved to another season is stale.
 func (e *Editor) keyOwner(ctx context.Context, league model.LeagueCode, year int) (id int, absent bool, err error) {
-	k, rev, err := load[model.CompetitionKey](ctx, e.Store, keySubject(league, year))
+	k, rev, err := load[model.CompetitionKey](ctx, e, keySubject(league, year))
 	if err != nil || rev == nil {
 		return 0, err == nil, err
 	}
@@ -375,7 +375,7 @@ func (e *Editor) keyClaim(c *model.Competition, shared, absent bool, holder *int
 			absent = false
 			return e.newPlan(ctx, nil, &key)
 		}
-		cur, rev, err := load[model.CompetitionKey](ctx, e.Store, subject)
+		cur, rev, err := load[model.CompetitionKey](ctx, e, subject)
 		if err != nil {
 			return plan{}, err
 		}
@@ -409,7 +409,7 @@ func (e *Editor) PutTeam(ctx context.Context, id int, change func(*model.Team) e
 			return Change{}, nil, err
 		}
 		var err error
-		if cur, rev, err = load[model.Team](ctx, e.Store, teamSubject(id)); err != nil {
+		if cur, rev, err = load[model.Team](ctx, e, teamSubject(id)); err != nil {
 			return Change{}, nil, err
 		}
 	}
@@ -433,7 +433,7 @@ func (e *Editor) PutTeam(ctx context.Context, id int, change func(*model.Team) e
 			if err := e.check(ctx, next); err != nil {
 				return nil, err
 			}
-			claim, crev, err := load[model.TeamName](ctx, e.Store, events.TeamNameSubject(next.Name))
+			claim, crev, err := load[model.TeamName](ctx, e, events.TeamNameSubject(next.Name))
 			if err != nil {
 				return nil, err
 			}
@@ -455,7 +455,7 @@ func (e *Editor) createTeam(ctx context.Context, t *model.Team) (Change, error) 
 		return Change{}, err
 	}
 	subject := events.TeamNameSubject(t.Name)
-	if tn, rev, err := load[model.TeamName](ctx, e.Store, subject); err != nil || rev != nil {
+	if tn, rev, err := load[model.TeamName](ctx, e, subject); err != nil || rev != nil {
 		if err == nil {
 			err = e.nameTaken(ctx, t.Name, tn)
 		}
@@ -476,7 +476,7 @@ func (e *Editor) createTeam(ctx context.Context, t *model.Team) (Change, error) 
 		return e.newPlan(ctx, nil, &model.TeamName{Name: t.Name, TeamID: t.ID})
 	}, false); err != nil {
 		if model.ErrorCode(err) == model.Conflict {
-			tn, _, lerr := load[model.TeamName](ctx, e.Store, subject)
+			tn, _, lerr := load[model.TeamName](ctx, e, subject)
 			if lerr == nil && tn != nil {
 				err = e.nameTaken(ctx, t.Name, tn)
 			}
@@ -492,7 +492,7 @@ func (e *Editor) createTeam(ctx context.Context, t *model.Team) (Change, error) 
 // claim spells it if the team cannot be read: this is an error's message).
 func (e *Editor) nameTaken(ctx context.Context, name string, claim *model.TeamName) error {
 	called := claim.Name
-	if t, rev, err := load[model.Team](ctx, e.Store, teamSubject(claim.TeamID)); err == nil && rev != nil {
+	if t, rev, err := load[model.Team](ctx, e, teamSubject(claim.TeamID)); err == nil && rev != nil {
 		called = t.Name
 	}
 	what := "looks like"
@@ -514,7 +514,7 @@ func (e *Editor) PutTeamName(ctx context.Context, name string, teamID int) (Chan
 	}
 	subject := events.TeamNameSubject(name)
 	return e.run(ctx, func(ctx context.Context) (plan, error) {
-		cur, rev, err := load[model.TeamName](ctx, e.Store, subject)
+		cur, rev, err := load[model.TeamName](ctx, e, subject)
 		if err != nil {
 			return plan{}, err
 		}
@@ -564,7 +564,7 @@ func (e *Editor) TeamsByName(ctx context.Context, names []string) (ids map[strin
 			return nil, nil, err
 		}
 		redo := func(ctx context.Context) (plan, error) {
-			cur, rev, err := load[model.TeamName](ctx, e.Store, subject)
+			cur, rev, err := load[model.TeamName](ctx, e, subject)
 			if err != nil || rev == nil {
 				return p, err
 			}
@@ -650,7 +650,7 @@ func (e *Editor) teamOnce(t *model.Team, spelling bool) redoer {
 	first := !spelling
 	return redoFunc(func(ctx context.Context) (plan, error) {
 		if !first {
-			_, rev, err := load[model.Team](ctx, e.Store, teamSubject(t.ID))
+			_, rev, err := load[model.Team](ctx, e, teamSubject(t.ID))
 			if err != nil {
 				return plan{}, err
 			}
@@ -723,11 +723,11 @@ func (e *Editor) clubTeams(ctx context.Context, ids []int) (club map[int]int, fr
 			nameIDs = append(nameIDs, id)
 		}
 	}
-	held, err := loadAll[model.Team](ctx, e.Store, teamSubjects)
+	held, err := loadAll[model.Team](ctx, e, teamSubjects)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read %d historic teams: %w", len(ids), err)
 	}
-	claims, err := loadAll[model.TeamName](ctx, e.Store, nameSubjects)
+	claims, err := loadAll[model.TeamName](ctx, e, nameSubjects)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read %d spellings of historic clubs: %w", len(nameSubjects), err)
 	}
@@ -776,7 +776,7 @@ func (e *Editor) putSquad(ctx context.Context, sq model.Squad, keep bool) (Chang
 	}
 	var next model.Squad
 	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
-		old, rev, err := load[model.Squad](ctx, e.Store, subject)
+		old, rev, err := load[model.Squad](ctx, e, subject)
 		if err != nil {
 			return plan{}, err
 		}
@@ -855,7 +855,7 @@ func (e *Editor) putPlayers(ctx context.Context, sq model.Squad) error {
 	for i, pl := range sq.Players {
 		subjects[i] = events.Subject(events.KindPerson, strconv.Itoa(pl.ID))
 	}
-	stored, err := loadAll[model.Person](ctx, e.Store, subjects)
+	stored, err := loadAll[model.Person](ctx, e, subjects)
 	if err != nil {
 		return fmt.Errorf("load the squad's persons: %w", err)
 	}
@@ -875,7 +875,7 @@ func (e *Editor) putPlayers(ctx context.Context, sq model.Squad) error {
 			return fmt.Errorf("person %d (%s): %w", pl.ID, pl.Name, err)
 		}
 		redo := func(ctx context.Context) (plan, error) {
-			cur, rev, err := load[model.Person](ctx, e.Store, subjects[i])
+			cur, rev, err := load[model.Person](ctx, e, subjects[i])
 			if err != nil {
 				return plan{}, err
 			}
@@ -933,7 +933,7 @@ func (e *Editor) ImportAdjustment(ctx context.Context, a model.Adjustment) (Chan
 	}
 	subject := events.Subject(events.KindAdjustment, strconv.Itoa(a.CompetitionID), strconv.Itoa(a.ID))
 	return e.run(ctx, func(ctx context.Context) (plan, error) {
-		_, rev, err := load[model.Adjustment](ctx, e.Store, subject)
+		_, rev, err := load[model.Adjustment](ctx, e, subject)
 		if err != nil {
 			return plan{}, err
 		}
@@ -945,7 +945,7 @@ func (e *Editor) ImportAdjustment(ctx context.Context, a model.Adjustment) (Chan
 func (e *Editor) PutTieBreak(ctx context.Context, o model.TieBreakOrder) (Change, error) {
 	subject := events.Subject(events.KindTieBreak, strconv.Itoa(o.CompetitionID))
 	return e.run(ctx, func(ctx context.Context) (plan, error) {
-		_, rev, err := load[model.TieBreakOrder](ctx, e.Store, subject)
+		_, rev, err := load[model.TieBreakOrder](ctx, e, subject)
 		if err != nil {
 			return plan{}, err
 		}

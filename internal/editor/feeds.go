@@ -20,7 +20,7 @@ func (e *Editor) AddFeed(ctx context.Context, f model.Feed) (Change, error) {
 				return plan{}, err
 			}
 		}
-		cur, rev, err := load[model.Feed](ctx, e.Store, subject)
+		cur, rev, err := load[model.Feed](ctx, e, subject)
 		if err != nil {
 			return plan{}, err
 		}
@@ -68,7 +68,7 @@ func (e *Editor) Feeds(ctx context.Context) ([]model.Feed, error) {
 
 // Feed returns one feed, removed or not.
 func (e *Editor) Feed(ctx context.Context, name string) (model.Feed, error) {
-	f, _, err := mustLoad[model.Feed](ctx, e.Store, events.Subject(events.KindFeed, name), "feed", name)
+	f, _, err := mustLoad[model.Feed](ctx, e, events.Subject(events.KindFeed, name), "feed", name)
 	if err != nil {
 		return model.Feed{}, err
 	}

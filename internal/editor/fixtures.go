@@ -189,7 +189,7 @@ func (fe *fixtureEdit) decide(ctx context.Context, cur *model.Fixture, rev *even
 }
 
 func (fe *fixtureEdit) redo(ctx context.Context) (plan, error) {
-	cur, rev, err := load[model.Fixture](ctx, fe.e.Store, fe.subject)
+	cur, rev, err := load[model.Fixture](ctx, fe.e, fe.subject)
 	if err != nil {
 		return plan{}, err
 	}
@@ -262,7 +262,7 @@ func (e *Editor) ClaimSources(ctx context.Context, kind events.Kind, claims []So
 			subjects = append(subjects, events.Subject(events.KindSourceKeys, string(kind), strconv.Itoa(c.Competition)))
 		}
 	}
-	revs, err := loadAll[model.SourceKeys](ctx, e.Store, subjects)
+	revs, err := loadAll[model.SourceKeys](ctx, e, subjects)
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +289,7 @@ func (e *Editor) ClaimSources(ctx context.Context, kind events.Kind, claims []So
 			return nil, err
 		}
 		redo := func(ctx context.Context) (plan, error) {
-			cur, rev, err := load[model.SourceKeys](ctx, e.Store, subject)
+			cur, rev, err := load[model.SourceKeys](ctx, e, subject)
 			if err != nil {
 				return plan{}, err
 			}
@@ -387,7 +387,7 @@ func (e *Editor) FixturesOf(ctx context.Context, keys []FixtureKey) ([]Stored[mo
 	for i, k := range keys {
 		subjects[i] = events.Subject(events.KindFixture, strconv.Itoa(k.Competition), strconv.Itoa(k.ID))
 	}
-	got, err := loadAll[model.Fixture](ctx, e.Store, subjects)
+	got, err := loadAll[model.Fixture](ctx, e, subjects)
 	if err != nil {
 		return nil, err
 	}
@@ -401,7 +401,7 @@ func (e *Editor) FixturesOf(ctx context.Context, keys []FixtureKey) ([]Stored[mo
 }
 
 // loadAll reads the states of subjects, many at once.
-func loadAll[T any](ctx context.Context, s *events.Store, subjects []string) ([]loaded[T], error) {
+func loadAll[T any](ctx context.Context, e *Editor, subjects []string) ([]loaded[T], error) {
 	out := make([]loaded[T], len(subjects))
 	errs := make([]error, len(subjects))
 	sem := make(chan struct{}, loadConcurrency)
@@ -410,7 +410,7 @@ func loadAll[T any](ctx context.Context, s *events.Store, subjects []string) ([]
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			out[i].value, out[i].rev, errs[i] = load[T](ctx, s, subject)
+			out[i].value, out[i].rev, errs[i] = load[T](ctx, e, subject)
 		})
 	}
 	wg.Wait()

@@ -262,11 +262,11 @@ func (w *mergeWork) tieBreakData(ctx context.Context) error {
 // without a shirt number either squad already gives, and empties the
 // duplicate's.
 func (w *mergeWork) squad(ctx context.Context) error {
-	dup, _, err := load[model.Squad](ctx, w.e.Store, events.Subject(events.KindSquad, strconv.Itoa(w.from)))
+	dup, _, err := load[model.Squad](ctx, w.e, events.Subject(events.KindSquad, strconv.Itoa(w.from)))
 	if err != nil || dup == nil || len(dup.Players) == 0 {
 		return err
 	}
-	to, _, err := load[model.Squad](ctx, w.e.Store, events.Subject(events.KindSquad, strconv.Itoa(w.into)))
+	to, _, err := load[model.Squad](ctx, w.e, events.Subject(events.KindSquad, strconv.Itoa(w.into)))
 	if err != nil {
 		return err
 	}
@@ -335,7 +335,7 @@ func (w *mergeWork) names(ctx context.Context) error {
 		subject := events.TeamNameSubject(n.Name)
 		next := model.TeamName{Name: n.Name, TeamID: w.into}
 		err := w.done(w.e.run(ctx, func(ctx context.Context) (plan, error) {
-			_, rev, err := load[model.TeamName](ctx, w.e.Store, subject)
+			_, rev, err := load[model.TeamName](ctx, w.e, subject)
 			if err != nil {
 				return plan{}, err
 			}

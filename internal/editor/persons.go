@@ -271,7 +271,7 @@ func (ps *Persons) Save(ctx context.Context) ([]Change, error) {
 			return nil, fmt.Errorf("person %d (%s): %w", p.ID, p.Name, err)
 		}
 		redo := func(ctx context.Context) (plan, error) {
-			cur, rev, err := load[model.Person](ctx, ps.e.Store, pl.subject)
+			cur, rev, err := load[model.Person](ctx, ps.e, pl.subject)
 			if err != nil {
 				return plan{}, err
 			}
@@ -417,7 +417,7 @@ func (e *Editor) PutPerson(ctx context.Context, id int, change func(*model.Perso
 		if err := model.CheckID("id", id); err != nil {
 			return Change{}, nil, err
 		}
-		_, rev, err := load[model.Person](ctx, e.Store, subject(id))
+		_, rev, err := load[model.Person](ctx, e, subject(id))
 		if err != nil {
 			return Change{}, nil, err
 		}

@@ -20,7 +20,7 @@ func (e *Editor) PutTieBreakData(ctx context.Context, competition int, change fu
 	subject := events.Subject(events.KindTieBreakData, strconv.Itoa(competition))
 	var next model.TieBreakData
 	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
-		cur, rev, err := load[model.TieBreakData](ctx, e.Store, subject)
+		cur, rev, err := load[model.TieBreakData](ctx, e, subject)
 		if err != nil {
 			return plan{}, err
 		}

@@ -25,7 +25,7 @@ type update[T any] struct {
 func (u update[T]) run(ctx context.Context, e *Editor) (Change, *T, error) {
 	var next T
 	ch, err := e.run(ctx, func(ctx context.Context) (plan, error) {
-		cur, rev, err := mustLoad[T](ctx, e.Store, u.subject, u.field, u.key)
+		cur, rev, err := mustLoad[T](ctx, e, u.subject, u.field, u.key)
 		if err != nil {
 			return plan{}, err
 		}

@@ -23,7 +23,7 @@ func (e *Editor) AddWebhook(ctx context.Context, w model.Webhook) (secret string
 		if err := e.checkWebhookRefs(ctx, &w); err != nil {
 			return plan{}, err
 		}
-		cur, rev, err := load[model.Webhook](ctx, e.Store, subject)
+		cur, rev, err := load[model.Webhook](ctx, e, subject)
 		if err != nil {
 			return plan{}, err
 		}
@@ -39,7 +39,7 @@ func (e *Editor) AddWebhook(ctx context.Context, w model.Webhook) (secret string
 // checkWebhookRefs checks what a new webhook refers to: its client, its
 // competitions and its leagues.
 func (e *Editor) checkWebhookRefs(ctx context.Context, w *model.Webhook) error {
-	c, _, err := mustLoad[model.Client](ctx, e.Store, events.Subject(events.KindClient, w.Client), "client", w.Client)
+	c, _, err := mustLoad[model.Client](ctx, e, events.Subject(events.KindClient, w.Client), "client", w.Client)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (e *Editor) Webhooks(ctx context.Context) ([]model.Webhook, error) {
 
 // Webhook returns one webhook, removed or not.
 func (e *Editor) Webhook(ctx context.Context, name string) (model.Webhook, error) {
-	w, _, err := mustLoad[model.Webhook](ctx, e.Store, events.Subject(events.KindWebhook, name), "webhook", name)
+	w, _, err := mustLoad[model.Webhook](ctx, e, events.Subject(events.KindWebhook, name), "webhook", name)
 	if err != nil {
 		return model.Webhook{}, err
 	}
