@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/pkg/events"
+	"github.com/footdata/footballd/pkg/model"
 )
 
 // giveResult gives the unplayed match of team1 and team2 of the season
@@ -102,4 +104,38 @@ func waitMetric(t *testing.T, admin, line string) {
 		}
 		return nil
 	})
+}
+
+// TestFeedTwoSources: two feeds of one season in different formats, as
+// docs/feeds.md's first example adds them (openfootball's file of the
+// Premier League as of 13 March 2026, then football-data.co.uk's of the
+// whole season), make one fixture of each match: the second finds the
+// first's 380 and writes the results the first does not have yet, and
+// no match is there twice.
+func TestFeedTwoSources(t *testing.T) {
+	c := newCLI(t)
+	path := seasonCopy(t)
+	csv := natstest.SharedData(t, "datasets-football-datasets", "datasets", "premier-league", "season-2526.csv")
+	c.ok("feed", "add", "pl-openfootball", "--format", "openfootball", "--url", "file://"+path, "--every", "1s", "--create-teams")
+	c.follow(t, "--lease", "1s", "--holder", "f1", "--admin-listen", "")
+	c.waitOutput(t, `last result:\s+changed`, "feed", "show", "pl-openfootball")
+	id := fixtureOf(t, c, "Sunderland", "Brighton")
+	if out := c.ok("show", "fixture", id); !strings.Contains(out, `"status": "TIMED"`) {
+		t.Fatalf("Sunderland v Brighton before the second source:\n%s", out)
+	}
+	c.ok("feed", "add", "pl-football-data", "--format", "football-data", "--league", "PL", "--season", "2025", "--url", "file://"+csv, "--every", "1s")
+	show := c.waitOutput(t, `last result:\s+(changed|held_back)`, "feed", "show", "pl-football-data")
+	t.Logf("%s", show)
+	fixtures := 0
+	for _, f := range natstest.All[model.Fixture](t, natstest.MustOpen(t, c.srv), events.KindFixture) {
+		if strings.Contains(f.Source, ":PL:2025:") {
+			fixtures++
+		}
+	}
+	if fixtures != 380 {
+		t.Errorf("%d Premier League 2025 fixtures after two sources, want 380", fixtures)
+	}
+	if out := c.ok("show", "fixture", id); !strings.Contains(out, `"status": "FINISHED"`) {
+		t.Errorf("the second source's result did not reach Sunderland v Brighton:\n%s", out)
+	}
 }

@@ -428,6 +428,7 @@ type outcome struct {
 	// importer.Disagreement, which left disagreements.
 	judged        bool
 	disagreements []importer.Disagreement
+	said          map[int]map[string]string
 	// live is a live API feed's state after the poll; every the time
 	// until its next poll (0: the feed's schedule); retryAt the time
 	// before which the source takes no call (a 429, a budget spent).
@@ -541,7 +542,7 @@ func (f *Follower) write(ctx context.Context, h *held, fd model.Feed, st Status,
 	ed := &editor.Editor{Store: f.cfg.Store, Meta: events.Meta{Editor: f.cfg.Editor, Source: importer.FeedSource(fd.Name)}}
 	im := importer.New(ed, nil)
 	opts := importer.Options{League: fd.League, Season: fd.Season, HoldUnknownTeams: !fd.CreateTeams, Now: now,
-		Feed: fd.Name, Disagreements: st.Disagreements}
+		Feed: fd.Name, Disagreements: st.Disagreements, Said: st.Said}
 	doc, err := im.Parse(ctx, format, name, got.Body, opts)
 	if err != nil {
 		return outcome{result: ResultError, err: fmt.Errorf("refused: %w", err)}, nil
@@ -574,7 +575,7 @@ func summarize(s importer.Summary, v validators, hash string, matches int) outco
 		}
 	}
 	out := outcome{result: ResultUnchanged, fetched: v, accepted: true, hash: hash, matches: matches,
-		changes: s.Changes(), heldBack: s.HeldBack, rejected: s.Fixtures.Rejected, judged: true, disagreements: s.Disagreements}
+		changes: s.Changes(), heldBack: s.HeldBack, rejected: s.Fixtures.Rejected, judged: true, disagreements: s.Disagreements, said: s.Said}
 	switch {
 	case len(s.HeldBack) > 0:
 		out.result = ResultHeldBack
@@ -628,7 +629,7 @@ func (f *Follower) record(s *Status, fd model.Feed, out outcome, now time.Time) 
 		s.Hash, s.Matches, s.HeldBack, s.Rejected = out.hash, out.matches, out.heldBack, out.rejected
 	}
 	if out.judged {
-		s.Disagreements = out.disagreements
+		s.Disagreements, s.Said = out.disagreements, out.said
 	}
 	if out.live != nil {
 		s.Live = out.live

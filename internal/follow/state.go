@@ -63,6 +63,10 @@ type Status struct {
 	// editor's, another source's) holds against what the source says,
 	// until the source changes them (importer.Disagreement).
 	Disagreements []importer.Disagreement `json:"disagreements,omitempty"`
+	// Said is what the source said last of the fixtures other sources
+	// made (a match two sources carry), by fixture and field: the feed
+	// has no revision of its own of them to remember it by.
+	Said map[int]map[string]string `json:"said,omitempty"`
 	// Live is what the follower of a live API knows of its matches
 	// (nil for a feed of a file).
 	Live *Live `json:"live,omitempty"`

@@ -90,15 +90,21 @@ func scoreText(f *model.Fixture) string {
 type merger struct {
 	source string // FeedSource of the feed
 	prior  map[int][]Disagreement
-	mu     sync.Mutex
+	// priorSaid is what the source said of the fixtures other sources
+	// made (Options.Said).
+	priorSaid map[int]map[string]string
+	mu        sync.Mutex
 	// seen are the fixtures the import decided; found their
-	// disagreements now.
-	seen  map[int]bool
-	found map[int][]Disagreement
+	// disagreements now, foundSaid what the source says now of those
+	// other sources made.
+	seen      map[int]bool
+	found     map[int][]Disagreement
+	foundSaid map[int]map[string]string
 }
 
-func newMerger(feed string, prior []Disagreement) *merger {
-	m := &merger{source: FeedSource(feed), prior: map[int][]Disagreement{}, seen: map[int]bool{}, found: map[int][]Disagreement{}}
+func newMerger(feed string, prior []Disagreement, said map[int]map[string]string) *merger {
+	m := &merger{source: FeedSource(feed), prior: map[int][]Disagreement{}, priorSaid: said,
+		seen: map[int]bool{}, found: map[int][]Disagreement{}, foundSaid: map[int]map[string]string{}}
 	for _, d := range prior {
 		m.prior[d.Fixture] = append(m.prior[d.Fixture], d)
 	}
@@ -106,13 +112,19 @@ func newMerger(feed string, prior []Disagreement) *merger {
 }
 
 // said returns what the source said last of each field of a stored
-// fixture, where that is known: from the fixture's disagreements, else
-// from the feed's last revision of it. That revision is looked up in the
-// fixture's history only when another writer wrote after the feed and the
-// source now says something else than the stream holds; the feed never
-// having written it, nothing is known and the source's values are
-// written.
-func (m *merger) said(ctx context.Context, store *events.Store, from *editor.Stored[model.Fixture], src *model.Fixture) (map[string]string, error) {
+// fixture, where that is known. Of a fixture another source made (other:
+// a match of two sources, matchOthers), it is what the feed's status
+// remembers (nothing the first time: the source's word is then the later
+// change). Of its own, it is the source's value a disagreement records,
+// else the field as the feed's last revision of the fixture holds it.
+// That revision is looked up in the fixture's history only when another
+// writer wrote after the feed and the source now says something else
+// than the stream holds; none kept, nothing is known and the source's
+// values are written.
+func (m *merger) said(ctx context.Context, store *events.Store, from *editor.Stored[model.Fixture], src *model.Fixture, other bool) (map[string]string, error) {
+	if other {
+		return m.priorSaid[from.Value.ID], nil
+	}
 	out := map[string]string{}
 	held := map[string]string{}
 	for _, d := range m.prior[from.Value.ID] {
@@ -142,6 +154,14 @@ func (m *merger) said(ctx context.Context, store *events.Store, from *editor.Sto
 	return out, nil
 }
 
+// stored is f as the write path stores it, which gives a live match its
+// running 0-0 and drops a minute once it is over: a source's state is
+// compared with the stream's as it would be stored.
+func stored(f model.Fixture) *model.Fixture {
+	editor.LiveFields(&f)
+	return &f
+}
+
 // lastOwn is the feed's last revision of a fixture (nil: none kept).
 func (m *merger) lastOwn(ctx context.Context, store *events.Store, subject string) (*model.Fixture, error) {
 	revs, err := store.History(ctx, subject)
@@ -166,14 +186,21 @@ func (m *merger) lastOwn(ctx context.Context, store *events.Store, subject strin
 // disagreement. w is passed by value: its address would move every
 // import's fixture to the heap.
 func (m *merger) merge(w model.Fixture, cur *model.Fixture, said map[string]string, pm *parsedMatch) model.Fixture {
-	// The stored state went through the write path, which gives a live
-	// match its running 0-0 and drops a minute once it is over: the
-	// source's is compared as it would be stored.
-	src := w
-	editor.LiveFields(&src)
+	// A source that gives the day alone says nothing of the hour.
+	if !pm.timed && sameDay(w.Kickoff, cur.Kickoff) {
+		w.Kickoff = cur.Kickoff
+	}
+	src := stored(w)
 	var ds []Disagreement
+	var now map[string]string
+	if pm.sameAs != "" {
+		now = map[string]string{}
+	}
 	for _, fd := range mergedFields {
-		s, st := fd.text(&src), fd.text(cur)
+		s, st := fd.text(src), fd.text(cur)
+		if now != nil {
+			now[fd.name] = s
+		}
 		if s == st {
 			continue
 		}
@@ -186,6 +213,9 @@ func (m *merger) merge(w model.Fixture, cur *model.Fixture, said map[string]stri
 	defer m.mu.Unlock()
 	m.seen[cur.ID] = true
 	m.found[cur.ID] = ds
+	if now != nil {
+		m.foundSaid[cur.ID] = now
+	}
 	return w
 }
 
@@ -194,10 +224,11 @@ func (pm *parsedMatch) label() string {
 	return fmt.Sprintf("%s v %s, %s", pm.home, pm.away, pm.kickoff.UTC().Format(time.DateOnly))
 }
 
-// result is the feed's disagreements after the import, by fixture: those
-// it found, and the earlier ones of fixtures it did not decide (a live
-// feed's poll reads one matchday).
-func (m *merger) result() []Disagreement {
+// result is the feed's disagreements after the import, by fixture, and
+// what its source said of the fixtures other sources made: what it found,
+// and the earlier ones of fixtures it did not decide (a live feed's poll
+// reads one matchday).
+func (m *merger) result() ([]Disagreement, map[int]map[string]string) {
 	all := maps.Clone(m.found)
 	for id, ds := range m.prior {
 		if !m.seen[id] {
@@ -208,5 +239,78 @@ func (m *merger) result() []Disagreement {
 	for _, id := range slices.Sorted(maps.Keys(all)) {
 		out = append(out, all[id]...)
 	}
-	return out
+	said := maps.Clone(m.foundSaid)
+	for id, s := range m.priorSaid {
+		if !m.seen[id] {
+			said[id] = s
+		}
+	}
+	if len(said) == 0 {
+		said = nil
+	}
+	return out, said
+}
+
+// matchOthers finds, for a feed's import, the matches of ms that another
+// source already put into the competition (others, its regular fixtures):
+// the same teams and kick-off day, or the same teams when the pairing has
+// one such fixture left. A match found writes that fixture (sameAs, its
+// stored state added to bySource) by the rule, instead of a second one;
+// a pairing with fixtures of others none of which is found is left to
+// them, as an editor's import leaves it (skipForeign), and so is a
+// fixture without a source.
+func (im *Importer) matchOthers(ms []parsedMatch, others []editor.Stored[model.Fixture], teamIDs map[string]int,
+	bySource map[string]editor.Stored[model.Fixture], bar *bar) []parsedMatch {
+	byPair := map[[2]int][]int{}
+	for i, o := range others {
+		pair := [2]int{o.Value.HomeTeamID, o.Value.AwayTeamID}
+		byPair[pair] = append(byPair[pair], i)
+	}
+	kept := make([]parsedMatch, 0, len(ms))
+	for _, pm := range ms {
+		pair := [2]int{teamIDs[pm.home], teamIDs[pm.away]}
+		cands := byPair[pair]
+		if pm.stage != model.Regular || len(cands) == 0 {
+			kept = append(kept, pm)
+			continue
+		}
+		at := slices.IndexFunc(cands, func(i int) bool { return sameDay(others[i].Value.Kickoff, pm.kickoff) })
+		if at < 0 && len(cands) == 1 {
+			at = 0
+		}
+		var o editor.Stored[model.Fixture]
+		if at >= 0 {
+			o = others[cands[at]]
+			byPair[pair] = slices.Delete(cands, at, at+1)
+		}
+		// A fixture an editor made by hand has no source to find it by:
+		// it is left to the editor.
+		if o.Value.Source == "" {
+			im.Summary.Fixtures.Unchanged++
+			bar.step()
+			continue
+		}
+		pm.sameAs = o.Value.Source
+		bySource[o.Value.Source] = o
+		kept = append(kept, pm)
+	}
+	return kept
+}
+
+// othersFixture is what a feed writes over cur, a fixture another source
+// made that its match f was found to be: the fields of the rule, the
+// rest as cur has them (its round, matchday, details), so that two
+// sources that label a match differently do not take turns rewriting it.
+func othersFixture(f model.Fixture, cur *model.Fixture) model.Fixture {
+	w := *cur
+	for _, fd := range mergedFields {
+		fd.keep(&w, &f)
+	}
+	keepGoals(&w, cur)
+	return w
+}
+
+// sameDay reports whether two kick-offs are on the same day (UTC).
+func sameDay(a, b time.Time) bool {
+	return a.UTC().Format(time.DateOnly) == b.UTC().Format(time.DateOnly)
 }

@@ -84,27 +84,14 @@ func TestFeedRule(t *testing.T) {
 		}
 		return p
 	}
-	feed := &editor.Editor{Store: s, Meta: events.Meta{Editor: "follower", Source: importer.FeedSource("pl")}}
-	var disagreements []importer.Disagreement
+	var last importer.Summary
 	poll := func() {
 		t.Helper()
 		b, err := os.ReadFile(write(matches))
 		if err != nil {
 			t.Fatal(err)
 		}
-		im := importer.New(feed, nil)
-		opts := importer.Options{Feed: "pl", Disagreements: disagreements}
-		doc, err := im.Parse(ctx, importer.Formats["openfootball"], "2025-26/en.1.json", b, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := im.ImportDoc(ctx, doc, opts); err != nil {
-			t.Fatal(err)
-		}
-		if len(im.Summary.Rejected) > 0 {
-			t.Fatalf("rejected: %v", im.Summary.Rejected)
-		}
-		disagreements = im.Summary.Disagreements
+		last = feedImport(t, s, "pl", "openfootball", "2025-26/en.1.json", b, last)
 	}
 
 	var first []map[string]any
@@ -161,7 +148,7 @@ func TestFeedRule(t *testing.T) {
 				t.Errorf("fixture %s %q at %s, want %s %q at %s", f.Status, score, at, tt.status, tt.score, tt.kickoff)
 			}
 			var fields []string
-			for _, d := range disagreements {
+			for _, d := range last.Disagreements {
 				if d.Fixture == f.ID {
 					fields = append(fields, d.Field)
 					if d.Competition != f.CompetitionID || d.Match == "" || d.Source == d.Stored {
@@ -173,5 +160,92 @@ func TestFeedRule(t *testing.T) {
 				t.Errorf("disagreements on %v, want %v", fields, tt.disagree)
 			}
 		})
+	}
+}
+
+// feedImport writes body, a document of format named name, as feed's
+// next poll does, given what its last one left (last), and returns the
+// summary.
+func feedImport(t *testing.T, s *events.Store, feed, format, name string, body []byte, last importer.Summary) importer.Summary {
+	t.Helper()
+	ctx := context.Background()
+	im := importer.New(&editor.Editor{Store: s, Meta: events.Meta{Editor: "follower", Source: importer.FeedSource(feed)}}, nil)
+	opts := importer.Options{Feed: feed, Disagreements: last.Disagreements, Said: last.Said}
+	doc, err := im.Parse(ctx, importer.Formats[format], name, body, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := im.ImportDoc(ctx, doc, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(im.Summary.Rejected) > 0 {
+		t.Fatalf("%s: rejected: %v", feed, im.Summary.Rejected)
+	}
+	return im.Summary
+}
+
+// TestTwoSourcesOneFixture: a match two feeds of different formats carry
+// (openfootball's JSON, football-data.co.uk's CSV) is one fixture, found
+// by competition, teams and kick-off day; each field's later change wins,
+// and a feed whose source says otherwise than the stored value shows it
+// as a disagreement. The second source's first word on a fixture the
+// first made is the later change.
+func TestTwoSourcesOneFixture(t *testing.T) {
+	s := natstest.MustOpen(t, natstest.MustStart(t))
+	openfootball := func(score string) []byte {
+		return []byte(`{"name": "Premier League 2025/26", "matches": [
+			{"round": "Matchday 1", "date": "2025-08-16", "time": "15:00", "team1": "Home FC", "team2": "Away FC", "score": {` + score + `}},
+			{"round": "Matchday 1", "date": "2025-08-17", "time": "15:00", "team1": "Other FC", "team2": "Third FC", "score": {}}]}`)
+	}
+	csv := func(clock, goals string) []byte {
+		return []byte("Div,Date,Time,HomeTeam,AwayTeam,FTHG,FTAG\nE0,16/08/2025," + clock + ",Home FC,Away FC," + goals + "\n" +
+			"E0,17/08/2025,15:00,Other FC,Third FC,,\n")
+	}
+	last := map[string]importer.Summary{}
+	steps := []struct {
+		name, feed, format, doc string
+		body                    []byte
+		score, kickoff          string // the stored fixture's full time ("" none) and kick-off (UTC)
+		disagree                []string
+	}{
+		{"the first source makes the fixtures", "a", "openfootball", "2025-26/en.1.json", openfootball(""), "", "14:00", nil},
+		{"the second finds them; its first word is the later change", "b", "football-data", "mmz4281/2526/E0.csv", csv("17:30", ","),
+			"", "16:30", nil},
+		{"the first, unchanged, disagrees on the kick-off", "a", "openfootball", "2025-26/en.1.json", openfootball(""),
+			"", "16:30", []string{"kickoff"}},
+		{"the first's result is a change: it wins", "a", "openfootball", "2025-26/en.1.json", openfootball(`"ft": [1, 1]`),
+			"1-1", "16:30", []string{"kickoff"}},
+		{"the second, unchanged, disagrees on the result", "b", "football-data", "mmz4281/2526/E0.csv", csv("17:30", ","),
+			"1-1", "16:30", []string{"status", "score"}},
+		{"the second's own result wins in its turn", "b", "football-data", "mmz4281/2526/E0.csv", csv("17:30", "2,1"),
+			"2-1", "16:30", nil},
+	}
+	for _, st := range steps {
+		sum := feedImport(t, s, st.feed, st.format, st.doc, st.body, last[st.feed])
+		last[st.feed] = sum
+		fixtures := natstest.All[model.Fixture](t, s, events.KindFixture)
+		if len(fixtures) != 2 {
+			t.Fatalf("%s: %d fixtures, want the 2 matches once each", st.name, len(fixtures))
+		}
+		var f model.Fixture
+		for _, x := range fixtures {
+			if x.Kickoff.Day() == 16 {
+				f = x
+			}
+		}
+		score := ""
+		if f.Result.FullTime != nil {
+			score = f.Result.FullTime.String()
+		}
+		if score != st.score || f.Kickoff.UTC().Format("15:04") != st.kickoff {
+			t.Errorf("%s: fixture %q at %s, want %q at %s", st.name, score, f.Kickoff.UTC().Format("15:04"), st.score, st.kickoff)
+		}
+		var fields []string
+		for _, d := range sum.Disagreements {
+			fields = append(fields, d.Field)
+		}
+		if !slices.Equal(fields, st.disagree) {
+			t.Errorf("%s: feed %s disagrees on %v, want %v", st.name, st.feed, fields, st.disagree)
+		}
 	}
 }

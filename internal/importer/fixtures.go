@@ -23,6 +23,9 @@ type known struct {
 	// pairing that did not come from this format (another source, or an
 	// editor's hand).
 	foreign map[int]map[[2]int]int
+	// others are those fixtures themselves, for a feed's import, which
+	// writes the matches it finds among them (matchOthers).
+	others map[int][]editor.Stored[model.Fixture]
 }
 
 // fixtures loads the fixtures of the files' competitions that existed
@@ -36,7 +39,7 @@ func (im *Importer) fixtures(ctx context.Context, files []*file) (known, error) 
 		}
 	}
 	format := files[0].src.format
-	k := known{bySource: map[string]editor.Stored[model.Fixture]{}, foreign: map[int]map[[2]int]int{}}
+	k := known{bySource: map[string]editor.Stored[model.Fixture]{}, foreign: map[int]map[[2]int]int{}, others: map[int][]editor.Stored[model.Fixture]{}}
 	var ids []int
 	for id, found := range existed {
 		if found {
@@ -70,6 +73,10 @@ func (im *Importer) fixtures(ctx context.Context, files []*file) (known, error) 
 				k.foreign[f.CompetitionID] = map[[2]int]int{}
 			}
 			k.foreign[f.CompetitionID][[2]int{f.HomeTeamID, f.AwayTeamID}]++
+			if im.merge != nil {
+				k.others[f.CompetitionID] = append(k.others[f.CompetitionID], editor.Stored[model.Fixture]{Value: f,
+					Rev: events.Revision{Subject: ev.Subject, Seq: ev.Seq, Source: ev.Source, Data: slices.Clone(ev.Data)}})
+			}
 		}
 		return nil
 	})
@@ -99,7 +106,11 @@ func (im *Importer) claimSources(ctx context.Context, files []*file, k known) er
 		for i, pf := range fl.src.seasons {
 			fl.kept[i] = pf.matches
 			id := fl.comps[i].ID
-			if foreign := k.foreign[id]; len(foreign) > 0 {
+			switch foreign := k.foreign[id]; {
+			case len(foreign) == 0:
+			case im.merge != nil:
+				fl.kept[i] = im.matchOthers(fl.kept[i], k.others[id], fl.teamIDs, k.bySource, fl.bar)
+			default:
 				fl.kept[i] = im.skipForeign(fl.kept[i], foreign, fl.teamIDs, fl.bar)
 			}
 			r := claimedIn[id]
@@ -233,7 +244,7 @@ func (im *Importer) skipForeign(ms []parsedMatch, foreign map[[2]int]int, teamID
 func sourceClaim(comp int, ms []parsedMatch, existing map[string]editor.Stored[model.Fixture]) editor.SourceClaim {
 	c := editor.SourceClaim{Competition: comp, Stored: map[string]int{}}
 	for _, pm := range ms {
-		if pm.err != nil {
+		if pm.err != nil || pm.sameAs != "" {
 			continue
 		}
 		c.Sources = append(c.Sources, pm.source)
@@ -358,9 +369,13 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 			reject(pm, pm.err)
 			continue
 		}
-		f := model.Fixture{ID: ids[pm.source], CompetitionID: c.ID, Matchday: pm.matchday, Group: pm.group, Stage: pm.stage,
+		key, id := pm.source, ids[pm.source]
+		if pm.sameAs != "" {
+			key, id = pm.sameAs, existing[pm.sameAs].Value.ID
+		}
+		f := model.Fixture{ID: id, CompetitionID: c.ID, Matchday: pm.matchday, Group: pm.group, Stage: pm.stage,
 			Leg: pm.leg, Round: pm.round, Kickoff: pm.kickoff, HomeTeamID: fl.teamIDs[pm.home], AwayTeamID: fl.teamIDs[pm.away],
-			Status: pm.status, Result: pm.result, Awarded: pm.awarded, Odds: pm.odds, Referee: pm.referee, Source: pm.source,
+			Status: pm.status, Result: pm.result, Awarded: pm.awarded, Odds: pm.odds, Referee: pm.referee, Source: key,
 			Venue: pm.venue, Goals: pm.goals, Minute: pm.minute, InjuryTime: pm.injury}
 		if f.HomeTeamID == 0 {
 			f.HomePlaceholder = pm.home
@@ -368,14 +383,19 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 		if f.AwayTeamID == 0 {
 			f.AwayPlaceholder = pm.away
 		}
-		from, said, err := im.storedFixture(ctx, existing, &f)
+		from, said, err := im.storedFixture(ctx, existing, &f, pm)
 		if err != nil {
 			return err
 		}
 		want := func(cur *model.Fixture) ([]model.Fixture, error) {
 			w := f
-			if cur != nil {
+			switch {
+			case cur != nil && pm.sameAs != "":
+				w = othersFixture(f, cur)
+			case cur != nil:
 				keepStored(&w, cur, pf.derivedMatchdays)
+			}
+			if cur != nil {
 				if im.merge != nil {
 					w = im.merge.merge(w, cur, said, pm)
 				}
@@ -403,7 +423,7 @@ func (im *Importer) putFixtures(ctx context.Context, batch *editor.Batch, fl *fi
 // (nil when there is none) and, for a feed's import, what its source said
 // last of each field (merger.said). A copy is made only when there is
 // one: an allocation per fixture otherwise.
-func (im *Importer) storedFixture(ctx context.Context, existing map[string]editor.Stored[model.Fixture], f *model.Fixture) (
+func (im *Importer) storedFixture(ctx context.Context, existing map[string]editor.Stored[model.Fixture], f *model.Fixture, pm *parsedMatch) (
 	*editor.Stored[model.Fixture], map[string]string, error) {
 	st, ok := existing[f.Source]
 	if !ok || st.Value.ID != f.ID {
@@ -414,7 +434,7 @@ func (im *Importer) storedFixture(ctx context.Context, existing map[string]edito
 	if im.merge == nil {
 		return from, nil, nil
 	}
-	said, err := im.merge.said(ctx, im.ed.Store, from, f)
+	said, err := im.merge.said(ctx, im.ed.Store, from, f, pm.sameAs != "")
 	return from, said, err
 }
 
@@ -429,12 +449,18 @@ func (im *Importer) storedFixture(ctx context.Context, existing map[string]edito
 func keepStored(w, cur *model.Fixture, derivedMatchdays bool) {
 	w.Odds = cmp.Or(w.Odds, cur.Odds)
 	w.Referee = cmp.Or(w.Referee, cur.Referee)
-	if w.Goals == nil && cur.Goals != nil && sameFinal(w.Result, cur.Result) {
-		w.Goals = cur.Goals
-	}
+	keepGoals(w, cur)
 	w.Venue = cmp.Or(w.Venue, cur.Venue)
 	if derivedMatchdays {
 		w.Matchday = max(w.Matchday, cur.Matchday)
+	}
+}
+
+// keepGoals keeps the goals of cur in w while w has none and the score
+// they make is w's.
+func keepGoals(w, cur *model.Fixture) {
+	if w.Goals == nil && cur.Goals != nil && sameFinal(w.Result, cur.Result) {
+		w.Goals = cur.Goals
 	}
 }
 

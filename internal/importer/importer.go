@@ -94,10 +94,12 @@ type Options struct {
 	// Feed names the feed whose document is written (empty: an
 	// editor's import, whose values are written as they are). A feed's
 	// fields are decided by the rule of disagree.go, from the
-	// Disagreements its last document left; the new ones are the
-	// Summary's.
+	// Disagreements its last document left and what its source Said of
+	// the fixtures other sources made, by fixture and field; the new
+	// ones are the Summary's.
 	Feed          string
 	Disagreements []Disagreement
+	Said          map[int]map[string]string
 }
 
 func (o Options) includes(season int) bool {
@@ -308,7 +310,7 @@ func (im *Importer) importFiles(ctx context.Context, wg *sync.WaitGroup, next <-
 		return loadErr
 	}
 	if opts.Feed != "" {
-		im.merge = newMerger(opts.Feed, opts.Disagreements)
+		im.merge = newMerger(opts.Feed, opts.Disagreements, opts.Said)
 	}
 	batch := im.ed.Batch()
 	var written []*file // the files whose fixtures may still be on their way
@@ -338,7 +340,7 @@ func (im *Importer) importFiles(ctx context.Context, wg *sync.WaitGroup, next <-
 		return failedFile(written, fmt.Errorf("write the fixtures: %w", err))
 	}
 	if im.merge != nil {
-		im.Summary.Disagreements = im.merge.result()
+		im.Summary.Disagreements, im.Summary.Said = im.merge.result()
 	}
 	return ctx.Err()
 }

@@ -139,6 +139,9 @@ type parsedMatch struct {
 	// that is not one): left out, the rest imported, with a warning.
 	dropped []droppedDetail
 	err     error
+	// sameAs is the source of the fixture another source made that a
+	// feed's match was found to be (matchOthers): the one it writes.
+	sameAs string
 }
 
 // droppedDetail is a detail of a match left out, and why.

@@ -84,6 +84,9 @@ type Summary struct {
 	// Disagreements are a feed's fixtures whose stored values hold
 	// against what its source says (Options.Feed).
 	Disagreements []Disagreement
+	// Said is what a feed's source said of the fixtures other sources
+	// made, by fixture and field: the next import's Options.Said.
+	Said map[int]map[string]string
 }
 
 // Changes counts the entities created or updated, of every kind.
