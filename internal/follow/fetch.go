@@ -107,15 +107,9 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string, v validators) (fetch
 	if ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct == "text/html" {
 		return fetched{}, errors.New("the source answered an HTML page (Content-Type text/html), not a data file: is the URL the raw file's?")
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, f.maxBody+1))
+	body, err := readBody(resp.Body, resp.ContentLength, f.maxBody)
 	if err != nil {
-		return fetched{}, fmt.Errorf("read the body: %w", f.explain(ctx, err))
-	}
-	if int64(len(body)) > f.maxBody {
-		return fetched{}, fmt.Errorf("the body is larger than the limit of %d bytes", f.maxBody)
-	}
-	if resp.ContentLength > 0 && int64(len(body)) != resp.ContentLength {
-		return fetched{}, fmt.Errorf("the body ended after %d of %d bytes", len(body), resp.ContentLength)
+		return fetched{}, f.explain(ctx, err)
 	}
 	return fetched{Body: body, validators: validators{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}}, nil
 }
@@ -159,9 +153,9 @@ func (f *fetcher) file(path string, v validators) (fetched, error) {
 		return fetched{NotModified: true}, nil
 	}
 	if fi.Size() > f.maxBody {
-		return fetched{}, fmt.Errorf("the file is larger than the limit of %d bytes", f.maxBody)
+		return fetched{}, fmt.Errorf("the file is larger than the limit of %d bytes (--max-bytes)", f.maxBody)
 	}
-	body, err := io.ReadAll(io.LimitReader(fh, f.maxBody+1))
+	body, err := readBody(fh, fi.Size(), f.maxBody)
 	if err != nil {
 		return fetched{}, unwrapPath(err)
 	}
@@ -209,12 +203,9 @@ func (f *fetcher) call(ctx context.Context, rawURL string, header http.Header) (
 		return answer{}, f.explain(ctx, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, f.maxBody+1))
+	body, err := readBody(resp.Body, resp.ContentLength, f.maxBody)
 	if err != nil {
-		return answer{}, fmt.Errorf("read the body: %w", f.explain(ctx, err))
-	}
-	if int64(len(body)) > f.maxBody {
-		return answer{}, fmt.Errorf("the body is larger than the limit of %d bytes", f.maxBody)
+		return answer{}, f.explain(ctx, err)
 	}
 	return answer{Status: resp.StatusCode, Header: resp.Header, Body: body}, nil
 }

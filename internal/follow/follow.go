@@ -50,7 +50,7 @@ type Config struct {
 	// ConnectTimeout bounds a connection and its TLS handshake (default
 	// 10s), HeaderTimeout the wait for the response's headers (30s),
 	// FetchTimeout the whole fetch, body included (2m); MaxBody is the
-	// largest body read (64 MiB).
+	// largest body read (32 MiB).
 	ConnectTimeout, HeaderTimeout, FetchTimeout time.Duration
 	MaxBody                                     int64
 	// Allow is where feeds may be fetched from besides public addresses
@@ -100,7 +100,7 @@ func (c *Config) setDefaults() {
 		c.FetchTimeout = 2 * time.Minute
 	}
 	if c.MaxBody == 0 {
-		c.MaxBody = 64 << 20
+		c.MaxBody = 32 << 20
 	}
 	if c.MaxBackoff == 0 {
 		c.MaxBackoff = time.Hour
