@@ -393,6 +393,7 @@ func followCommand() command {
 			fs.DurationVar(&cfg.HeaderTimeout, "header-timeout", 30*time.Second, "bound on the wait for a response's headers")
 			fs.DurationVar(&cfg.FetchTimeout, "fetch-timeout", 2*time.Minute, "bound on a whole fetch, body included")
 			fs.Int64Var(&cfg.MaxBody, "max-bytes", 32<<20, "largest document read, in bytes")
+			fs.Int64Var(&cfg.MinRate, "min-rate", 4<<10, "bytes a second a body must come at on average, 3s after the headers: a source trickling slower is cut off")
 			fs.DurationVar(&cfg.MaxBackoff, "max-backoff", time.Hour, "longest wait after failures in a row (never less than the feed's schedule)")
 			fs.StringVar(&cfg.Holder, "holder", "", "name of this follower in leases and statuses (default: host, process id and a random suffix)")
 			fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
