@@ -463,6 +463,7 @@ func followSettings(cfg *follow.Config, adminListen *string, lvl *slog.Level) se
 		{Name: "header-timeout", Arg: "DURATION", Usage: "bound on the wait for a response's headers", Value: settings.Duration(&cfg.HeaderTimeout, follow.DefaultHeaderTimeout, time.Nanosecond, 0)},
 		{Name: "fetch-timeout", Arg: "DURATION", Usage: "bound on a whole fetch, body included", Value: settings.Duration(&cfg.FetchTimeout, follow.DefaultFetchTimeout, time.Nanosecond, 0)},
 		{Name: "max-bytes", Arg: "BYTES", Usage: "largest document read, in bytes", Value: settings.Int(&cfg.MaxBody, follow.DefaultMaxBody, 1, 0)},
+		{Name: "min-rate", Arg: "BYTES", Usage: "bytes a second a body must come at on average, 3s after the headers: a source trickling slower is cut off", Value: settings.Int(&cfg.MinRate, follow.DefaultMinRate, 1, 0)},
 		{Name: "max-backoff", Arg: "DURATION", Usage: "longest wait after failures in a row (never less than the feed's schedule)", Value: settings.Duration(&cfg.MaxBackoff, follow.DefaultMaxBackoff, time.Nanosecond, 0)},
 		{Name: "holder", Arg: "NAME", Usage: "name of this follower in leases and statuses (default: host, process id and a random suffix)", Value: settings.Text(&cfg.Holder, "")},
 		{Name: "log-level", Arg: "LEVEL", Usage: "debug, info, warn or error", Value: settings.Level(lvl, slog.LevelInfo)},

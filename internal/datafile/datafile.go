@@ -94,6 +94,17 @@ func (o Options) ReadFile(path string) ([]byte, error) {
 // ReadAll reads the whole of r (standard input) as o says.
 func (o Options) ReadAll(r io.Reader) ([]byte, error) { return o.readAll(r, -1) }
 
+// Text returns the text of b, bytes already in memory (a fetched body),
+// as o says: UTF-8 is checked in place, not copied, so that a body costs
+// its own size once.
+func (o Options) Text(b []byte) ([]byte, error) {
+	if int64(len(b)) > o.MaxSize.bytes() {
+		return nil, invalid("is more than the limit of %s (--max-file-size)", o.MaxSize)
+	}
+	text, _, err := o.text().next(b, true)
+	return text, err
+}
+
 func (o Options) readAll(r io.Reader, size int64) ([]byte, error) {
 	raw, err := readAll(r, size, o.MaxSize)
 	if err != nil {

@@ -199,3 +199,39 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// TestText: bytes already in memory (a fetched body) are checked as a
+// file's are, UTF-8 in place without a copy.
+func TestText(t *testing.T) {
+	tests := []struct {
+		name string
+		o    Options
+		in   string
+		want string
+		err  string
+	}{
+		{"utf-8", Options{}, "Köln", "Köln", ""},
+		{"a byte-order mark", Options{}, "\xEF\xBB\xBFKöln", "Köln", ""},
+		{"latin1 decoded", Options{Encoding: Latin1}, "K\xF6ln", "Köln", ""},
+		{"not utf-8", Options{}, "a\nK\xF6ln", "", "line 2: byte 0xF6 is not UTF-8"},
+		{"over the limit", Options{MaxSize: 3}, "Köln", "", "more than the limit of 3B"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := []byte(tt.in)
+			got, err := tt.o.Text(in)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("%q: %v, want %q", tt.in, err, tt.err)
+				}
+				return
+			}
+			if err != nil || string(got) != tt.want {
+				t.Fatalf("%q: %q %v, want %q", tt.in, got, err, tt.want)
+			}
+			if tt.o.Encoding == "" && &got[len(got)-1] != &in[len(in)-1] {
+				t.Errorf("%q: copied, want the input itself", tt.in)
+			}
+		})
+	}
+}

@@ -17,8 +17,12 @@
 //     takes a lease over keeps the schedule.
 //   - Fetching: conditional GET (If-None-Match, If-Modified-Since; a 304
 //     costs a request), timeouts for the connection, the headers and the
-//     whole body, a size limit; file URLs read a local file, its size and
-//     modification time standing for an ETag.
+//     whole body, a size limit (a declared length over it refused before
+//     reading; body.go), a body that falls behind a minimum rate cut
+//     off, and all poll slots but one shared by the feeds failing
+//     (slots.go); file URLs read a local file under the folders
+//     allowed, its size and modification time standing for an ETag; hosts
+//     only where the address guard lets them (guard.go).
 //   - Live APIs (openligadb): a feed whose format is an API's is polled by
 //     its upstream, which chooses each poll's calls by where the matches
 //     stand (a matchday in play at the budget's pace, only when its "last

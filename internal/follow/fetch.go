@@ -36,6 +36,7 @@ type fetcher struct {
 	timeout       time.Duration
 	headerTimeout time.Duration
 	maxBody       int64
+	minRate       int64
 	userAgent     string
 	allow         *netguard.Allow
 	// files are the folders file URLs may name, absolute, links resolved.
@@ -54,7 +55,7 @@ func newFetcher(cfg Config) *fetcher {
 		IdleConnTimeout:       90 * time.Second,
 		ForceAttemptHTTP2:     true,
 	}
-	f := &fetcher{timeout: cfg.FetchTimeout, headerTimeout: cfg.HeaderTimeout, maxBody: cfg.MaxBody, allow: cfg.Allow, files: cfg.Files,
+	f := &fetcher{timeout: cfg.FetchTimeout, headerTimeout: cfg.HeaderTimeout, maxBody: cfg.MaxBody, minRate: cfg.MinRate, allow: cfg.Allow, files: cfg.Files,
 		userAgent: "footballd-follower/" + buildinfo.Read().Version + " (+https://github.com/footdata/footballd)"}
 	f.client = &http.Client{Transport: transport, CheckRedirect: f.checkRedirect}
 	return f
@@ -65,6 +66,8 @@ func newFetcher(cfg Config) *fetcher {
 func (f *fetcher) fetch(ctx context.Context, rawURL string, v validators) (fetched, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
+	ctx, cut := context.WithCancelCause(ctx)
+	defer cut(nil)
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return fetched{}, fmt.Errorf("url %q: %w", rawURL, err)
@@ -107,15 +110,11 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string, v validators) (fetch
 	if ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct == "text/html" {
 		return fetched{}, errors.New("the source answered an HTML page (Content-Type text/html), not a data file: is the URL the raw file's?")
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, f.maxBody+1))
+	p := pace(resp.Body, f.minRate, cut)
+	defer p.stop()
+	body, err := readBody(p, resp.ContentLength, f.maxBody)
 	if err != nil {
-		return fetched{}, fmt.Errorf("read the body: %w", f.explain(ctx, err))
-	}
-	if int64(len(body)) > f.maxBody {
-		return fetched{}, fmt.Errorf("the body is larger than the limit of %d bytes", f.maxBody)
-	}
-	if resp.ContentLength > 0 && int64(len(body)) != resp.ContentLength {
-		return fetched{}, fmt.Errorf("the body ended after %d of %d bytes", len(body), resp.ContentLength)
+		return fetched{}, f.explain(ctx, err)
 	}
 	return fetched{Body: body, validators: validators{ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}}, nil
 }
@@ -128,7 +127,10 @@ func (f *fetcher) explain(ctx context.Context, err error) error {
 		err = ue.Err
 	}
 	var ne net.Error
+	var slow *tooSlow
 	switch {
+	case errors.As(context.Cause(ctx), &slow):
+		return slow
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return fmt.Errorf("no whole answer within %s (--fetch-timeout): %w", f.timeout, err)
 	case errors.As(err, &ne) && ne.Timeout() && strings.Contains(err.Error(), "headers"):
@@ -159,9 +161,9 @@ func (f *fetcher) file(path string, v validators) (fetched, error) {
 		return fetched{NotModified: true}, nil
 	}
 	if fi.Size() > f.maxBody {
-		return fetched{}, fmt.Errorf("the file is larger than the limit of %d bytes", f.maxBody)
+		return fetched{}, fmt.Errorf("the file is larger than the limit of %d bytes (--max-bytes)", f.maxBody)
 	}
-	body, err := io.ReadAll(io.LimitReader(fh, f.maxBody+1))
+	body, err := readBody(fh, fi.Size(), f.maxBody)
 	if err != nil {
 		return fetched{}, unwrapPath(err)
 	}
@@ -192,6 +194,8 @@ type answer struct {
 func (f *fetcher) call(ctx context.Context, rawURL string, header http.Header) (answer, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
+	ctx, cut := context.WithCancelCause(ctx)
+	defer cut(nil)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
 		return answer{}, err
@@ -209,12 +213,11 @@ func (f *fetcher) call(ctx context.Context, rawURL string, header http.Header) (
 		return answer{}, f.explain(ctx, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, f.maxBody+1))
+	p := pace(resp.Body, f.minRate, cut)
+	defer p.stop()
+	body, err := readBody(p, resp.ContentLength, f.maxBody)
 	if err != nil {
-		return answer{}, fmt.Errorf("read the body: %w", f.explain(ctx, err))
-	}
-	if int64(len(body)) > f.maxBody {
-		return answer{}, fmt.Errorf("the body is larger than the limit of %d bytes", f.maxBody)
+		return answer{}, f.explain(ctx, err)
 	}
 	return answer{Status: resp.StatusCode, Header: resp.Header, Body: body}, nil
 }

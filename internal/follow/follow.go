@@ -50,9 +50,10 @@ type Config struct {
 	// ConnectTimeout bounds a connection and its TLS handshake (default
 	// 10s), HeaderTimeout the wait for the response's headers (30s),
 	// FetchTimeout the whole fetch, body included (2m); MaxBody is the
-	// largest body read (64 MiB).
+	// largest body read (32 MiB), MinRate the bytes a second a body must
+	// come at on average once started (4 KiB; slots.go).
 	ConnectTimeout, HeaderTimeout, FetchTimeout time.Duration
-	MaxBody                                     int64
+	MaxBody, MinRate                            int64
 	// Allow is where feeds may be fetched from besides public addresses
 	// (--feed-allow; default none); Files the folders file URLs may name
 	// (--feed-files; default none, so file URLs are refused).
@@ -79,7 +80,8 @@ const (
 	DefaultConnectTimeout = 10 * time.Second
 	DefaultHeaderTimeout  = 30 * time.Second
 	DefaultFetchTimeout   = 2 * time.Minute
-	DefaultMaxBody        = 64 << 20
+	DefaultMaxBody        = 32 << 20
+	DefaultMinRate        = 4 << 10
 	DefaultMaxBackoff     = time.Hour
 	// MinLeaseTTL leaves a holder that renews every third of the lease
 	// time to reach NATS between renewals.
@@ -117,6 +119,9 @@ func (c *Config) setDefaults() {
 	if c.MaxBody == 0 {
 		c.MaxBody = DefaultMaxBody
 	}
+	if c.MinRate == 0 {
+		c.MinRate = DefaultMinRate
+	}
 	if c.MaxBackoff == 0 {
 		c.MaxBackoff = DefaultMaxBackoff
 	}
@@ -146,6 +151,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("timeouts %s, %s, %s: must be more than 0", c.ConnectTimeout, c.HeaderTimeout, c.FetchTimeout)
 	case c.MaxBody < 1:
 		return fmt.Errorf("max body %d: must be at least 1 byte", c.MaxBody)
+	case c.MinRate < 1:
+		return fmt.Errorf("min rate %d: must be at least 1 byte a second", c.MinRate)
 	case c.MaxBackoff <= 0:
 		return fmt.Errorf("max backoff %s: must be more than 0", c.MaxBackoff)
 	}
@@ -176,6 +183,9 @@ type held struct {
 	next    time.Time // next poll
 	polling bool
 	lost    bool // the lease went to another follower during a poll
+	// failing: the last poll failed, so the feed waits for a slot among
+	// the failing ones (slots).
+	failing bool
 }
 
 type seenLease struct {
@@ -216,7 +226,7 @@ func (f *Follower) Run(ctx context.Context) error {
 	pollCtx, stopPolls := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopPolls()
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, f.cfg.Concurrency)
+	sem := newSlots(f.cfg.Concurrency)
 	tick := f.cfg.LeaseTTL / 3
 	for {
 		f.round(ctx, pollCtx, &wg, sem)
@@ -274,7 +284,7 @@ func (f *Follower) stop(wg *sync.WaitGroup, stopPolls context.CancelFunc) {
 // round reads the feeds, keeps the leases (renews its own, takes free and
 // expired ones, gives up those of feeds paused or removed) and starts the
 // polls that are due.
-func (f *Follower) round(ctx, pollCtx context.Context, wg *sync.WaitGroup, sem chan struct{}) {
+func (f *Follower) round(ctx, pollCtx context.Context, wg *sync.WaitGroup, sem *slots) {
 	ed := &editor.Editor{Store: f.cfg.Store}
 	feeds, err := ed.Feeds(ctx)
 	if err != nil {
@@ -325,8 +335,8 @@ func (f *Follower) forget(ctx context.Context, active map[string]model.Feed) {
 }
 
 // pollDue starts a poll of each held feed that is due and not being
-// polled, at most cap(sem) at a time.
-func (f *Follower) pollDue(ctx, pollCtx context.Context, wg *sync.WaitGroup, sem chan struct{}) {
+// polled, as the slots allow.
+func (f *Follower) pollDue(ctx, pollCtx context.Context, wg *sync.WaitGroup, sem *slots) {
 	now := time.Now()
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -335,13 +345,13 @@ func (f *Follower) pollDue(ctx, pollCtx context.Context, wg *sync.WaitGroup, sem
 			continue
 		}
 		h.polling = true
+		failing := h.failing
 		wg.Go(func() {
-			select {
-			case sem <- struct{}{}:
-			case <-pollCtx.Done():
+			release, ok := sem.take(pollCtx, failing)
+			if !ok {
 				return
 			}
-			defer func() { <-sem }()
+			defer release()
 			f.poll(pollCtx, h)
 		})
 	}
@@ -406,7 +416,7 @@ func (f *Follower) keepLease(ctx context.Context, fd model.Feed) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	delete(f.seen, fd.Name)
-	f.held[fd.Name] = &held{feed: fd, rev: next, next: status.NextPoll}
+	f.held[fd.Name] = &held{feed: fd, rev: next, next: status.NextPoll, failing: status.Failures > 0}
 	f.m.hold(fd.Name, fd.Every().Seconds(), status, float64(fd.Created.UnixNano())/1e9)
 	return nil
 }
@@ -466,7 +476,7 @@ func (f *Follower) poll(ctx context.Context, h *held) {
 	f.report(fd, out, next)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	h.polling, h.next = false, next.NextPoll
+	h.polling, h.next, h.failing = false, next.NextPoll, next.Failures > 0
 	select {
 	case f.wake <- struct{}{}:
 	default:

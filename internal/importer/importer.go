@@ -18,7 +18,6 @@
 package importer
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -270,7 +269,7 @@ func (im *Importer) Parse(ctx context.Context, f Format, name string, body []byt
 	}
 	// A fetched body is text as a file is: its encoding decoded or
 	// refused, a byte order mark skipped, its size bounded.
-	body, err := opts.Input.ReadAll(bytes.NewReader(body))
+	body, err := opts.Input.Text(body)
 	if err != nil {
 		return nil, err
 	}
