@@ -77,7 +77,7 @@ func TestV4Mapping(t *testing.T) {
 		if got := v4Status(&f); got != c.status {
 			t.Errorf("%+v: status %s, want %s", c.fixture, got, c.status)
 		}
-		if got := v4Stage(&f, c.typ); got != c.stage {
+		if got := v4Stage(&f, c.typ); string(got) != c.stage {
 			t.Errorf("%+v: stage %s, want %s", c.fixture, got, c.stage)
 		}
 	}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -96,19 +97,15 @@ var qualifyingPhases = map[string]bool{
 	"qualifying": true, "qualification": true, "uefasecondroundplayoffs": true, "interconfederationplayoffs": true,
 }
 
-// v4Stages are the stages v4 names itself, kept as they are when a round
-// carries one (a football-data.org feed's).
-var v4Stages = map[string]bool{}
-
-func init() {
-	for _, s := range []string{"FINAL", "THIRD_PLACE", "SEMI_FINALS", "QUARTER_FINALS", "LAST_16", "LAST_32", "LAST_64",
-		"ROUND_4", "ROUND_3", "ROUND_2", "ROUND_1", "GROUP_STAGE", "LEAGUE_STAGE", "PRELIMINARY_ROUND", "PRELIMINARY_SEMI_FINALS",
-		"PRELIMINARY_FINAL", "QUALIFICATION", "QUALIFICATION_ROUND_1", "QUALIFICATION_ROUND_2", "QUALIFICATION_ROUND_3",
-		"PLAYOFF_ROUND", "PLAYOFF_ROUND_1", "PLAYOFF_ROUND_2", "PLAYOFFS", "REGULAR_SEASON", "CLAUSURA", "APERTURA",
-		"CHAMPIONSHIP", "RELEGATION", "RELEGATION_ROUND"} {
-		v4Stages[s] = true
-	}
-}
+// RoundStages are every stage v4 names (spec section 7's lookup table, in
+// its order, with the PLAYOFF_ROUND upstream sends without listing it and
+// the LEAGUE_STAGE of today's Champions League): the stage filter's
+// values, and the stages a round may carry as its name (a
+// football-data.org feed's).
+var RoundStages = []RoundStage{StageFinal, StageThirdPlace, StageSemiFinals, StageQuarterFinals, StageLast16, StageLast32, StageLast64,
+	StageRound(4), StageRound(3), StageRound(2), StageRound(1), StageGroup, StageLeague, StagePreliminary, StageQualification,
+	stageQualifyingPrefix + "1", stageQualifyingPrefix + "2", stageQualifyingPrefix + "3", StagePlayoffRound, StagePlayoffRound + "_1",
+	StagePlayoffRound + "_2", StagePlayoffs, StageRegularSeason, "CLAUSURA", "APERTURA", StageChampionship, StageRelegation, StageRelegation + "_ROUND"}
 
 // StageRound is the stage of the n-th round of a cup: ROUND_1 to ROUND_4
 // (v4 names no other).
@@ -132,8 +129,8 @@ func StageOf(round string, knockOut bool, kind CompetitionType) (stage RoundStag
 	if kind != TypeCup && !knockOut {
 		return regularStage(round, kind), true
 	}
-	if v4Stages[strings.TrimSpace(round)] {
-		return RoundStage(strings.TrimSpace(round)), true
+	if s := RoundStage(strings.TrimSpace(round)); slices.Contains(RoundStages, s) {
+		return s, true
 	}
 	parts := strings.Split(round, ",")
 	for i := range parts {
