@@ -57,22 +57,20 @@ func (s RoundStage) HasMatchdays() bool {
 var knockOutRounds = map[string]RoundStage{
 	"final": StageFinal, "endspiel": StageFinal, "finale": StageFinal, "mls_final": StageFinal,
 	"semifinal": StageSemiFinals, "semifinals": StageSemiFinals, "halbfinale": StageSemiFinals, "conf_final": StageSemiFinals,
-	"quarterfinal": StageQuarterFinals, "quarterfinals": StageQuarterFinals, "viertelfinale": StageQuarterFinals,
-	"conf_semi":          StageQuarterFinals,
-	"roundof16":          StageLast16,
-	"achtelfinale":       StageLast16,
-	"roundof32":          StageLast32,
-	"roundof64":          StageLast64,
+	"quarterfinal": StageQuarterFinals, "quarterfinals": StageQuarterFinals, "viertelfinale": StageQuarterFinals, "conf_semi": StageQuarterFinals,
+	"roundof16": StageLast16, "achtelfinale": StageLast16, "roundof32": StageLast32, "roundof64": StageLast64,
 	"matchforthirdplace": StageThirdPlace, "thirdplacematch": StageThirdPlace, "thirdplaceplayoff": StageThirdPlace,
 	"3.platz": StageThirdPlace, "spielumplatz3": StageThirdPlace,
-	"preliminaryround": StagePreliminary,
-	"firstround":       StageRound(1),
+	"preliminaryround": StagePreliminary, "firstround": StageRound(1),
 	// A league's play-offs: extra rounds, placings and relegation ties.
 	"playoffs": StagePlayoffs, "playoff": StagePlayoffs, "play_in": StagePlayoffs, "playinround1": StagePlayoffs,
 	"playinround2": StagePlayoffs, "reclassification": StagePlayoffs, "eliminationfinal": StagePlayoffs,
 	"direkterabstieg": StagePlayoffs, "5.platz": StagePlayoffs, "7.platz": StagePlayoffs, "9.platz": StagePlayoffs,
 	"11.platz": StagePlayoffs, "13.platz": StagePlayoffs, "5.8.platzplayoffs": StagePlayoffs,
-	"9.12.platzplayoffs": StagePlayoffs, "13.16.platzplayoffs": StagePlayoffs, "phase2": StagePlayoffs,
+	"9.12.platzplayoffs": StagePlayoffs, "13.16.platzplayoffs": StagePlayoffs,
+	// La Liga 1986-87's second phase, groups played after the season
+	// (engsoccerdata), which count in no table of ours.
+	"phase2": StagePlayoffs,
 	// World Cup 1958's play-offs between the teams level in a group.
 	"group1playoff": StagePlayoffs, "group2playoff": StagePlayoffs, "group3playoff": StagePlayoffs, "group4playoff": StagePlayoffs,
 	// World Cup 1950's final round was a group of four.
