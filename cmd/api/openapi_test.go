@@ -214,6 +214,11 @@ var goldenRequests = map[string]struct{ path, representation string }{
 	"v4-person-mbappe":                      {"/v4/persons/1", "full"},
 	"v4-person-matches-mbappe-limit3":       {"/v4/persons/1/matches", "full"},
 	"v4-matches-wc-final-unfolded":          {"/v4/competitions/2000/matches", "full"},
+	"v4-match-cl2024-league-phase":          {"/v4/matches/1", "full"},
+	"v4-match-cl2024-playoff":               {"/v4/matches/1", "full"},
+	"v4-match-cl2024-last16":                {"/v4/matches/1", "full"},
+	"v4-match-cl2024-final":                 {"/v4/matches/1", "full"},
+	"v4-standings-cl2024":                   {"/v4/competitions/2001/standings", "full"},
 }
 
 // unmasked stands for the instants golden files mask: a real response has

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/push"
 	"github.com/footdata/footballd/pkg/readmodel"
 	"github.com/gofiber/fiber/v2"
@@ -117,12 +118,14 @@ const (
 var v4Statuses = []string{"SCHEDULED", "TIMED", "IN_PLAY", "PAUSED", "EXTRA_TIME", "PENALTY_SHOOTOUT",
 	"FINISHED", "SUSPENDED", "POSTPONED", "CANCELLED", "AWARDED", "LIVE"}
 
-// v4Stages are the stages of v4's matches (spec section 7, and the
-// PLAYOFF_ROUND upstream sends without listing it).
-var v4Stages = []string{"FINAL", "THIRD_PLACE", "SEMI_FINALS", "QUARTER_FINALS", "LAST_16", "LAST_32", "LAST_64",
-	"ROUND_4", "ROUND_3", "ROUND_2", "ROUND_1", "GROUP_STAGE", "PRELIMINARY_ROUND", "QUALIFICATION",
-	"QUALIFICATION_ROUND_1", "QUALIFICATION_ROUND_2", "QUALIFICATION_ROUND_3", "PLAYOFF_ROUND", "PLAYOFF_ROUND_1",
-	"PLAYOFF_ROUND_2", "PLAYOFFS", "REGULAR_SEASON", "CLAUSURA", "APERTURA", "CHAMPIONSHIP", "RELEGATION", "RELEGATION_ROUND"}
+// v4StageList is the stages a stage filter may name, for its error.
+var v4StageList = func() string {
+	names := make([]string, len(model.RoundStages))
+	for i, s := range model.RoundStages {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}()
 
 var groupRE = regexp.MustCompile(`^GROUP_[A-L]$`)
 
@@ -275,8 +278,8 @@ func (f *filters) parseMatchFilters(q func(string) (string, bool), accept allowe
 	}
 	if accept&fStage != 0 {
 		if v, ok := q("stage"); ok {
-			if f.stage = strings.ToUpper(v); !slices.Contains(v4Stages, f.stage) {
-				return badRequest("stage must be one of %s, got '%s'", strings.Join(v4Stages, ", "), truncateText(v, 40))
+			if f.stage = strings.ToUpper(v); !slices.Contains(model.RoundStages, model.RoundStage(f.stage)) {
+				return badRequest("stage must be one of %s, got '%s'", v4StageList, truncateText(v, 40))
 			}
 		}
 	}

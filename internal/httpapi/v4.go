@@ -188,7 +188,7 @@ func (s *Server) v4Competitions(c *fiber.Ctx) error {
 			}
 			cur, _ := who.snap.Competition(seasons[0].ID)
 			out.Competitions = append(out.Competitions, v4CompItem{ID: v4CompetitionID(l.Code), Area: area.tiny(), Name: l.Name, Code: l.Code,
-				Type: v4Type(cur.Type), Plan: v4Plan(cur.Tier), CurrentSeason: v4SeasonOf(&cur), NumberOfAvailableSeasons: len(seasons),
+				Type: v4Type(l.Code, cur.Type), Plan: v4Plan(cur.Tier), CurrentSeason: v4SeasonOf(&cur), NumberOfAvailableSeasons: len(seasons),
 				LastUpdated: ts(cur.LastUpdated)})
 		}
 		slices.SortFunc(out.Competitions, func(a, b v4CompItem) int { return cmp.Compare(a.ID, b.ID) })
@@ -207,7 +207,7 @@ func (s *Server) v4Competition(c *fiber.Ctx) error {
 	return s.respond(c, k, func() (any, int) {
 		seasons := seasons.list()
 		cur, _ := who.snap.Competition(seasons[0].ID)
-		out := v4CompFull{Area: v4AreaOf(l.Country).tiny(), ID: v4CompetitionID(l.Code), Name: l.Name, Code: l.Code, Type: v4Type(cur.Type),
+		out := v4CompFull{Area: v4AreaOf(l.Country).tiny(), ID: v4CompetitionID(l.Code), Name: l.Name, Code: l.Code, Type: v4Type(l.Code, cur.Type),
 			CurrentSeason: v4SeasonOf(&cur), Seasons: make([]v4Season, len(seasons)), LastUpdated: ts(cur.LastUpdated)}
 		for i, sk := range seasons {
 			comp, _ := who.snap.Competition(sk.ID)
@@ -272,29 +272,59 @@ func (s *Server) v4Standings(c *fiber.Ctx) error {
 			out.Filters.Matchday = &md
 		}
 		out.Filters.Date = f.date
+		// A cup upstream tables as a league (the Champions League's league
+		// phase) has one TOTAL table, as its recorded group tables: no
+		// HOME or AWAY, no form.
+		cupLeague := key.Type == model.TypeLeague && v4Type(l.Code, key.Type) == "CUP"
 		var forms map[int]string
+		var stage model.RoundStage
 		if key.Type == model.TypeLeague {
-			forms = v4Forms(who.snap, key.ID, t.Matchday)
+			stage = v4LeagueStage(who.snap, key.ID)
+			if !cupLeague {
+				forms = v4Forms(who.snap, key.ID, t.Matchday)
+			}
 		}
 		for _, st := range t.Standings {
-			if st.Group == model.Thirds {
-				continue
-			}
-			if key.Type == model.TypeTournament {
+			switch {
+			case st.Group == model.Thirds:
+			case key.Type == model.TypeTournament:
 				out.Standings = append(out.Standings, v4Standing{Stage: "GROUP_STAGE", Type: "TOTAL", Group: v4Group(st.Group), Table: v4Total(x, st.Rows, nil)})
-				continue
+			default:
+				out.Standings = append(out.Standings, v4LeagueTables(x, ci, st, stage, forms, cupLeague)...)
 			}
-			stage, group := "REGULAR_SEASON", nonEmpty(st.Group)
-			if group != nil {
-				stage = "PLAYOFFS"
-			}
-			out.Standings = append(out.Standings,
-				v4Standing{Stage: stage, Type: "TOTAL", Group: group, Table: v4Total(x, st.Rows, forms)},
-				v4Standing{Stage: stage, Type: "HOME", Group: group, Table: v4Split(x, st.Rows, &ci.comp.Rules, true)},
-				v4Standing{Stage: stage, Type: "AWAY", Group: group, Table: v4Split(x, st.Rows, &ci.comp.Rules, false)})
 		}
 		return out, maxAgeOf(who, key)
 	})
+}
+
+// v4LeagueTables are the v4 tables of one of a league's standings: TOTAL,
+// HOME and AWAY (TOTAL alone for a cup's league phase), of the league's
+// stage, or PLAYOFFS for a group of its play-off phase.
+func v4LeagueTables(x *v4Context, ci *v4CompInfo, st readmodel.Standing, stage model.RoundStage, forms map[int]string, totalOnly bool) []v4Standing {
+	group := nonEmpty(st.Group)
+	if group != nil {
+		stage = model.StagePlayoffs
+	}
+	total := v4Standing{Stage: string(stage), Type: "TOTAL", Group: group, Table: v4Total(x, st.Rows, forms)}
+	if totalOnly {
+		return []v4Standing{total}
+	}
+	return []v4Standing{total,
+		{Stage: string(stage), Type: "HOME", Group: group, Table: v4Split(x, st.Rows, &ci.comp.Rules, true)},
+		{Stage: string(stage), Type: "AWAY", Group: group, Table: v4Split(x, st.Rows, &ci.comp.Rules, false)}}
+}
+
+// v4LeagueStage is the stage of a league's table: its regular fixtures'
+// (model.StageOf), REGULAR_SEASON but for a league phase (the Champions
+// League's since 2024, LEAGUE_STAGE) or a group stage played as one.
+func v4LeagueStage(snap readmodel.Snapshot, id int) model.RoundStage {
+	fs, _ := snap.CompetitionFixtures(id, readmodel.FixtureFilter{Matchday: 1})
+	for i := range fs {
+		if fs[i].Stage == model.Regular {
+			return v4Stage(&fs[i], model.TypeLeague)
+		}
+	}
+	return model.StageRegularSeason
 }
 
 // v4MatchdayAt is the season and matchday of the standings a date asks

@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/footdata/footballd/pkg/model"
@@ -77,7 +79,7 @@ func TestV4Mapping(t *testing.T) {
 		if got := v4Status(&f); got != c.status {
 			t.Errorf("%+v: status %s, want %s", c.fixture, got, c.status)
 		}
-		if got := v4Stage(&f, c.typ); got != c.stage {
+		if got := v4Stage(&f, c.typ); string(got) != c.stage {
 			t.Errorf("%+v: stage %s, want %s", c.fixture, got, c.stage)
 		}
 	}
@@ -109,6 +111,74 @@ func TestV4LeagueCode(t *testing.T) {
 	for _, id := range []int{0, 1, 2999, v4AddedBase, v4AddedBase + 37, v4AddedBase + 37*37*37*37*37} {
 		if got := v4LeagueCode(id); got != "" {
 			t.Errorf("id %d reads as %q", id, got)
+		}
+	}
+}
+
+// TestV4TypesAsRecorded: every competition upstream was recorded with
+// (v4-samples/competitions.json, and the running competitions of the
+// recorded teams) that is one of our leagues keeps its recorded type,
+// whichever type our season has: the Champions League is a CUP with its
+// league phase (our LEAGUE) as with its groups (our TOURNAMENT). A league
+// an editor adds is typed by its own type.
+func TestV4TypesAsRecorded(t *testing.T) {
+	recorded := map[model.LeagueCode]string{}
+	var doc struct {
+		Body struct {
+			Competitions []struct {
+				Code model.LeagueCode `json:"code"`
+				Type string           `json:"type"`
+			} `json:"competitions"`
+			Teams []struct {
+				RunningCompetitions []struct {
+					Code model.LeagueCode `json:"code"`
+					Type string           `json:"type"`
+				} `json:"runningCompetitions"`
+			} `json:"teams"`
+		} `json:"body"`
+	}
+	for _, file := range []string{"competitions.json", "competitions-2001-teams.json", "competitions-2002-teams.json", "competitions-2013-teams.json"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "spec", "v4-samples", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		for _, c := range doc.Body.Competitions {
+			recorded[c.Code] = c.Type
+		}
+		for _, tm := range doc.Body.Teams {
+			for _, c := range tm.RunningCompetitions {
+				recorded[c.Code] = c.Type
+			}
+		}
+	}
+	ours := 0
+	for code, want := range recorded {
+		if _, ok := v4CompetitionIDs[code]; !ok && !v4Cups[code] {
+			continue // not one of our leagues (or our code means another league)
+		}
+		ours++
+		types := []model.CompetitionType{model.TypeLeague}
+		if want == "CUP" {
+			types = append(types, model.TypeTournament, model.TypeCup)
+		}
+		for _, typ := range types {
+			if got := v4Type(code, typ); got != want {
+				t.Errorf("%s as our %s: type %s, recorded %s", code, typ, got, want)
+			}
+		}
+	}
+	if ours < 12 {
+		t.Errorf("%d recorded competitions of ours, want at least 12 (%v)", ours, recorded)
+	}
+	for _, c := range []struct {
+		typ  model.CompetitionType
+		want string
+	}{{model.TypeLeague, "LEAGUE"}, {model.TypeTournament, "CUP"}, {model.TypeCup, "CUP"}} {
+		if got := v4Type("XYZ", c.typ); got != c.want {
+			t.Errorf("an editor's %s: type %s, want %s", c.typ, got, c.want)
 		}
 	}
 }

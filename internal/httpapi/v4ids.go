@@ -180,10 +180,18 @@ func toUpperASCII(s string) string {
 	return string(b)
 }
 
-// v4Type is a competition's v4 type: tournaments are CUP, as upstream
-// types the Champions League and the World Cup.
-func v4Type(t model.CompetitionType) string {
-	if t == model.TypeLeague {
+// v4Cups are the leagues upstream types CUP whatever format a season is
+// played in (the recorded CL, EC, WC, DFB, EL and CLI, and the FA Cup and
+// Copa del Rey of section 7): the Champions League stays a CUP with its
+// league phase since 2024, which we table as a league.
+var v4Cups = map[model.LeagueCode]bool{"CL": true, "EL": true, "EC": true, "WC": true, "DFB": true, "FAC": true, "CDR": true, "CLI": true}
+
+// v4Type is a league's v4 type, as upstream types it: CUP for its cups,
+// else by our competition's type, LEAGUE for a league and CUP for a
+// tournament or a cup (upstream's LEAGUE_CUP and PLAYOFFS type none of
+// the competitions it was recorded with).
+func v4Type(code model.LeagueCode, t model.CompetitionType) string {
+	if t == model.TypeLeague && !v4Cups[code] {
 		return "LEAGUE"
 	}
 	return "CUP"

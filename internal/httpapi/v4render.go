@@ -115,7 +115,7 @@ type v4CompItem struct {
 }
 
 func v4CompTinyOf(l model.League, c *readmodel.Competition) v4CompTiny {
-	return v4CompTiny{ID: v4CompetitionID(l.Code), Name: l.Name, Code: l.Code, Type: v4Type(c.Type)}
+	return v4CompTiny{ID: v4CompetitionID(l.Code), Name: l.Name, Code: l.Code, Type: v4Type(l.Code, c.Type)}
 }
 
 func v4SeasonOf(c *readmodel.Competition) v4Season {
@@ -232,14 +232,14 @@ type v4Match struct {
 	Status      string     `json:"status"`
 	// Venue is in the single match only (null without one), absent in
 	// lists.
-	Venue       json.RawMessage `json:"venue,omitempty"`
-	Matchday    *int            `json:"matchday"`
-	Stage       string          `json:"stage"`
-	Group       *string         `json:"group"`
-	LastUpdated string          `json:"lastUpdated"`
-	HomeTeam    v4TeamTiny      `json:"homeTeam"`
-	AwayTeam    v4TeamTiny      `json:"awayTeam"`
-	Score       v4Score         `json:"score"`
+	Venue       json.RawMessage  `json:"venue,omitempty"`
+	Matchday    *int             `json:"matchday"`
+	Stage       model.RoundStage `json:"stage"`
+	Group       *string          `json:"group"`
+	LastUpdated string           `json:"lastUpdated"`
+	HomeTeam    v4TeamTiny       `json:"homeTeam"`
+	AwayTeam    v4TeamTiny       `json:"awayTeam"`
+	Score       v4Score          `json:"score"`
 	// Minute and InjuryTime are a live match's, where the source had
 	// them: upstream's types (the spec's int; a feed may have read a
 	// string), absent otherwise.
@@ -331,37 +331,23 @@ func v4ScoreOf(f *readmodel.Fixture) v4Score {
 	return s
 }
 
-// v4Stage is the stage of a fixture: the regular season of a league, the
-// group stage of a tournament, and for knock-out fixtures the round its
-// name says (openfootball's "Round of 16", "Quarter-finals", "Match for
-// third place", "Final", …); PLAYOFFS when the name says none of them.
-func v4Stage(f *readmodel.Fixture, t model.CompetitionType) string {
-	if f.Stage != model.Playoff {
-		switch t {
-		case model.TypeTournament:
-			return "GROUP_STAGE"
-		case model.TypeCup:
-			return v4Round(f.Round, "ROUND_1")
-		}
-		return "REGULAR_SEASON"
-	}
-	return v4Round(f.Round, "PLAYOFFS")
+// v4Stage is the stage of a fixture, by its round's name (model.StageOf,
+// the one table of round names).
+func v4Stage(f *readmodel.Fixture, t model.CompetitionType) model.RoundStage {
+	s, _ := model.StageOf(f.Round, f.Stage == model.Playoff, t)
+	return s
 }
 
-var v4Rounds = []struct{ word, stage string }{
-	{"third", "THIRD_PLACE"}, {"semi", "SEMI_FINALS"}, {"quarter", "QUARTER_FINALS"}, {"final", "FINAL"},
-	{"16", "LAST_16"}, {"32", "LAST_32"}, {"64", "LAST_64"}, {"preliminary", "PRELIMINARY_ROUND"},
-	{"qualif", "QUALIFICATION"}, {"round 1", "ROUND_1"}, {"round 2", "ROUND_2"}, {"round 3", "ROUND_3"}, {"round 4", "ROUND_4"},
-}
-
-func v4Round(name, otherwise string) string {
-	n := strings.ToLower(name)
-	for _, r := range v4Rounds {
-		if strings.Contains(n, r.word) {
-			return r.stage
-		}
+// v4Matchday is a fixture's v4 matchday: its own in a league, a league or
+// group stage and a league's championship or relegation round; null in
+// knock-out and play-off rounds, as upstream's recordings have it
+// (competitions-2001-matches.json). v1 shows every fixture's matchday.
+func v4Matchday(f *readmodel.Fixture, stage model.RoundStage) *int {
+	if f.Matchday == 0 || !stage.HasMatchdays() {
+		return nil
 	}
-	return otherwise
+	md := f.Matchday
+	return &md
 }
 
 // v4Group is a tournament group's v4 name: GROUP_A for our "A".
@@ -453,10 +439,7 @@ func (x *v4Context) match(f *readmodel.Fixture, single bool) v4Match {
 		}
 		m.Goals = x.goalsOf(f, f.Goals)
 	}
-	if f.Matchday > 0 {
-		md := f.Matchday
-		m.Matchday = &md
-	}
+	m.Matchday = v4Matchday(f, m.Stage)
 	if f.Odds != nil {
 		h, d, a := f.Odds.HomeWin, f.Odds.Draw, f.Odds.AwayWin
 		m.Odds = v4Odds{&h, &d, &a}
@@ -533,9 +516,11 @@ func page[T any](list []T, f *filters) []T {
 	return list
 }
 
-// keep applies v4's date range, status, ids, stage and group filters.
+// keep applies v4's date range, status, ids, stage and group filters,
+// and keeps of the fixtures of a matchday those v4 numbers (a knock-out
+// round's have no matchday in v4).
 func (x *v4Context) keep(fs []readmodel.Fixture, f *filters) []readmodel.Fixture {
-	if !f.hasDates && len(f.statuses) == 0 && f.ids == nil && f.stage == "" && f.group == "" {
+	if !f.hasDates && len(f.statuses) == 0 && f.ids == nil && f.stage == "" && f.group == "" && f.matchday == 0 {
 		return fs
 	}
 	out := fs[:0:0]
@@ -551,15 +536,24 @@ func (x *v4Context) keep(fs []readmodel.Fixture, f *filters) []readmodel.Fixture
 		if f.ids != nil && !slices.Contains(f.ids, int32(fx.ID)) {
 			continue
 		}
-		if f.stage != "" && v4Stage(fx, x.comp(fx.CompetitionID).comp.Type) != f.stage {
-			continue
+		if x.keepStage(fx, f) {
+			out = append(out, *fx)
 		}
-		if g := v4Group(fx.Group); f.group != "" && (g == nil || *g != f.group) {
-			continue
-		}
-		out = append(out, *fx)
 	}
 	return out
+}
+
+// keepStage applies the stage and group filters, and the matchday's to
+// the matchdays v4 numbers.
+func (x *v4Context) keepStage(fx *readmodel.Fixture, f *filters) bool {
+	if g := v4Group(fx.Group); f.group != "" && (g == nil || *g != f.group) {
+		return false
+	}
+	if f.stage == "" && f.matchday == 0 {
+		return true
+	}
+	stage := v4Stage(fx, x.comp(fx.CompetitionID).comp.Type)
+	return (f.stage == "" || string(stage) == f.stage) && (f.matchday == 0 || v4Matchday(fx, stage) != nil)
 }
 
 // statusIn reports whether v4 status st is one of list. LIVE is every

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/footdata/footballd/pkg/model"
 )
@@ -185,4 +186,38 @@ func firstDiff(got, want string) string {
 		}
 	}
 	return ""
+}
+
+// TestOpenLigaDBCupStages: the DFB-Pokal's rounds as OpenLigaDB names them
+// (spec openligadb/FORMAT.md: "1. Runde" … "Endspiel") are read into their
+// stages by the same table, without a warning.
+func TestOpenLigaDBCupStages(t *testing.T) {
+	rounds := []struct {
+		name string
+		want model.RoundStage
+	}{
+		{"1. Runde", "ROUND_1"}, {"2. Runde", "ROUND_2"}, {"Achtelfinale", model.StageLast16},
+		{"Viertelfinale", model.StageQuarterFinals}, {"Halbfinale", model.StageSemiFinals}, {"Endspiel", model.StageFinal},
+	}
+	var ms []string
+	for i, r := range rounds {
+		ms = append(ms, fmt.Sprintf(`{"matchID":%d,"matchDateTimeUTC":"2026-%02d-10T18:30:00Z","leagueSeason":2026,"leagueShortcut":"dfb",`+
+			`"group":{"groupName":%q,"groupOrderID":%d},"team1":{"teamName":"Home %d"},"team2":{"teamName":"Away %d"}}`, i+1, i+8, r.name, i+1, i, i))
+	}
+	src, err := readOpenLigaDB("getmatchdata/dfb/2026", []byte("["+strings.Join(ms, ",")+"]"), Options{},
+		func(code model.LeagueCode) (model.League, error) { l, _ := model.BuiltinLeague(code); return l, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf := src.seasons[0]
+	for i, pm := range pf.matches {
+		if got, known := model.StageOf(pm.round, pm.stage == model.Playoff, pf.kind); got != rounds[i].want || !known {
+			t.Errorf("%q: %s (known %v), want %s", pm.round, got, known, rounds[i].want)
+		}
+	}
+	for _, w := range checkSeason(pf, time.Time{}) {
+		if w.Kind == warnRoundStage {
+			t.Errorf("warning: %s", w)
+		}
+	}
 }

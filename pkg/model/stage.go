@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -56,22 +57,20 @@ func (s RoundStage) HasMatchdays() bool {
 var knockOutRounds = map[string]RoundStage{
 	"final": StageFinal, "endspiel": StageFinal, "finale": StageFinal, "mls_final": StageFinal,
 	"semifinal": StageSemiFinals, "semifinals": StageSemiFinals, "halbfinale": StageSemiFinals, "conf_final": StageSemiFinals,
-	"quarterfinal": StageQuarterFinals, "quarterfinals": StageQuarterFinals, "viertelfinale": StageQuarterFinals,
-	"conf_semi":          StageQuarterFinals,
-	"roundof16":          StageLast16,
-	"achtelfinale":       StageLast16,
-	"roundof32":          StageLast32,
-	"roundof64":          StageLast64,
+	"quarterfinal": StageQuarterFinals, "quarterfinals": StageQuarterFinals, "viertelfinale": StageQuarterFinals, "conf_semi": StageQuarterFinals,
+	"roundof16": StageLast16, "achtelfinale": StageLast16, "roundof32": StageLast32, "roundof64": StageLast64,
 	"matchforthirdplace": StageThirdPlace, "thirdplacematch": StageThirdPlace, "thirdplaceplayoff": StageThirdPlace,
 	"3.platz": StageThirdPlace, "spielumplatz3": StageThirdPlace,
-	"preliminaryround": StagePreliminary,
-	"firstround":       StageRound(1),
+	"preliminaryround": StagePreliminary, "firstround": StageRound(1),
 	// A league's play-offs: extra rounds, placings and relegation ties.
 	"playoffs": StagePlayoffs, "playoff": StagePlayoffs, "play_in": StagePlayoffs, "playinround1": StagePlayoffs,
 	"playinround2": StagePlayoffs, "reclassification": StagePlayoffs, "eliminationfinal": StagePlayoffs,
 	"direkterabstieg": StagePlayoffs, "5.platz": StagePlayoffs, "7.platz": StagePlayoffs, "9.platz": StagePlayoffs,
 	"11.platz": StagePlayoffs, "13.platz": StagePlayoffs, "5.8.platzplayoffs": StagePlayoffs,
-	"9.12.platzplayoffs": StagePlayoffs, "13.16.platzplayoffs": StagePlayoffs, "phase2": StagePlayoffs,
+	"9.12.platzplayoffs": StagePlayoffs, "13.16.platzplayoffs": StagePlayoffs,
+	// La Liga 1986-87's second phase, groups played after the season
+	// (engsoccerdata), which count in no table of ours.
+	"phase2": StagePlayoffs,
 	// World Cup 1958's play-offs between the teams level in a group.
 	"group1playoff": StagePlayoffs, "group2playoff": StagePlayoffs, "group3playoff": StagePlayoffs, "group4playoff": StagePlayoffs,
 	// World Cup 1950's final round was a group of four.
@@ -96,19 +95,15 @@ var qualifyingPhases = map[string]bool{
 	"qualifying": true, "qualification": true, "uefasecondroundplayoffs": true, "interconfederationplayoffs": true,
 }
 
-// v4Stages are the stages v4 names itself, kept as they are when a round
-// carries one (a football-data.org feed's).
-var v4Stages = map[string]bool{}
-
-func init() {
-	for _, s := range []string{"FINAL", "THIRD_PLACE", "SEMI_FINALS", "QUARTER_FINALS", "LAST_16", "LAST_32", "LAST_64",
-		"ROUND_4", "ROUND_3", "ROUND_2", "ROUND_1", "GROUP_STAGE", "LEAGUE_STAGE", "PRELIMINARY_ROUND", "PRELIMINARY_SEMI_FINALS",
-		"PRELIMINARY_FINAL", "QUALIFICATION", "QUALIFICATION_ROUND_1", "QUALIFICATION_ROUND_2", "QUALIFICATION_ROUND_3",
-		"PLAYOFF_ROUND", "PLAYOFF_ROUND_1", "PLAYOFF_ROUND_2", "PLAYOFFS", "REGULAR_SEASON", "CLAUSURA", "APERTURA",
-		"CHAMPIONSHIP", "RELEGATION", "RELEGATION_ROUND"} {
-		v4Stages[s] = true
-	}
-}
+// RoundStages are every stage v4 names (spec section 7's lookup table, in
+// its order, with the PLAYOFF_ROUND upstream sends without listing it and
+// the LEAGUE_STAGE of today's Champions League): the stage filter's
+// values, and the stages a round may carry as its name (a
+// football-data.org feed's).
+var RoundStages = []RoundStage{StageFinal, StageThirdPlace, StageSemiFinals, StageQuarterFinals, StageLast16, StageLast32, StageLast64,
+	StageRound(4), StageRound(3), StageRound(2), StageRound(1), StageGroup, StageLeague, StagePreliminary, StageQualification,
+	stageQualifyingPrefix + "1", stageQualifyingPrefix + "2", stageQualifyingPrefix + "3", StagePlayoffRound, StagePlayoffRound + "_1",
+	StagePlayoffRound + "_2", StagePlayoffs, StageRegularSeason, "CLAUSURA", "APERTURA", StageChampionship, StageRelegation, StageRelegation + "_ROUND"}
 
 // StageRound is the stage of the n-th round of a cup: ROUND_1 to ROUND_4
 // (v4 names no other).
@@ -132,8 +127,8 @@ func StageOf(round string, knockOut bool, kind CompetitionType) (stage RoundStag
 	if kind != TypeCup && !knockOut {
 		return regularStage(round, kind), true
 	}
-	if v4Stages[strings.TrimSpace(round)] {
-		return RoundStage(strings.TrimSpace(round)), true
+	if s := RoundStage(strings.TrimSpace(round)); slices.Contains(RoundStages, s) {
+		return s, true
 	}
 	parts := strings.Split(round, ",")
 	for i := range parts {
