@@ -319,13 +319,20 @@ func TestFollowKill9(t *testing.T) {
 	t.Logf("b holds the lease %s after a was killed (lease 1s)", time.Since(killed).Round(10*time.Millisecond))
 	setResult(t, path, "0, 2")
 	// Every message since the kill is a revision of the fixture whose
-	// result came, the last with the result: nothing else, nothing twice.
+	// result came: nothing else, nothing twice. A result is a status path
+	// (TIMED → IN_PLAY → FINISHED), each step a revision of its own
+	// published after the one before (internal/editor), so the change is
+	// whole only once the fixture is FINISHED: a history read when the
+	// first step had landed lacked the second, which the stream's end
+	// read after it counted. The end is read before the history, so that
+	// every message up to it is in the history.
 	fixture := fixtureOf(t, c, "Sunderland", "Brighton")
-	hist := c.waitOutput(t, `fullTime\.away: 2`, "history", "fixture", fixture)
+	c.waitOutput(t, `"status": "FINISHED"`, "show", "fixture", fixture)
 	last, err := store.LastSeq(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	hist := c.ok("history", "fixture", fixture)
 	var after int
 	for _, m := range regexp.MustCompile(`(?m)^revision (\d+) `).FindAllStringSubmatch(hist, -1) {
 		if n, _ := strconv.ParseUint(m[1], 10, 64); n > seq {
@@ -333,7 +340,8 @@ func TestFollowKill9(t *testing.T) {
 		}
 	}
 	if after == 0 || uint64(after) != last-seq || !strings.Contains(hist, "fullTime.away: 2") {
-		t.Errorf("%d messages published since the kill, %d of them revisions of fixture %s, want all and the result 0-2:\n%s", last-seq, after, fixture, hist)
+		t.Errorf("%d messages published since the kill, %d of them revisions of fixture %s, want all and the result 0-2:\n%s\nb's log:\n%s",
+			last-seq, after, fixture, hist, blog.String())
 	}
 	if err := b.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
