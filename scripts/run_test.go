@@ -136,7 +136,21 @@ func TestMakeRun(t *testing.T) {
 	token := d.waitFor(t, `export TOKEN=([a-z1-9]+)`)[1]
 	d.waitFor(t, `Ctrl-C stops it`)
 	listen := d.waitFor(t, `footballd is ready on http://(\S+) `)[1]
-	natsAddr := d.waitFor(t, `"msg":"embedded nats started","url":"nats://([^"]+)"`)[1]
+	// The last NATS started: make run imports the demo through a replica
+	// of its own first, which took another free port.
+	started := regexp.MustCompile(`"msg":"embedded nats started","url":"nats://([^"]+)"`).FindAllStringSubmatch(d.output(), -1)
+	if started == nil {
+		t.Fatalf("make run's replica did not log its NATS address:\n%s", d.output())
+	}
+	natsAddr := started[len(started)-1][1]
+
+	// The address it names answered nothing before the import ended, and
+	// each request it suggests answers with data.
+	out := d.output()
+	if listened := strings.LastIndex(out, `"msg":"listening","addr":"`+listen+`"`); listened < strings.Index(out, "imported 20 file(s)") {
+		t.Errorf("the replica on %s listened before the demo import ended:\n%s", listen, out)
+	}
+	bannerAnswers(t, out, token)
 
 	base := "http://" + listen + "/v1"
 	var comps []struct {
@@ -173,10 +187,10 @@ func TestMakeRun(t *testing.T) {
 
 	// The README's first edit, as written there: a live score for a match
 	// of the next Premier League matchday.
-	out, err := docBlock(t, "../README.md", "The first edit", listen, natsAddr).CombinedOutput()
-	edited := regexp.MustCompile(`fixture 6/(\d+) updated`).FindSubmatch(out)
+	edit, err := docBlock(t, "../README.md", "The first edit", listen, natsAddr).CombinedOutput()
+	edited := regexp.MustCompile(`fixture 6/(\d+) updated`).FindSubmatch(edit)
 	if err != nil || edited == nil {
-		t.Fatalf("the README's first edit: %v\n%s", err, out)
+		t.Fatalf("the README's first edit: %v\n%s", err, edit)
 	}
 	var live struct {
 		Fixture struct {
@@ -286,6 +300,7 @@ func TestMakeRun(t *testing.T) {
 	// On the real clock, once the demo season is over, it says so.
 	real := startDemo(t, append(env, "DEMO_NOW=")...)
 	real.waitFor(t, `Ctrl-C stops it`)
+	bannerAnswers(t, real.output(), real.waitFor(t, `export TOKEN=([a-z1-9]+)`)[1])
 	over := time.Now().UTC().After(time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC))
 	if said := strings.Contains(real.output(), "the demo season (2025-26) is a former season"); said != over {
 		t.Errorf("on the real clock (season over: %v), said so: %v\n%s", over, said, real.output())
@@ -295,6 +310,34 @@ func TestMakeRun(t *testing.T) {
 	}
 	if err := <-real.done; err != nil {
 		t.Errorf("second run after Ctrl-C: %v", err)
+	}
+}
+
+// bannerAnswers sends each request make run's banner suggests, as
+// printed, and checks it answers 200 with data: no empty list, no count
+// of 0.
+func bannerAnswers(t *testing.T, out, token string) {
+	t.Helper()
+	_, banner, _ := strings.Cut(out, "footballd is ready on ")
+	tries := regexp.MustCompile(`(?m)^  curl (?:-H "X-Auth-Token: \$TOKEN" )?'?(http://[^ '\r\n]+)`).FindAllStringSubmatch(banner, -1)
+	if len(tries) < 5 {
+		t.Fatalf("make run's banner suggests %d requests, want 5:\n%s", len(tries), banner)
+	}
+	for _, try := range tries {
+		req, err := http.NewRequestWithContext(context.Background(), "GET", try[1], nil)
+		if err != nil {
+			t.Fatalf("the banner's %q: %v", try[1], err)
+		}
+		req.Header.Set("X-Auth-Token", token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(body) == "[]" || strings.Contains(string(body), `"count":0,`) {
+			t.Errorf("the banner's %s: %d %.200s, want data", try[1], resp.StatusCode, body)
+		}
 	}
 }
 
