@@ -341,7 +341,7 @@ func bannerAnswers(t *testing.T, out, token string) {
 	}
 }
 
-// webhookWalkthrough runs docs/api.md's webhook commands and its receiver
+// webhookWalkthrough runs docs/push.md's webhook commands and its receiver
 // program as written there beside make run started with
 // FD_WEBHOOK_ALLOW=127.0.0.1/32: the receiver passes the host
 // verification, and a live edit reaches it, signed. Only the addresses
@@ -354,19 +354,19 @@ func webhookWalkthrough(t *testing.T, natsAddr, fixture string) {
 	// Built first, so that it runs as soon as webhook add has printed
 	// the secret: until then the replicas' attempts fail.
 	src := filepath.Join(t.TempDir(), "receiver.go")
-	if err := os.WriteFile(src, []byte(strings.ReplaceAll(natstest.BlockAfter(t, "../docs/api.md", "A receiver in Go", "go").Text, "127.0.0.1:8999", "127.0.0.1:0")), 0o644); err != nil {
+	if err := os.WriteFile(src, []byte(strings.ReplaceAll(natstest.BlockAfter(t, "../docs/push.md", "A receiver in Go", "go").Text, "127.0.0.1:8999", "127.0.0.1:0")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(t.TempDir(), "receiver")
 	if out, err := exec.Command("go", "build", "-o", bin, src).CombinedOutput(); err != nil {
-		t.Fatalf("docs/api.md's receiver does not build: %v\n%s", err, out)
+		t.Fatalf("docs/push.md's receiver does not build: %v\n%s", err, out)
 	}
 	hook := relay.Start(t)
-	sh := strings.ReplaceAll(natstest.BlockAfter(t, "../docs/api.md", "## Webhooks", "sh").Text, "127.0.0.1:8999", hook.Addr())
+	sh := strings.ReplaceAll(natstest.BlockAfter(t, "../docs/push.md", "## Webhooks", "sh").Text, "127.0.0.1:8999", hook.Addr())
 	out, err := shell(sh, natsAddr).CombinedOutput()
 	secret := regexp.MustCompile(`(?m)^secret: (whsec_\S+)$`).FindSubmatch(out)
 	if err != nil || secret == nil || !strings.Contains(string(out), "warning: 127.0.0.1 is not a public address") {
-		t.Fatalf("docs/api.md's webhook commands: %v\n%s", err, out)
+		t.Fatalf("docs/push.md's webhook commands: %v\n%s", err, out)
 	}
 	recv := exec.Command(bin)
 	recv.Env = append(os.Environ(), "FD_WEBHOOK_SECRET="+string(secret[1]))
