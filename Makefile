@@ -169,13 +169,14 @@ test-cluster: $(NATS_SERVER)
 	$(GO) test -count=1 -timeout 15m -run TestRunbook -v ./deploy -args -runbook.full
 
 ## bench: whole-system figures against baselines in the same run (about
-## 6 minutes on 2 cores); results in bench/results/, method in docs/performance.md.
+## 11 minutes on 2 cores); results in bench/runs/ (ignored by git), method in
+## docs/performance.md.
 bench: build
-	$(GO) run ./scripts/bench --out bench/results
+	$(GO) run ./scripts/bench --out bench/runs
 
-## bench-quick: the same rows at a small scale, under two minutes.
+## bench-quick: the same rows at a small scale, about 2.5 minutes.
 bench-quick: build
-	$(GO) run ./scripts/bench --quick --out bench/results
+	$(GO) run ./scripts/bench --quick --out bench/runs
 
 ## bench-packages: the benchmarks next to the code (go test -bench).
 bench-packages:

@@ -19,7 +19,7 @@ var runBy = []struct{ page, after, file, test string }{
 	{"README.md", "In another terminal:", "scripts/run_test.go", "TestMakeRun"},
 	{"README.md", "The first edit", "scripts/run_test.go", "TestMakeRun"},
 	{"docs/operations.md", "## Running replicas", "scripts/run_test.go", "TestMakeRun"},
-	{"docs/api.md", "## Webhooks", "scripts/run_test.go", "TestMakeRun"},
+	{"docs/push.md", "## Webhooks", "scripts/run_test.go", "TestMakeRun"},
 	{"docs/tables.md", "Denmark's Superliga", "scripts/run_test.go", "TestMakeRun"},
 	{"docs/v4.md", "written in (", "cmd/api/v4clients_test.go", "TestV4ClientLibraries"},
 	{"docs/ingest.md", "## Goals and scorers", "cmd/ingest/goals_test.go", "TestDocsGoals"},

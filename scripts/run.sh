@@ -44,32 +44,38 @@ fi
 
 go build -o bin/ ./cmd/...
 
-args=(--listen "$listen" --admin-listen "$admin" --nats "$nats" --embedded-nats "$dir" --drain 0s)
-[ -n "$now" ] && args+=(--now "$now")
 # Job control puts the replica in a process group of its own: Ctrl-C at the
 # terminal then reaches the replica alone, which stops cleanly, and neither
 # this script nor make is interrupted.
 set -m
-# Its log goes to the terminal and to api.log, where this script reads
-# the addresses the replica got (not a former run's).
-rm -f "$dir/api.log"
-bin/api "${args[@]}" 2> >(tee "$dir/api.log" >&2) &
-api=$!
-cleanup() { kill -TERM "$api" 2>/dev/null || true; wait "$api" 2>/dev/null || true; rm -f "$dir/run.pid"; }
+api=
+cleanup() { [ -n "$api" ] && { kill -TERM "$api" 2>/dev/null || true; wait "$api" 2>/dev/null || true; }; rm -f "$dir/run.pid"; }
 trap 'cleanup; exit 0' INT TERM
 trap 'rm -f "$dir/run.pid"' EXIT
 
 # logged MSG KEY: the value of KEY in the replica's last log line MSG.
 logged() { sed -n "s/.*\"msg\":\"$1\",\"$2\":\"\([^\"]*\)\".*/\1/p" "$dir/api.log" 2>/dev/null | tail -n 1; }
-for _ in $(seq 1 300); do
-  bound=$(logged listening addr)
-  [ -n "$bound" ] && break
-  kill -0 "$api" 2>/dev/null || { echo "run: the API stopped; see its log above" >&2; exit 1; }
-  sleep 0.1
-done
-[ -n "$bound" ] || { echo "run: the API did not log where it listens within 30 s (FD_LOG_LEVEL=info logs it)" >&2; exit 1; }
-listen=$bound nats=$(logged "embedded nats started" url)
-host=${listen%:*}; port=${listen##*:}; [ -z "$host" ] && host=127.0.0.1
+# start LISTEN ADMIN: start the replica; host, port and nats are then the
+# addresses it got. Its log goes to the terminal and to api.log, where
+# this script reads them (not a former start's).
+start() {
+  local args=(--listen "$1" --admin-listen "$2" --nats "$nats_asked" --embedded-nats "$dir" --drain 0s) bound=
+  [ -n "$now" ] && args+=(--now "$now")
+  rm -f "$dir/api.log"
+  bin/api "${args[@]}" 2> >(tee "$dir/api.log" >&2) &
+  api=$!
+  for _ in $(seq 1 300); do
+    bound=$(logged listening addr)
+    [ -n "$bound" ] && break
+    kill -0 "$api" 2>/dev/null || { echo "run: the API stopped; see its log above" >&2; exit 1; }
+    sleep 0.1
+  done
+  [ -n "$bound" ] || { echo "run: the API did not log where it listens within 30 s (FD_LOG_LEVEL=info logs it)" >&2; exit 1; }
+  listen=$bound nats=$(logged "embedded nats started" url)
+  host=${listen%:*} port=${listen##*:}
+  host=${host:-127.0.0.1}
+}
+stop() { kill -TERM "$api" 2>/dev/null || true; wait "$api" 2>/dev/null || true; api=; }
 
 # get PATH [TOKEN]: the API's whole answer to GET PATH, asked without curl
 # (bash speaks HTTP well enough); nothing when it does not answer.
@@ -90,36 +96,67 @@ until_ok() {
   done
   echo "run: GET $1 did not answer 200 within 30 s" >&2; exit 1
 }
+ingest() { FD_NATS_URL=$nats FD_EDITOR=demo bin/ingest "$@"; }
+
+nats_asked=$nats
+# The demo season goes into an empty stream through a replica on a
+# private address: the address printed below answers nothing before the
+# import has ended, rather than empty lists while it runs.
+if [ ! -e "$dir/demo-imported" ]; then
+  start 127.0.0.1:0 ''
+  until_ok /readyz
+  if ! ingest show competitionkey PL/2025 >/dev/null 2>&1; then
+    echo "run: empty stream: importing the 2025-26 demo season"
+    ingest import openfootball --aliases demo/aliases.csv --now "${now:-$(date -u +%FT%TZ)}" demo/2025-26/*.json
+  fi
+  touch "$dir/demo-imported"
+  stop
+fi
+start "$listen" "$admin"
 until_ok /readyz
 
-ingest() { FD_NATS_URL=$nats FD_EDITOR=demo bin/ingest "$@"; }
-if ! ingest show competitionkey PL/2025 >/dev/null 2>&1; then
-  echo "run: empty stream: importing the 2025-26 demo season"
-  ingest import openfootball --aliases demo/aliases.csv --now "${now:-$(date -u +%FT%TZ)}" demo/2025-26/*.json
-fi
 if ingest show client demo >/dev/null 2>&1; then
   token=$(ingest client rotate demo | sed -n 's/^token: //p')
 else
   token=$(ingest client add demo --tier donating --per-minute 1000000 | sed -n 's/^token: //p')
 fi
-# Wait until the replica serves everything written so far (the import and
-# the token): /readyz says the stream sequence it serves.
+# Wait until the replica serves everything written so far (the token):
+# /readyz says the stream sequence it serves.
 last=$(ingest stream info | awk '$1 == "FOOTBALL" {print $4}')
 served() { [[ $(get /readyz) =~ \"sequence\":([0-9]+) ]] && echo "${BASH_REMATCH[1]}" || echo 0; }
 for _ in $(seq 1 300); do
   [ "$(served)" -ge "$last" ] && break
   sleep 0.1
 done
-until_ok /v1/competitions/ "$token"
+
+# The requests the banner suggests, with what they show: on the demo's
+# clock this season's; on the real clock, once the demo season is over,
+# that season's by name.
+if [ -n "$now" ]; then
+  tries=("/v1/competitions/" "/v1/competitions/6/leagueTable        # Premier League 2025/26"
+    "'/v1/fixtures/?timeFrame=n3&league=PL'" "/v1/teams/57                           # Arsenal FC")
+else
+  tries=("'/v1/competitions/?season=2025'       # the demo season" "/v1/competitions/6/leagueTable        # Premier League 2025/26"
+    "'/v1/competitions/6/fixtures?matchday=38'" "/v1/teams/57                           # Arsenal FC")
+fi
+# Each answers with data before the banner says ready: not an empty list,
+# not a count of 0.
+for try in "${tries[@]}" "/v1/teams?name=arsenal"; do
+  path=${try%% *}; path=${path//\'/}
+  until_ok "$path" "$token"
+  body=$(get "$path" "$token"); body=${body#*$'\r\n\r\n'}
+  if [ "$body" = "[]" ] || [[ $body == *'"count":0,'* ]]; then
+    echo "run: GET $path answers no data; the demo import in $dir is incomplete: delete the folder to start again" >&2; exit 1
+  fi
+done
 
 cat <<MSG
 
 footballd is ready on http://$listen (clock: ${now:-real time}); the API reference is at
 http://$listen/docs. Try:
-  curl http://$listen/v1/competitions/
-  curl http://$listen/v1/competitions/6/leagueTable        # Premier League 2025/26
-  curl 'http://$listen/v1/fixtures/?timeFrame=n3&league=PL'
-  curl http://$listen/v1/teams/57                           # Arsenal FC
+$(for try in "${tries[@]}"; do
+  if [[ $try == \'* ]]; then echo "  curl 'http://$listen${try#\'}"; else echo "  curl http://$listen$try"; fi
+done)
 Anonymous callers get 100 requests a day; this token (client "demo", a million a minute) is new
 at every start:
   export TOKEN=$token

@@ -136,7 +136,21 @@ func TestMakeRun(t *testing.T) {
 	token := d.waitFor(t, `export TOKEN=([a-z1-9]+)`)[1]
 	d.waitFor(t, `Ctrl-C stops it`)
 	listen := d.waitFor(t, `footballd is ready on http://(\S+) `)[1]
-	natsAddr := d.waitFor(t, `"msg":"embedded nats started","url":"nats://([^"]+)"`)[1]
+	// The last NATS started: make run imports the demo through a replica
+	// of its own first, which took another free port.
+	started := regexp.MustCompile(`"msg":"embedded nats started","url":"nats://([^"]+)"`).FindAllStringSubmatch(d.output(), -1)
+	if started == nil {
+		t.Fatalf("make run's replica did not log its NATS address:\n%s", d.output())
+	}
+	natsAddr := started[len(started)-1][1]
+
+	// The address it names answered nothing before the import ended, and
+	// each request it suggests answers with data.
+	out := d.output()
+	if listened := strings.LastIndex(out, `"msg":"listening","addr":"`+listen+`"`); listened < strings.Index(out, "imported 20 file(s)") {
+		t.Errorf("the replica on %s listened before the demo import ended:\n%s", listen, out)
+	}
+	bannerAnswers(t, out, token)
 
 	base := "http://" + listen + "/v1"
 	var comps []struct {
@@ -173,10 +187,10 @@ func TestMakeRun(t *testing.T) {
 
 	// The README's first edit, as written there: a live score for a match
 	// of the next Premier League matchday.
-	out, err := docBlock(t, "../README.md", "The first edit", listen, natsAddr).CombinedOutput()
-	edited := regexp.MustCompile(`fixture 6/(\d+) updated`).FindSubmatch(out)
+	edit, err := docBlock(t, "../README.md", "The first edit", listen, natsAddr).CombinedOutput()
+	edited := regexp.MustCompile(`fixture 6/(\d+) updated`).FindSubmatch(edit)
 	if err != nil || edited == nil {
-		t.Fatalf("the README's first edit: %v\n%s", err, out)
+		t.Fatalf("the README's first edit: %v\n%s", err, edit)
 	}
 	var live struct {
 		Fixture struct {
@@ -286,6 +300,7 @@ func TestMakeRun(t *testing.T) {
 	// On the real clock, once the demo season is over, it says so.
 	real := startDemo(t, append(env, "DEMO_NOW=")...)
 	real.waitFor(t, `Ctrl-C stops it`)
+	bannerAnswers(t, real.output(), real.waitFor(t, `export TOKEN=([a-z1-9]+)`)[1])
 	over := time.Now().UTC().After(time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC))
 	if said := strings.Contains(real.output(), "the demo season (2025-26) is a former season"); said != over {
 		t.Errorf("on the real clock (season over: %v), said so: %v\n%s", over, said, real.output())
@@ -298,7 +313,35 @@ func TestMakeRun(t *testing.T) {
 	}
 }
 
-// webhookWalkthrough runs docs/api.md's webhook commands and its receiver
+// bannerAnswers sends each request make run's banner suggests, as
+// printed, and checks it answers 200 with data: no empty list, no count
+// of 0.
+func bannerAnswers(t *testing.T, out, token string) {
+	t.Helper()
+	_, banner, _ := strings.Cut(out, "footballd is ready on ")
+	tries := regexp.MustCompile(`(?m)^  curl (?:-H "X-Auth-Token: \$TOKEN" )?'?(http://[^ '\r\n]+)`).FindAllStringSubmatch(banner, -1)
+	if len(tries) < 5 {
+		t.Fatalf("make run's banner suggests %d requests, want 5:\n%s", len(tries), banner)
+	}
+	for _, try := range tries {
+		req, err := http.NewRequestWithContext(context.Background(), "GET", try[1], nil)
+		if err != nil {
+			t.Fatalf("the banner's %q: %v", try[1], err)
+		}
+		req.Header.Set("X-Auth-Token", token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(body) == "[]" || strings.Contains(string(body), `"count":0,`) {
+			t.Errorf("the banner's %s: %d %.200s, want data", try[1], resp.StatusCode, body)
+		}
+	}
+}
+
+// webhookWalkthrough runs docs/push.md's webhook commands and its receiver
 // program as written there beside make run started with
 // FD_WEBHOOK_ALLOW=127.0.0.1/32: the receiver passes the host
 // verification, and a live edit reaches it, signed. Only the addresses
@@ -311,19 +354,19 @@ func webhookWalkthrough(t *testing.T, natsAddr, fixture string) {
 	// Built first, so that it runs as soon as webhook add has printed
 	// the secret: until then the replicas' attempts fail.
 	src := filepath.Join(t.TempDir(), "receiver.go")
-	if err := os.WriteFile(src, []byte(strings.ReplaceAll(natstest.BlockAfter(t, "../docs/api.md", "A receiver in Go", "go").Text, "127.0.0.1:8999", "127.0.0.1:0")), 0o644); err != nil {
+	if err := os.WriteFile(src, []byte(strings.ReplaceAll(natstest.BlockAfter(t, "../docs/push.md", "A receiver in Go", "go").Text, "127.0.0.1:8999", "127.0.0.1:0")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(t.TempDir(), "receiver")
 	if out, err := exec.Command("go", "build", "-o", bin, src).CombinedOutput(); err != nil {
-		t.Fatalf("docs/api.md's receiver does not build: %v\n%s", err, out)
+		t.Fatalf("docs/push.md's receiver does not build: %v\n%s", err, out)
 	}
 	hook := relay.Start(t)
-	sh := strings.ReplaceAll(natstest.BlockAfter(t, "../docs/api.md", "## Webhooks", "sh").Text, "127.0.0.1:8999", hook.Addr())
+	sh := strings.ReplaceAll(natstest.BlockAfter(t, "../docs/push.md", "## Webhooks", "sh").Text, "127.0.0.1:8999", hook.Addr())
 	out, err := shell(sh, natsAddr).CombinedOutput()
 	secret := regexp.MustCompile(`(?m)^secret: (whsec_\S+)$`).FindSubmatch(out)
 	if err != nil || secret == nil || !strings.Contains(string(out), "warning: 127.0.0.1 is not a public address") {
-		t.Fatalf("docs/api.md's webhook commands: %v\n%s", err, out)
+		t.Fatalf("docs/push.md's webhook commands: %v\n%s", err, out)
 	}
 	recv := exec.Command(bin)
 	recv.Env = append(os.Environ(), "FD_WEBHOOK_SECRET="+string(secret[1]))

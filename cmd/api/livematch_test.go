@@ -153,7 +153,7 @@ func TestLiveMatchIsPushedAndServed(t *testing.T) {
 	if !slices.Equal(streamed, want) {
 		t.Errorf("stream: fixture events\n%q\nwant\n%q", streamed, want)
 	}
-	// Deliveries are not ordered (docs/api.md): their ids are.
+	// Deliveries are not ordered (docs/push.md): their ids are.
 	type delivered struct {
 		seq     uint64
 		updates string

@@ -24,7 +24,7 @@ func commands() []command {
 		deduct(), tiebreak(), show(), history(),
 		clientAdd(), clientList(), clientRevoke(), clientRotate(),
 		webhookAdd(), webhookList(), webhookShow(), webhookRemove(),
-		feedAdd(), feedList(), feedShow(), feedPause(true), feedPause(false), feedRemove(), followCommand(),
+		feedAdd(), feedList(), feedShow(), feedPoll(), feedPause(true), feedPause(false), feedRemove(), followCommand(),
 		importCommand("openfootball", "[--league CODE] [--season YYYY] FILE...", "import openfootball JSON files (league files, World Cup, Euro)",
 			"ingest import openfootball ../shared/data/openfootball-football-json/2015-16/*.json", openFootballFlags),
 		importCommand("engsoccerdata", "[--from YYYY] [--to YYYY] DIR|FILE...", "import engsoccerdata CSV files (the data-raw folder, with its deductions; test and benchmark input only)",

@@ -374,15 +374,102 @@ func showLive(ctx context.Context, w io.Writer, states *follow.State, f model.Fe
 func feedPause(paused bool) command {
 	name, summary := "feed pause", "stop polling a feed until it is resumed; what it published stays"
 	if !paused {
-		name, summary = "feed resume", "poll a paused feed again"
+		name, summary = "feed resume", "poll a paused feed again, the first time at once"
 	}
 	return command{name: name, args: "NAME", summary: summary, example: "ingest " + name + " pl-openfootball",
 		run: func(ctx context.Context, e *env, pos []string) error {
 			if len(pos) != 1 {
 				return usagef("want one feed NAME")
 			}
-			return e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.PauseFeed(ctx, pos[0], paused) })
+			err := e.edit(ctx, func(ed *editor.Editor) (editor.Change, error) { return ed.PauseFeed(ctx, pos[0], paused) })
+			if err != nil || paused || e.global.dryRun {
+				return err
+			}
+			_, states, err := e.feeds(ctx)
+			if err != nil {
+				return err
+			}
+			if _, err := states.RequestPoll(ctx, pos[0]); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "poll requested: the follower that takes %s polls it at once (`ingest feed poll %s` waits for what it finds)\n", pos[0], pos[0])
+			return nil
 		}}
+}
+
+// feedPoll is `ingest feed poll`: a poll at once, made by the follower
+// holding the feed's lease (State.RequestPoll), whose outcome it shows.
+func feedPoll() command {
+	var wait time.Duration
+	return command{name: "feed poll", args: "NAME [--wait 1m]",
+		summary: "poll a feed at once, through the follower holding it, and show what the poll found",
+		example: "ingest feed poll pl-openfootball",
+		flags: func(fs *flag.FlagSet) {
+			fs.DurationVar(&wait, "wait", time.Minute, "how long to wait for a follower to poll it")
+		},
+		run: func(ctx context.Context, e *env, pos []string) error {
+			if len(pos) != 1 {
+				return usagef("want one feed NAME")
+			}
+			if wait <= 0 {
+				return usagef("--wait %s: must be more than 0", wait)
+			}
+			if e.global.dryRun {
+				return usagef("--dry-run: a poll publishes what it finds changed; `ingest feed show %s` shows the last one", pos[0])
+			}
+			ed, states, err := e.feeds(ctx)
+			if err != nil {
+				return err
+			}
+			f, err := ed.Feed(ctx, pos[0])
+			if err != nil {
+				return err
+			}
+			if f.Removed || f.Paused {
+				return model.Invalidf("feed", f.Name, "is %s: only an active feed is polled (`ingest feed resume %s` polls a paused one at once)", feedState(f), f.Name)
+			}
+			before, _, err := states.Status(ctx, f.Name, f.Created)
+			if err != nil {
+				return err
+			}
+			rev, err := states.RequestPoll(ctx, f.Name)
+			if err != nil {
+				return err
+			}
+			st, err := awaitPoll(ctx, states, f, rev, wait)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "feed %s polled by %s at %s: %s, %d change(s) published\n", f.Name, or(st.Holder, "-"), when(st.LastFetch),
+				or(st.Result, "-"), st.Changes-before.Changes)
+			if st.Result == follow.ResultError || st.Result == follow.ResultSuspect {
+				fmt.Fprintf(e.stdout, "error: %s\n", st.LastError)
+			}
+			fmt.Fprintf(e.stdout, "next poll: %s\n", when(st.NextPoll))
+			return nil
+		}}
+}
+
+// awaitPoll waits until a poll has answered the poll request rev of f, and
+// returns the status it left.
+func awaitPoll(ctx context.Context, states *follow.State, f model.Feed, rev uint64, wait time.Duration) (follow.Status, error) {
+	deadline := time.Now().Add(wait)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		st, _, err := states.Status(ctx, f.Name, f.Created)
+		if err != nil || st.PollServed >= rev {
+			return st, err
+		}
+		if time.Now().After(deadline) {
+			return st, fmt.Errorf("no follower polled feed %s within %s: is `ingest follow` running? (`ingest feed show %s` names the lease holder)", f.Name, wait, f.Name)
+		}
+		select {
+		case <-ctx.Done():
+			return st, ctx.Err()
+		case <-tick.C:
+		}
+	}
 }
 
 func feedRemove() command {

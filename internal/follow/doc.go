@@ -14,7 +14,10 @@
 //     write of the editor is a compare-and-set too.
 //   - The schedule: a feed's next poll, stretched with jittered, capped
 //     back-off after failures, kept in its status so that a follower that
-//     takes a lease over keeps the schedule.
+//     takes a lease over keeps the schedule. A poll asked for at once
+//     (`ingest feed poll`, `feed resume`: the key poll.<feed>, read by the
+//     holder each round) comes first; the status records the request it
+//     answered, which the asker waits for.
 //   - Fetching: conditional GET (If-None-Match, If-Modified-Since; a 304
 //     costs a request), timeouts for the connection, the headers and the
 //     whole body, a size limit (a declared length over it refused before

@@ -186,6 +186,9 @@ type held struct {
 	// failing: the last poll failed, so the feed waits for a slot among
 	// the failing ones (slots).
 	failing bool
+	// served is the last poll request (State.RequestPoll) a poll answered,
+	// asked the one the next poll answers.
+	served, asked uint64
 }
 
 type seenLease struct {
@@ -309,7 +312,35 @@ func (f *Follower) round(ctx, pollCtx context.Context, wg *sync.WaitGroup, sem *
 			f.cfg.Log.Warn("feed lease", "feed", fd.Name, "err", err.Error())
 		}
 	}
+	f.requests(ctx)
 	f.pollDue(ctx, pollCtx, wg, sem)
+}
+
+// requests makes each held feed whose poll was asked for since its last
+// poll due now. One get a held feed a round: the follower watches no key.
+func (f *Follower) requests(ctx context.Context) {
+	f.mu.Lock()
+	names := make([]string, 0, len(f.held))
+	for name, h := range f.held {
+		if !h.polling {
+			names = append(names, name)
+		}
+	}
+	f.mu.Unlock()
+	for _, name := range names {
+		rev, err := f.cfg.State.pollRequested(ctx, name)
+		if err != nil {
+			if ctx.Err() == nil {
+				f.cfg.Log.Warn("feed poll request not read", "feed", name, "err", err.Error())
+			}
+			continue
+		}
+		f.mu.Lock()
+		if h, ok := f.held[name]; ok && !h.polling && rev > h.served {
+			h.asked, h.next = rev, time.Now()
+		}
+		f.mu.Unlock()
+	}
 }
 
 // forget drops what the follower knows of feeds no longer active, and
@@ -416,7 +447,7 @@ func (f *Follower) keepLease(ctx context.Context, fd model.Feed) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	delete(f.seen, fd.Name)
-	f.held[fd.Name] = &held{feed: fd, rev: next, next: status.NextPoll, failing: status.Failures > 0}
+	f.held[fd.Name] = &held{feed: fd, rev: next, next: status.NextPoll, failing: status.Failures > 0, served: status.PollServed}
 	f.m.hold(fd.Name, fd.Every().Seconds(), status, float64(fd.Created.UnixNano())/1e9)
 	return nil
 }
@@ -452,7 +483,7 @@ type outcome struct {
 // poll fetches a feed, writes what changed, and records the outcome.
 func (f *Follower) poll(ctx context.Context, h *held) {
 	f.mu.Lock()
-	fd := h.feed
+	fd, asked := h.feed, h.asked
 	f.mu.Unlock()
 	start := time.Now()
 	st, _, err := f.cfg.State.Status(ctx, fd.Name, fd.Created)
@@ -464,7 +495,10 @@ func (f *Follower) poll(ctx context.Context, h *held) {
 	}
 	now := time.Now()
 	f.m.took.WithLabelValues(out.result).Observe(now.Sub(start).Seconds())
-	next, err := f.cfg.State.update(ctx, fd.Name, fd.Created, func(s *Status) { f.record(s, fd, out, now) })
+	next, err := f.cfg.State.update(ctx, fd.Name, fd.Created, func(s *Status) {
+		f.record(s, fd, out, now)
+		s.PollServed = max(s.PollServed, asked)
+	})
 	if err != nil && ctx.Err() == nil {
 		f.cfg.Log.Warn("feed status not written", "feed", fd.Name, "err", err.Error())
 	}
@@ -477,6 +511,7 @@ func (f *Follower) poll(ctx context.Context, h *held) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	h.polling, h.next, h.failing = false, next.NextPoll, next.Failures > 0
+	h.served = max(h.served, next.PollServed, asked)
 	select {
 	case f.wake <- struct{}{}:
 	default:

@@ -70,6 +70,9 @@ type Status struct {
 	// Live is what the follower of a live API knows of its matches
 	// (nil for a feed of a file).
 	Live *Live `json:"live,omitempty"`
+	// PollServed is the revision of the last request for a poll at once
+	// (RequestPoll) that a poll answered.
+	PollServed uint64 `json:"pollServed,omitempty"`
 }
 
 // Live is where a live API feed's matches stand, as its last good poll
@@ -138,6 +141,34 @@ func Open(ctx context.Context, nc *nats.Conn) (*State, error) {
 
 func statusKey(feed string) string { return "status." + feed }
 func leaseKey(feed string) string  { return "lease." + feed }
+func pollKey(feed string) string   { return "poll." + feed }
+
+// RequestPoll asks for a poll of feed at once (`ingest feed poll`, `feed
+// resume`): the follower holding its lease, or the next to take it, sees
+// the request within a round and polls as it would on schedule, spending
+// from the source's budget like any poll. It returns the request's
+// revision, which the status's PollServed reaches once a poll has answered
+// it. A request, not a fetch by the caller: the lease stays the one
+// thing that decides who polls a feed.
+func (s *State) RequestPoll(ctx context.Context, feed string) (uint64, error) {
+	rev, err := s.kv.Put(ctx, pollKey(feed), []byte(time.Now().UTC().Format(time.RFC3339Nano)))
+	if err != nil {
+		return 0, fmt.Errorf("feed poll request %s: %w", feed, err)
+	}
+	return rev, nil
+}
+
+// pollRequested returns the revision of feed's last poll request (0: none).
+func (s *State) pollRequested(ctx context.Context, feed string) (uint64, error) {
+	e, err := s.kv.Get(ctx, pollKey(feed))
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+		return 0, nil
+	case err != nil:
+		return 0, fmt.Errorf("feed poll request %s: %w", feed, err)
+	}
+	return e.Revision(), nil
+}
 
 // Status returns the status of the registration of feed created at
 // created; ok is false when no follower has polled it yet.

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/footdata/footballd/internal/natstest"
+)
+
+// TestV4TLSFront runs docs/v4.md's TLS front for clients with
+// https://api.football-data.org written in, as the page gives it: its sh
+// block (in a mount namespace whose /etc/hosts is a copy) makes the CA
+// and the certificate and destroys the CA's key, and nginx runs the page's
+// whole front.conf with the command the page names. Only the addresses
+// move: the front listens on port 443 of a loopback address of its own,
+// and passes to this test's replica. A client that trusts the CA reaches
+// the replica by the name.
+func TestV4TLSFront(t *testing.T) {
+	if os.Geteuid() != 0 {
+		natstest.SkipMissing(t, "not root, so no TLS front on port 443", "run the test as root")
+	}
+	nginx, err := exec.LookPath("nginx")
+	if err != nil {
+		if nginx, err = exec.LookPath("/usr/sbin/nginx"); err != nil {
+			natstest.SkipMissing(t, "nginx is not installed, so docs/v4.md's front was not run", "apt-get install nginx-light")
+		}
+	}
+	if _, err := exec.LookPath("unshare"); err != nil {
+		natstest.SkipMissing(t, "unshare is not installed, so the hosts entry cannot be private", "apt-get install util-linux")
+	}
+	r := startReplica(t, "")
+	dir := t.TempDir()
+	hosts := filepath.Join(dir, "hosts")
+	orig, err := os.ReadFile("/etc/hosts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(hosts, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	block := natstest.BlockAfter(t, "../../docs/v4.md", "written in (", "sh").Text
+	mk := exec.Command("unshare", "-m", "sh", "-c", `mount --bind "$0" /etc/hosts && exec bash -euo pipefail -c "$1"`, hosts, block)
+	mk.Dir = dir
+	if out, err := mk.CombinedOutput(); err != nil {
+		t.Fatalf("docs/v4.md's block: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ca.key")); err == nil {
+		t.Errorf("docs/v4.md's block leaves the CA's key ca.key")
+	}
+	if b, _ := os.ReadFile(hosts); !strings.Contains(string(b), "127.0.0.1 api.football-data.org") {
+		t.Fatalf("docs/v4.md's block added no hosts entry:\n%s", b)
+	}
+
+	conf := natstest.BlockAfter(t, "../../docs/v4.md", "written in (", "nginx").Text
+	replica := strings.TrimPrefix(r.base, "http://")
+	var ip string
+	// nginx binds the address itself; another on it (two runs side by
+	// side) is a collision to retry on another.
+	for try := 0; ; try++ {
+		ip = fmt.Sprintf("127.%d.%d.%d", 1+rand.IntN(250), rand.IntN(250), 1+rand.IntN(250))
+		front := strings.NewReplacer("127.0.0.1:443", ip+":443", "127.0.0.1:8080", replica).Replace(conf)
+		if err := os.WriteFile(filepath.Join(dir, "front.conf"), []byte(front), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		start := exec.Command(nginx, "-p", dir, "-c", "front.conf")
+		start.Dir = dir
+		out, err := start.CombinedOutput()
+		if err == nil {
+			break
+		}
+		if !strings.Contains(string(out), "in use") || try == 5 {
+			t.Fatalf("nginx -p \"$PWD\" -c front.conf: %v\n%s", err, out)
+		}
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command(nginx, "-p", dir, "-c", "front.conf", "-s", "stop").CombinedOutput(); err != nil {
+			t.Errorf("nginx -s stop: %v\n%s", err, out)
+		}
+	})
+
+	caPEM, err := os.ReadFile(filepath.Join(dir, "ca.pem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caPEM)
+	// The client resolves the name as the hosts entry does, to the
+	// front's address.
+	dialer := &net.Dialer{Timeout: 5 * time.Second}
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{RootCAs: pool},
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			return dialer.DialContext(ctx, network, ip+":443")
+		},
+	}}
+	var status int
+	var body []byte
+	natstest.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
+		resp, err := client.Get("https://api.football-data.org/v4/competitions")
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		status = resp.StatusCode
+		body, err = io.ReadAll(resp.Body)
+		return err
+	})
+	if status != http.StatusOK || !strings.Contains(string(body), `"competitions"`) {
+		t.Errorf("https://api.football-data.org/v4/competitions through the front: %d %.300s", status, body)
+	}
+}
