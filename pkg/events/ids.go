@@ -3,6 +3,7 @@ package events
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/footdata/footballd/pkg/model"
 )
@@ -25,6 +26,30 @@ func (s *Store) NextIDs(ctx context.Context, kind Kind, n int) (int, error) {
 		}
 		return next, next + n, nil
 	})
+}
+
+// TakeOwnIDs takes for new entities of kind those of ids that the counter
+// has not handed out yet, in ascending order, moving it past the last one
+// taken, and reports which it took: a source's own ids (football-data.org's
+// match ids) are kept as ours where they are free. Ids below the counter
+// may be another entity's and are not taken.
+func (s *Store) TakeOwnIDs(ctx context.Context, kind Kind, ids []int) (map[int]bool, error) {
+	sorted := slices.Compact(slices.Sorted(slices.Values(ids)))
+	var taken map[int]bool
+	_, err := s.bumpCounter(ctx, kind, func(next int) (int, int, error) {
+		taken = map[int]bool{}
+		for _, id := range sorted {
+			if id >= next && id <= model.MaxID {
+				taken[id] = true
+				next = id + 1
+			}
+		}
+		return 0, next, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("take %d own %s ids: %w", len(sorted), kind, err)
+	}
+	return taken, nil
 }
 
 // Reserve makes sure the counter of kind hands out ids above id, after an
