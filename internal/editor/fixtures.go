@@ -395,8 +395,7 @@ func (sc *sourceClaims) needs(i int, missing []string) int {
 
 // takeOwn takes the own ids of the missing sources of every claim
 // (missing, in the order of todo) where they are free, with one counter
-// update: ids taken claim by claim would lose every claim's ids below the
-// last one taken before (three competitions of football-data.org).
+// update for them all.
 func (sc *sourceClaims) takeOwn(ctx context.Context, todo []int, missing [][]string) error {
 	var ids []int
 	for k, i := range todo {

@@ -112,21 +112,31 @@ func TestFootballDataOrgMatches(t *testing.T) {
 // our fixtures' ids where they are free (its team and competition ids
 // already are ours); an id the stream already handed out is recorded as
 // the source's (the fixture's source, football-data-org:ID) and the
-// fixture gets a new one. The same list again keeps every id.
+// fixture gets a new one; ids below one taken first are still free. The
+// same list again keeps every id.
 func TestFootballDataOrgOwnIDs(t *testing.T) {
 	tests := []struct {
 		name  string
 		taken int // the stream handed out the fixture ids up to it first (0: none)
-		kept  int // fixtures whose id is their match id
+		// higher is an own id taken first, as by a match with a higher id
+		// read before the list (0: none).
+		higher int
+		kept   int // fixtures whose id is their match id
 	}{
-		{"free ids are kept", 0, 306},
-		{"ids taken give new ones", 416484, 206},
+		{"free ids are kept", 0, 0, 306},
+		{"ids taken give new ones", 416484, 0, 206},
+		{"a higher id read first leaves the lower ones free", 0, 416690, 305},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := natstest.MustOpen(t, natstest.MustStart(t))
 			if tt.taken > 0 {
 				if err := s.Reserve(t.Context(), events.KindFixture, tt.taken); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.higher > 0 {
+				if _, err := s.TakeOwnIDs(t.Context(), events.KindFixture, []int{tt.higher}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -146,7 +156,7 @@ func TestFootballDataOrgOwnIDs(t *testing.T) {
 				switch {
 				case f.ID == own:
 					kept++
-				case own > tt.taken:
+				case own > tt.taken && own != tt.higher:
 					t.Errorf("match %d, free, got id %d", own, f.ID)
 				case f.ID <= tt.taken:
 					t.Errorf("match %d got id %d, one the stream had handed out", own, f.ID)
