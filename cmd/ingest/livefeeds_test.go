@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -152,11 +153,52 @@ func TestLiveFeedEndToEnd(t *testing.T) {
 			t.Errorf("feed show lacks %s:\n%s", want, show)
 		}
 	}
+	v4OwnIDs(t, c, api)
 	if _, log := stop(); strings.Contains(log, v4Token) {
 		t.Errorf("the follower logged the token:\n%s", log)
 	}
 	slices.Sort(lat)
 	t.Logf("upstream change → replica's event stream: p50 %s, max %s over %d changes; calls %v", lat[len(lat)/2], lat[len(lat)-1], len(lat), fk.Calls())
+}
+
+// v4OwnIDs checks that the football-data.org feed's matches kept their
+// ids, free in this stream: each fixture's id is its match's, and the
+// replica answers /v4/matches/ID as upstream does.
+func v4OwnIDs(t *testing.T, c *cli, api *apiProcess) {
+	t.Helper()
+	s := natstest.MustOpen(t, c.srv)
+	var own []int
+	natstest.CheckFor(t, time.Minute, 100*time.Millisecond, func() error {
+		own = own[:0]
+		for _, f := range natstest.All[model.Fixture](t, s, events.KindFixture) {
+			id, ok := strings.CutPrefix(f.Source, "football-data-org:")
+			if !ok {
+				continue
+			}
+			if n, err := strconv.Atoi(id); err != nil || n != f.ID {
+				t.Fatalf("fixture %d of source %s: want the match's id", f.ID, f.Source)
+			}
+			own = append(own, f.ID)
+		}
+		if len(own) == 0 {
+			return errors.New("no football-data.org match written yet")
+		}
+		return nil
+	})
+	var m struct {
+		ID       int
+		HomeTeam struct{ Name string }
+	}
+	natstest.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
+		if code, body := getURL(t, api.base+"/v4/matches/"+strconv.Itoa(own[0])); code != http.StatusOK {
+			return fmt.Errorf("GET /v4/matches/%d: %d %s", own[0], code, body)
+		}
+		return nil
+	})
+	api.getJSON(t, "/v4/matches/"+strconv.Itoa(own[0]), &m)
+	if m.ID != own[0] || m.HomeTeam.Name == "" {
+		t.Errorf("/v4/matches/%d: %+v", own[0], m)
+	}
 }
 
 // v4Token is the fake football-data.org's token.

@@ -227,11 +227,14 @@ func (e *Editor) SourceIDs(ctx context.Context, kind events.Kind, competition in
 }
 
 // SourceClaim asks for the ids of a competition's imported entities by
-// their sources; Stored are those found in the stream (see SourceIDs).
+// their sources; Stored are those found in the stream (see SourceIDs);
+// Own are the sources' own ids (football-data.org's match ids), given to
+// the new ones where free (events.Store.TakeOwnIDs), new ids otherwise.
 type SourceClaim struct {
 	Competition int
 	Sources     []string
 	Stored      map[string]int
+	Own         map[string]int
 }
 
 // Claimed is what ClaimSources gives for a claim: the ids of its
@@ -271,14 +274,18 @@ func (e *Editor) ClaimSources(ctx context.Context, kind events.Kind, claims []So
 	total := 0
 	for k, i := range todo {
 		nexts[k], missing[k] = sc.decide(i, revs[k].value)
-		total += len(missing[k])
+		total += sc.needs(i, missing[k])
+	}
+	if err := sc.takeOwn(ctx, todo, missing); err != nil {
+		return nil, err
 	}
 	fresh, err := e.newIDs(ctx, kind, total)
 	if err != nil {
 		return nil, err
 	}
 	for k, i := range todo {
-		sc.pools[i], fresh = fresh[:len(missing[k])], fresh[len(missing[k]):]
+		n := sc.needs(i, missing[k])
+		sc.pools[i], fresh = fresh[:n], fresh[n:]
 	}
 	var failed error
 	b := e.Batch()
@@ -320,6 +327,8 @@ type sourceClaims struct {
 	claims []SourceClaim
 	out    []Claimed
 	pools  [][]int
+	// owned are the sources' own ids taken for them (SourceClaim.Own).
+	owned map[int]bool
 }
 
 // decide merges the sources of claim i into its current state; missing
@@ -358,6 +367,7 @@ func (sc *sourceClaims) build(ctx context.Context, i int, subject string, rev *e
 	if next == nil {
 		return keep(subject, rev), nil
 	}
+	missing = sc.giveOwn(i, next, missing)
 	if short := len(missing) - len(sc.pools[i]); short > 0 {
 		more, err := sc.e.newIDs(ctx, sc.kind, short)
 		if err != nil {
@@ -369,6 +379,56 @@ func (sc *sourceClaims) build(ctx context.Context, i int, subject string, rev *e
 		next.IDs[s] = sc.pools[i][j]
 	}
 	return sc.e.newPlan(ctx, rev, next)
+}
+
+// needs counts the missing sources of claim i without an own id: those
+// that take ids from the counter's next ones.
+func (sc *sourceClaims) needs(i int, missing []string) int {
+	n := len(missing)
+	for _, s := range missing {
+		if sc.claims[i].Own[s] > 0 && !sc.e.DryRun {
+			n--
+		}
+	}
+	return n
+}
+
+// takeOwn takes the own ids of the missing sources of every claim
+// (missing, in the order of todo) where they are free, with one counter
+// update for them all.
+func (sc *sourceClaims) takeOwn(ctx context.Context, todo []int, missing [][]string) error {
+	var ids []int
+	for k, i := range todo {
+		for _, s := range missing[k] {
+			if id := sc.claims[i].Own[s]; id > 0 && !sc.e.DryRun {
+				ids = append(ids, id)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	taken, err := sc.e.Store.TakeOwnIDs(ctx, sc.kind, ids)
+	sc.owned = taken
+	return err
+}
+
+// giveOwn gives the missing sources of claim i the own ids taken for them,
+// and returns the sources left without one.
+func (sc *sourceClaims) giveOwn(i int, next *model.SourceKeys, missing []string) []string {
+	if len(sc.owned) == 0 {
+		return missing
+	}
+	var rest []string
+	for _, s := range missing {
+		if id := sc.claims[i].Own[s]; sc.owned[id] {
+			next.IDs[s] = id
+			delete(sc.owned, id) // two sources with one own id: the first has it
+			continue
+		}
+		rest = append(rest, s)
+	}
+	return rest
 }
 
 // loaded is a state read with its revision (nil ones: it does not exist).

@@ -248,6 +248,12 @@ func sourceClaim(comp int, ms []parsedMatch, existing map[string]editor.Stored[m
 			continue
 		}
 		c.Sources = append(c.Sources, pm.source)
+		if pm.ownID > 0 {
+			if c.Own == nil {
+				c.Own = map[string]int{}
+			}
+			c.Own[pm.source] = pm.ownID
+		}
 		if st, ok := existing[pm.source]; ok {
 			c.Stored[pm.source] = st.Value.ID
 		}

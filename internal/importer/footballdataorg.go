@@ -159,7 +159,7 @@ func fdoSeason(seasons map[string]*parsedFile, src *source, name string, m fdoMa
 // of a match in play in fullTime (with its minute, which may come as a
 // string, and injury time), half time once known.
 func fdoParse(m fdoMatch) parsedMatch {
-	pm := parsedMatch{source: footballDataOrgFormat + ":" + strconv.Itoa(m.ID), matchday: m.Matchday, stage: model.Regular, timed: true}
+	pm := parsedMatch{source: footballDataOrgFormat + ":" + strconv.Itoa(m.ID), ownID: m.ID, matchday: m.Matchday, stage: model.Regular, timed: true}
 	if m.HomeTeam.Name != nil {
 		pm.home = strings.TrimSpace(*m.HomeTeam.Name)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -104,5 +105,70 @@ func TestFootballDataOrgMatches(t *testing.T) {
 	again := v4Body(t, "competitions-2002-matches.json", live("PAUSED", nil, []int{1, 0}, []int{1, 0}))
 	if sum := natstest.Import(t, s, "football-data-org", importer.Options{}, again); sum.Changes() != 0 {
 		t.Errorf("the same list again changed %d entities", sum.Changes())
+	}
+}
+
+// TestFootballDataOrgOwnIDs: football-data.org's match ids are kept as
+// our fixtures' ids where they are free (its team and competition ids
+// already are ours); an id the stream already handed out is recorded as
+// the source's (the fixture's source, football-data-org:ID) and the
+// fixture gets a new one; ids below one taken first are still free. The
+// same list again keeps every id.
+func TestFootballDataOrgOwnIDs(t *testing.T) {
+	tests := []struct {
+		name  string
+		taken int // the stream handed out the fixture ids up to it first (0: none)
+		// higher is an own id taken first, as by a match with a higher id
+		// read before the list (0: none).
+		higher int
+		kept   int // fixtures whose id is their match id
+	}{
+		{"free ids are kept", 0, 0, 306},
+		{"ids taken give new ones", 416484, 0, 206},
+		{"a higher id read first leaves the lower ones free", 0, 416690, 305},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := natstest.MustOpen(t, natstest.MustStart(t))
+			if tt.taken > 0 {
+				if err := s.Reserve(t.Context(), events.KindFixture, tt.taken); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.higher > 0 {
+				if _, err := s.TakeOwnIDs(t.Context(), events.KindFixture, []int{tt.higher}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			file := v4Body(t, "competitions-2002-matches.json", nil)
+			natstest.Import(t, s, "football-data-org", importer.Options{}, file)
+			before := natstest.All[model.Fixture](t, s, events.KindFixture)
+			if sum := natstest.Import(t, s, "football-data-org", importer.Options{}, file); sum.Changes() != 0 {
+				t.Errorf("the same list again: %d changes", sum.Changes())
+			}
+			kept := 0
+			ids := map[int]bool{}
+			for _, f := range before {
+				own, err := strconv.Atoi(strings.TrimPrefix(f.Source, "football-data-org:"))
+				if err != nil {
+					t.Fatalf("source %q: %v", f.Source, err)
+				}
+				switch {
+				case f.ID == own:
+					kept++
+				case own > tt.taken && own != tt.higher:
+					t.Errorf("match %d, free, got id %d", own, f.ID)
+				case f.ID <= tt.taken:
+					t.Errorf("match %d got id %d, one the stream had handed out", own, f.ID)
+				}
+				if ids[f.ID] {
+					t.Errorf("id %d twice", f.ID)
+				}
+				ids[f.ID] = true
+			}
+			if len(before) != 306 || kept != tt.kept {
+				t.Errorf("%d fixtures, %d with their match id, want 306 and %d", len(before), kept, tt.kept)
+			}
+		})
 	}
 }

@@ -142,6 +142,9 @@ type parsedMatch struct {
 	// sameAs is the source of the fixture another source made that a
 	// feed's match was found to be (matchOthers): the one it writes.
 	sameAs string
+	// ownID is the source's own id of the match, kept as the fixture's
+	// where free (football-data.org's, whose ids are ours); 0: none.
+	ownID int
 }
 
 // droppedDetail is a detail of a match left out, and why.
