@@ -397,7 +397,7 @@ func followCommand() command {
 			fs.DurationVar(&cfg.MaxBackoff, "max-backoff", time.Hour, "longest wait after failures in a row (never less than the feed's schedule)")
 			fs.StringVar(&cfg.Holder, "holder", "", "name of this follower in leases and statuses (default: host, process id and a random suffix)")
 			fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
-			fs.Func("feed-allow", "where feeds may be fetched from besides public addresses: CIDRs (the only way to loopback or private addresses, such as 127.0.0.1/32) and host patterns (data.example.org, *.example.org; when given, public hosts must match one)", func(s string) (err error) {
+			fs.Func("feed-allow", "comma-separated `list` of where feeds may be fetched from besides public addresses: CIDRs (the only way to loopback or private addresses, such as 127.0.0.1/32) and host patterns (data.example.org, *.example.org; when given, public hosts must match one)", func(s string) (err error) {
 				cfg.Allow, err = netguard.ParseAllow(s)
 				return err
 			})
