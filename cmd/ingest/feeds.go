@@ -554,7 +554,7 @@ func followSettings(cfg *follow.Config, adminListen *string, lvl *slog.Level) se
 		{Name: "max-backoff", Arg: "DURATION", Usage: "longest wait after failures in a row (never less than the feed's schedule)", Value: settings.Duration(&cfg.MaxBackoff, follow.DefaultMaxBackoff, time.Nanosecond, 0)},
 		{Name: "holder", Arg: "NAME", Usage: "name of this follower in leases and statuses (default: host, process id and a random suffix)", Value: settings.Text(&cfg.Holder, "")},
 		{Name: "log-level", Arg: "LEVEL", Usage: "debug, info, warn or error", Value: settings.Level(lvl, slog.LevelInfo)},
-		{Name: "feed-allow", Arg: "LIST", Usage: "where feeds may be fetched from besides public addresses: CIDRs (the only way to loopback or private addresses, such as 127.0.0.1/32) and host patterns (data.example.org, *.example.org; when given, public hosts must match one)", Value: settings.Allow(&cfg.Allow)},
+		{Name: "feed-allow", Arg: "LIST", Usage: "comma-separated list of where feeds may be fetched from besides public addresses: CIDRs (the only way to loopback or private addresses, such as 127.0.0.1/32) and host patterns (data.example.org, *.example.org; when given, public hosts must match one)", Value: settings.Allow(&cfg.Allow)},
 		{Name: "feed-files", Arg: "FOLDERS", Usage: "comma-separated folders under which file URLs may be read (default none: file URLs are refused)", Value: settings.List(&cfg.Files)},
 	}
 }
