@@ -99,6 +99,11 @@ func readFootballDataOrg(name string, body []byte, opts Options, leagues func(mo
 		}
 		pm := fdoParse(m)
 		pm.line = i + 1
+		if m.Stage == string(model.StageLeague) {
+			// A league stage (the Champions League's since 2024) is one
+			// table of teams in no group: a league's.
+			pf.kind = model.TypeLeague
+		}
 		pf.matchdays = max(pf.matchdays, pm.matchday)
 		if pm.err != nil {
 			src.rejected = append(src.rejected, Rejection{File: name, Line: pm.line, What: pm.home + " v " + pm.away, Err: pm.err})
@@ -141,9 +146,10 @@ func fdoSeason(seasons map[string]*parsedFile, src *source, name string, m fdoMa
 	pf := &parsedFile{path: name, league: league, year: year, caption: fmt.Sprintf("%s %d/%02d", league.Name, year, (year+1)%100),
 		kind: model.TypeLeague, calendarYear: !end.IsZero() && end.Year() == start.Year(), groups: map[string]string{}}
 	// v4 calls the Champions League a CUP: any competition but a league
-	// is read as a tournament (group or league stage, then knock-outs),
-	// whatever stages one answer happens to list, so that every answer
-	// describes it alike.
+	// is read as a tournament (group stage, then knock-outs), whatever
+	// stages one answer happens to list, so that every answer describes
+	// it alike; a season with a league stage is a league
+	// (readFootballDataOrg).
 	if m.Competition.Type != "LEAGUE" {
 		pf.kind = model.TypeTournament
 	}
@@ -166,7 +172,11 @@ func fdoParse(m fdoMatch) parsedMatch {
 	if m.AwayTeam.Name != nil {
 		pm.away = strings.TrimSpace(*m.AwayTeam.Name)
 	}
-	if !regularStages[m.Stage] {
+	switch {
+	case m.Stage == string(model.StageLeague):
+		// The round keeps the stage, which a league's table has not.
+		pm.round = m.Stage
+	case !regularStages[m.Stage]:
 		pm.stage, pm.round = model.Playoff, m.Stage
 		if pm.matchday == 0 {
 			pm.matchday = cmp.Or(knockoutMatchdays[m.Stage], 98)

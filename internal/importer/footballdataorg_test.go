@@ -2,6 +2,7 @@ package importer_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -170,5 +171,45 @@ func TestFootballDataOrgOwnIDs(t *testing.T) {
 				t.Errorf("%d fixtures, %d with their match id, want 306 and %d", len(before), kept, tt.kept)
 			}
 		})
+	}
+}
+
+// TestFootballDataOrgLeagueStage: a v4 answer of today's Champions League,
+// whose league stage has no groups (the recorded 2022 answer with its
+// group stage made one), is imported whole: the season is one table
+// (LEAGUE_STAGE), its other rounds keep their stages. Before, every team
+// of the "tournament" lacked a group and the answer was rejected.
+func TestFootballDataOrgLeagueStage(t *testing.T) {
+	s := natstest.MustOpen(t, natstest.MustStart(t))
+	file := v4Body(t, "competitions-2001-matches.json", func(ms []map[string]any) {
+		for _, m := range ms {
+			if m["stage"] == "GROUP_STAGE" {
+				m["stage"], m["group"] = "LEAGUE_STAGE", nil
+			}
+		}
+	})
+	sum := natstest.Import(t, s, "football-data-org", importer.Options{}, file)
+	if len(sum.Rejected) > 0 || sum.Fixtures.Created != 185 {
+		t.Fatalf("fixtures %+v, rejected %v; want 185 created", sum.Fixtures, sum.Rejected)
+	}
+	var comp model.Competition
+	for _, c := range natstest.All[model.Competition](t, s, events.KindCompetition) {
+		comp = c
+	}
+	if comp.Type != model.TypeLeague || len(comp.Teams) != 32 {
+		t.Fatalf("competition %s %s with %d teams, want a league of 32", comp.Key(), comp.Type, len(comp.Teams))
+	}
+	stages := map[model.RoundStage]int{}
+	for _, f := range natstest.All[model.Fixture](t, s, events.KindFixture) {
+		st, known := model.StageOf(f.Round, f.Stage == model.Playoff, comp.Type)
+		if !known {
+			t.Errorf("fixture %d: round %q unknown", f.ID, f.Round)
+		}
+		stages[st]++
+	}
+	want := map[model.RoundStage]int{model.StageLeague: 96, "QUALIFICATION_ROUND_1": 30, "QUALIFICATION_ROUND_2": 24,
+		"QUALIFICATION_ROUND_3": 20, model.StagePlayoffRound: 12, model.StagePreliminary: 3}
+	if fmt.Sprint(stages) != fmt.Sprint(want) {
+		t.Errorf("stages %v, want %v", stages, want)
 	}
 }

@@ -163,10 +163,13 @@ func StageOf(round string, knockOut bool, kind CompetitionType) (stage RoundStag
 }
 
 // regularStage is the stage of a fixture that counts in a table: its
-// phase's when that is a league or group stage, else its league's regular
-// season or its tournament's group stage. Most rounds have no phase and
-// are read without allocating.
+// phase's when that is a league or group stage (or its round is named so),
+// else its league's regular season or its tournament's group stage. Most
+// rounds have no phase and are read without allocating.
 func regularStage(round string, kind CompetitionType) RoundStage {
+	if s := RoundStage(round); s == StageLeague || s == StageGroup {
+		return s // v4's own name (a football-data.org feed's)
+	}
 	for rest := round; ; {
 		phase, after, found := strings.Cut(rest, ",")
 		if !found {

@@ -47,6 +47,7 @@ func TestStageOf(t *testing.T) {
 		{"Endspiel", false, TypeCup, StageFinal, true},
 		// A football-data.org feed's rounds are v4's stages.
 		{"LAST_16", true, TypeTournament, StageLast16, true},
+		{"LEAGUE_STAGE", false, TypeLeague, StageLeague, true},
 		// Unknown: no word inside a name decides.
 		{"Finals, Consolation", true, TypeLeague, StagePlayoffs, false},
 		{"Final of the losers", true, TypeCup, StagePlayoffs, false},
