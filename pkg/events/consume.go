@@ -139,8 +139,34 @@ type StallError struct {
 }
 
 func (e *StallError) Error() string {
-	return fmt.Sprintf("the stream consumer stalled: it delivered up to sequence %d of %d and nothing more for over %s", e.Delivered, e.Last, e.After)
+	return fmt.Sprintf("the stream consumer stalled: it delivered up to sequence %d of %d and nothing more for over %s, of the %s a consumer may be behind",
+		e.Delivered, e.Last, e.After, StallBound(e.After))
 }
+
+// StallBound is the longest a consumption whose stall bound is after
+// stays behind its stream (the stream holding a message it has not
+// delivered) while the stream has a leader: after, plus a check to notice
+// the message and one more by which the bound is found passed (the stream
+// is asked every replacedEvery), plus replaceBudget to replace the
+// consumer. Behind for that long, Consume has replaced it.
+func StallBound(after time.Duration) time.Duration {
+	return after + 2*replacedEvery + replaceBudget
+}
+
+// replaceBudget bounds the replacement of a consumer that resumes after
+// a sequence: each of its requests (the stream's identity, the
+// consumer's creation) is bounded by replaceTimeout and tried again until
+// the budget is spent; a stream without a leader for longer is
+// Consume's to retry.
+const (
+	replaceBudget  = 2 * time.Second
+	replaceTimeout = 500 * time.Millisecond
+)
+
+// errSkipped is the interruption of a consumer that skipped a message: a
+// consumer sequence that does not follow the one before (messages sent to
+// a pull request lost in a reconnection).
+var errSkipped = errors.New("the stream consumer skipped a message")
 
 // streamID is what tells one stream from the one that replaced it.
 type streamID struct {
@@ -170,8 +196,11 @@ type consumption struct {
 	ready bool
 	// last is the sequence of the last event delivered; delivered counts
 	// the events the current consumer delivered.
-	last       uint64
-	delivered  int
+	last      uint64
+	delivered int
+	// cseq is the consumer sequence of the current consumer's last
+	// message: the next must follow it (errSkipped).
+	cseq       uint64
 	handlerErr error
 	// seen is last for the stream's watch (watchStream), which reads it
 	// while the consumer goes on delivering.
@@ -201,11 +230,47 @@ type lastResult struct {
 	err error
 }
 
-// consume runs one ordered consumer: from the start of the consumption,
-// or after the last event delivered.
+// consume runs one consumer: from the start of the consumption, or after
+// the last event delivered.
+//
+// The consumer is ordered as jetstream's ordered consumers are (in
+// memory, on one node, without acknowledgements, each message checked to
+// follow the one before), but made here: jetstream's replaces itself after
+// a missed heartbeat or a reconnection with a request it waits on for up
+// to 10 s, holding the lock its Stop needs, so that a stalled consumer
+// could not be interrupted for that long (a replica 10.8 s behind with a
+// stall bound of 2 s). Ours ends instead, and Consume replaces it within
+// replaceBudget.
 func (s *Store) consume(ctx context.Context, c *consumption) error {
-	c.delivered = 0
-	if _, err := s.sameStream(ctx, c); err != nil {
+	c.delivered, c.cseq = 0, 0
+	cfg := jetstream.ConsumerConfig{
+		FilterSubject:     c.filter,
+		DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
+		AckPolicy:         jetstream.AckNonePolicy,
+		InactiveThreshold: consumerIdle,
+		Replicas:          1,
+		MemoryStorage:     true,
+	}
+	// The first consumer delivers the last message of every subject,
+	// which costs the server a pass over them (a third of a second at a
+	// million subjects): it has the time of any request, and the store's
+	// patience. One that resumes after a sequence is cheap: its requests
+	// are tried again within replaceBudget, which bounds a replica's
+	// time behind (StallBound).
+	timeout, budget := requestTimeout, s.cfg.Patience
+	if c.last > 0 {
+		// Everything after the last event delivered: the subjects whose
+		// last message came before it have been delivered already.
+		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, c.last+1
+		timeout, budget = replaceTimeout, replaceBudget
+	}
+	rctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	replaced := func(err error) bool { return errors.Is(err, ErrStreamReplaced) }
+	if err := retryWithin(rctx, timeout, budget, func(ctx context.Context) error {
+		_, err := s.sameStream(ctx, c)
+		return err
+	}, replaced); err != nil {
 		return fmt.Errorf("consume %s: %w", c.filter, err)
 	}
 	var lastMsg chan lastResult
@@ -222,29 +287,19 @@ func (s *Store) consume(ctx context.Context, c *consumption) error {
 			lastMsg <- lastResult{last, err}
 		}()
 	}
-	cfg := jetstream.OrderedConsumerConfig{
-		FilterSubjects:    []string{c.filter},
-		DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
-		InactiveThreshold: consumerIdle,
-		// One attempt: a consumer the client cannot replace at once is
-		// replaced by Consume's loop, which logs it (onRetry) and backs
-		// off from 100 ms, where the client's own loop is silent and
-		// backs off from a second to ten, a try taking up to ten more.
-		MaxResetAttempts: 1,
-	}
-	if c.last > 0 {
-		// Everything after the last event delivered: the subjects whose
-		// last message came before it have been delivered already.
-		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, c.last+1
-	}
-	cons, consErr := s.js.OrderedConsumer(ctx, s.cfg.Name, cfg)
-	if consErr == nil {
-		defer s.deleteConsumer(cons)
-	}
+	var cons jetstream.Consumer
+	consErr := retryWithin(rctx, timeout, budget, func(ctx context.Context) error {
+		var err error
+		cons, err = s.js.CreateConsumer(ctx, s.cfg.Name, cfg)
+		return err
+	}, replaced)
 	if lastMsg != nil {
 		switch r := <-lastMsg; {
 		case errors.Is(r.err, jetstream.ErrMsgNotFound):
 		case r.err != nil:
+			if consErr == nil {
+				s.deleteConsumer(cons)
+			}
 			return fmt.Errorf("consume %s: %w", c.filter, r.err)
 		default:
 			c.start = r.msg.Sequence
@@ -255,13 +310,27 @@ func (s *Store) consume(ctx context.Context, c *consumption) error {
 		}
 	}
 	if consErr != nil {
+		if c.last > 0 && !replaced(consErr) {
+			if err := s.catchUp(ctx, c); err != nil {
+				return err
+			}
+		}
 		return fmt.Errorf("consume %s: %w", c.filter, consErr)
 	}
-	it, err := cons.Messages(jetstream.PullMaxMessages(1024), jetstream.PullHeartbeat(consumerHeartbeat))
+	it, err := cons.Messages(jetstream.PullMaxMessages(1024), jetstream.PullHeartbeat(consumerHeartbeat),
+		jetstream.WithMessagesErrOnMissingHeartbeat(true))
 	if err != nil {
+		s.deleteConsumer(cons)
 		return fmt.Errorf("consume %s: %w", c.filter, err)
 	}
-	return s.deliver(ctx, c, it)
+	err = s.deliver(ctx, c, it)
+	// A consumer that failed is left to expire (consumerIdle): the node
+	// that has it may be the one that is gone, and asking it would hold
+	// its replacement up.
+	if err == nil || ctx.Err() != nil || c.handlerErr != nil {
+		s.deleteConsumer(cons)
+	}
+	return err
 }
 
 // deliver hands the messages of it to c's handler until the consumer
@@ -283,33 +352,75 @@ func (s *Store) deliver(ctx context.Context, c *consumption, it jetstream.Messag
 			}
 			return fmt.Errorf("consume %s after sequence %d: %w", c.filter, c.last, err)
 		}
-		seq, pending, at, ok := ackInfo(msg.Reply())
+		seq, cseq, pending, at, ok := ackInfo(msg.Reply())
 		if !ok {
 			md, err := msg.Metadata()
 			if err != nil {
 				return fmt.Errorf("consume %s: %w", c.filter, err)
 			}
-			seq, pending, at = md.Sequence.Stream, md.NumPending, md.Timestamp
+			seq, cseq, pending, at = md.Sequence.Stream, md.Sequence.Consumer, md.NumPending, md.Timestamp
 		}
+		if cseq != c.cseq+1 {
+			return fmt.Errorf("consume %s after sequence %d: %w (consumer sequence %d after %d)", c.filter, c.last, errSkipped, cseq, c.cseq)
+		}
+		c.cseq = cseq
 		if seq <= c.last {
 			continue
 		}
-		nowReady := c.ready || seq >= c.start
 		kind, key, _ := KeyOf(msg.Subject())
 		hdr := msg.Headers()
 		ev := Event{Kind: kind, Key: key, Subject: msg.Subject(), Seq: seq, Time: at,
 			Editor: hdr.Get(HeaderEditor), Source: hdr.Get(HeaderSource), Data: msg.Data()}
-		if err := c.h(ev, Progress{Ready: nowReady, Pending: pending, Seq: seq}); err != nil {
-			c.handlerErr = err
+		if err := c.deliver(ev, pending); err != nil {
 			return err
 		}
-		c.last = seq
-		c.seen.Store(seq)
-		c.delivered++
-		if nowReady {
-			c.markReady()
+	}
+}
+
+// deliver hands one event to the handler, pending more after it, and
+// records it delivered.
+func (c *consumption) deliver(ev Event, pending uint64) error {
+	nowReady := c.ready || ev.Seq >= c.start
+	if err := c.h(ev, Progress{Ready: nowReady, Pending: pending, Seq: ev.Seq}); err != nil {
+		c.handlerErr = err
+		return err
+	}
+	c.last = ev.Seq
+	c.seen.Store(ev.Seq)
+	c.delivered++
+	if nowReady {
+		c.markReady()
+	}
+	return nil
+}
+
+// catchUp delivers what the stream holds after the last event delivered,
+// read from the stream's leader one message at a time, until it has read
+// everything, a read fails or replaceBudget is spent. It stands in for a
+// consumer that cannot be made: a cluster makes consumers through its
+// meta leader, elected anew for seconds after that leader's node
+// restarts, while the stream's own leader goes on taking edits and
+// answering reads (a replica stayed 6 s behind, failing to make one).
+func (s *Store) catchUp(ctx context.Context, c *consumption) error {
+	giveUp := time.Now().Add(replaceBudget)
+	for time.Now().Before(giveUp) {
+		rctx, cancel := context.WithTimeout(ctx, replaceTimeout)
+		m, err := s.nextMsg(rctx, c.filter, c.last+1)
+		cancel()
+		switch {
+		case errors.Is(err, jetstream.ErrMsgNotFound):
+			return nil
+		case err != nil:
+			return fmt.Errorf("catch up on %s after sequence %d: %w", c.filter, c.last, err)
+		}
+		kind, key, _ := KeyOf(m.Subject)
+		ev := Event{Kind: kind, Key: key, Subject: m.Subject, Seq: m.Sequence, Time: m.Time,
+			Editor: m.Header.Get(HeaderEditor), Source: m.Header.Get(HeaderSource), Data: m.Data}
+		if err := c.deliver(ev, 0); err != nil {
+			return err
 		}
 	}
+	return nil
 }
 
 // sameStream reads the stream's identity from its leader: the first time,
@@ -461,7 +572,7 @@ func (w *streamWatch) stop() error {
 	return w.err
 }
 
-// ackInfo reads a message's stream sequence, pending count and time from
+// ackInfo reads a message's stream and consumer sequences, pending count and time from
 // its reply subject, $JS.ACK.<stream>.<consumer>.<delivered>.<stream
 // seq>.<consumer seq>.<time>.<pending>, or the same with a domain and an
 // account hash before the stream and a token after pending, where
@@ -470,20 +581,21 @@ func (w *streamWatch) stop() error {
 // is false for anything else, a number that is not plain digits included:
 // the caller then asks Metadata, so that this is a shortcut, never a
 // second reading of the format.
-func ackInfo(reply string) (seq, pending uint64, at time.Time, ok bool) {
+func ackInfo(reply string) (seq, cseq, pending uint64, at time.Time, ok bool) {
 	rest, found := strings.CutPrefix(reply, "$JS.ACK.")
 	if !found {
-		return 0, 0, time.Time{}, false
+		return 0, 0, 0, time.Time{}, false
 	}
 	var tok [10]string
 	n := 0
 	for more := true; more; n++ {
 		if n == len(tok) {
-			return 0, 0, time.Time{}, false
+			return 0, 0, 0, time.Time{}, false
 		}
 		tok[n], rest, more = strings.Cut(rest, ".")
 	}
-	// Where the stream sequence is; time and pending follow at +2, +3.
+	// Where the stream sequence is; the consumer's, time and pending
+	// follow at +1, +2, +3.
 	var at0 int
 	switch n {
 	case 7:
@@ -491,15 +603,16 @@ func ackInfo(reply string) (seq, pending uint64, at time.Time, ok bool) {
 	case 9, 10:
 		at0 = 5
 	default:
-		return 0, 0, time.Time{}, false
+		return 0, 0, 0, time.Time{}, false
 	}
 	seq, ok1 := digits(tok[at0])
-	ts, ok2 := digits(tok[at0+2])
-	pending, ok3 := digits(tok[at0+3])
-	if !ok1 || !ok2 || !ok3 {
-		return 0, 0, time.Time{}, false
+	cseq, ok2 := digits(tok[at0+1])
+	ts, ok3 := digits(tok[at0+2])
+	pending, ok4 := digits(tok[at0+3])
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		return 0, 0, 0, time.Time{}, false
 	}
-	return seq, pending, time.Unix(0, int64(ts)), true
+	return seq, cseq, pending, time.Unix(0, int64(ts)), true
 }
 
 // digits reads a decimal number of at most 19 digits, which cannot

@@ -478,10 +478,10 @@ func TestAckInfoAgreesWithMetadata(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		seq, pending, at, ok := events.AckInfo(m.Reply())
-		if !ok || seq != md.Sequence.Stream || pending != md.NumPending || !at.Equal(md.Timestamp) {
-			t.Fatalf("ackInfo(%q) = %d, %d, %v, ok %v; Metadata has %d, %d, %v", m.Reply(), seq, pending, at, ok,
-				md.Sequence.Stream, md.NumPending, md.Timestamp)
+		seq, cseq, pending, at, ok := events.AckInfo(m.Reply())
+		if !ok || seq != md.Sequence.Stream || cseq != md.Sequence.Consumer || pending != md.NumPending || !at.Equal(md.Timestamp) {
+			t.Fatalf("ackInfo(%q) = %d, %d, %d, %v, ok %v; Metadata has %d, %d, %d, %v", m.Reply(), seq, cseq, pending, at, ok,
+				md.Sequence.Stream, md.Sequence.Consumer, md.NumPending, md.Timestamp)
 		}
 	}
 }

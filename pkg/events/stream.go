@@ -305,10 +305,16 @@ const requestTimeout = 5 * time.Second
 // takes seconds, and a read that gave up during one would fail an edit
 // that waiting would have let through.
 func (s *Store) retry(ctx context.Context, try func(ctx context.Context) error, done func(error) bool) error {
-	giveUp := time.Now().Add(s.cfg.Patience)
+	return retryWithin(ctx, requestTimeout, s.cfg.Patience, try, done)
+}
+
+// retryWithin is retry with each try bounded by timeout, tried again
+// until budget is spent.
+func retryWithin(ctx context.Context, timeout, budget time.Duration, try func(ctx context.Context) error, done func(error) bool) error {
+	giveUp := time.Now().Add(budget)
 	var err error
 	for attempt := 1; ; attempt++ {
-		tctx, cancel := context.WithTimeout(ctx, requestTimeout)
+		tctx, cancel := context.WithTimeout(ctx, timeout)
 		err = try(tctx)
 		cancel()
 		if err == nil || done(err) || ctx.Err() != nil || time.Now().After(giveUp) {

@@ -31,7 +31,7 @@ func TestCatchingUpAfterAStall(t *testing.T) {
 		if st.CatchingUp != step.want || st.Stalls != 1 {
 			t.Fatalf("at %d: catching up %v, stalls %d; want %v, 1", st.LastSeq, st.CatchingUp, st.Stalls, step.want)
 		}
-		if want := "delivered up to sequence 2 of 4 and nothing more for over 5s"; step.want && !strings.Contains(st.CatchUpReason, want) {
+		if want := "delivered up to sequence 2 of 4 and nothing more for over 5s, of the 9s a consumer may be behind"; step.want && !strings.Contains(st.CatchUpReason, want) {
 			t.Errorf("reason %q, want it to say %q", st.CatchUpReason, want)
 		}
 	}
