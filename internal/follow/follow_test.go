@@ -188,7 +188,11 @@ func (s *source) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // world is a real NATS server with the stream provisioned, a store on
-// it, the feeds' bucket, and a source.
+// it, the feeds' bucket, and a source. Each test has worlds of its own,
+// and followers with registries of their own, so the tests run in
+// parallel (t.Parallel): they spend most of their time waiting for the
+// followers' polls, paced by the feeds' intervals and budgets. Those
+// that time each change's arrival do not.
 type world struct {
 	t     *testing.T
 	ctx   context.Context
@@ -410,6 +414,7 @@ func metricValue(t *testing.T, reg *prometheus.Registry, name string, want map[s
 // touches and nothing else, and a fetch of the file unchanged, whether
 // the source answers 304 or the same bytes again, publishes nothing.
 func TestFollowKeepsSeasonCurrent(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	fl := w.start("a", nil)
 	fd := w.addFeed("pl", true)
@@ -492,6 +497,7 @@ func TestFollowKeepsSeasonCurrent(t *testing.T) {
 // that lost more than --max-shrink of its matches is refused as suspect,
 // and one that lost less is written without deleting anything.
 func TestFollowRefusesBadSources(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	fl := w.start("a", nil)
 	original := w.src.original()
@@ -611,6 +617,7 @@ func logLine(log, feed, text string) map[string]any {
 // its fixtures held back, never created as a second club, until an
 // alias places it; a feed that may create teams creates them.
 func TestFollowHoldsBackUnknownNames(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	// The stream knows last season's twenty clubs.
 	natstest.Import(t, w.store, "openfootball", importer.Options{}, natstest.SharedData(t, "openfootball-football-json", "2024-25", "en.1.json"))
@@ -686,6 +693,7 @@ func TestFollowHoldsBackUnknownNames(t *testing.T) {
 // other takes the lease over within seconds and goes on, and a change
 // made upstream after is published once.
 func TestTwoFollowersOneLease(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	a := w.start("a", nil)
 	fd := w.addFeed("pl", true)
@@ -745,6 +753,7 @@ func TestTwoFollowersOneLease(t *testing.T) {
 // once: every change lands once, as the editor's compare-and-set makes
 // the loser decide again and find nothing left to do.
 func TestSplitBrainWritesOnce(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.src.put("pl/"+seasonFile, w.src.original())
 	body := w.src.original()

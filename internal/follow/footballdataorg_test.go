@@ -117,6 +117,8 @@ func withToken(token string) func(*follow.Config) {
 // change; the source never answers 429; the seasons are read once, then
 // one call a poll covers the three.
 func TestFollowFootballDataOrgLive(t *testing.T) {
+	// Not in parallel: it holds each change to the poll interval and a
+	// second, which the other tests' imports, run beside it, can stretch.
 	natstest.SkipShort(t, "a live match paced at the free plan's real 10 calls a minute (about 75 s)")
 	w := newWorld(t)
 	fk, ids := newFakeFootballDataOrg(t, livefake.FootballDataOrgFreePlan)
@@ -211,6 +213,7 @@ func checkInterval(t *testing.T, calls []time.Time, at, got time.Time, most time
 // and lose nothing; a 429 waits the seconds its message names; the
 // token is in no status.
 func TestFollowFootballDataOrgRefusals(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	fk, _ := newFakeFootballDataOrg(t, livefake.FootballDataOrgFreePlan)
 	bad := w.addV4Feed("v4-badtoken", fk.URL, "BL1")
@@ -242,7 +245,9 @@ func TestFollowFootballDataOrgRefusals(t *testing.T) {
 	w3.start("f1", withToken(fdoToken))
 	w3.waitStatus(fd, "the first season read", func(st follow.Status) bool { return st.Result == follow.ResultChanged })
 	before := w3.fixtures()
-	// Another app of the token's owner spends the window.
+	// Another app of the token's owner spends the window. The follower
+	// may poll, and be refused, while it does: the mark comes first.
+	mark := time.Now()
 	for range livefake.FootballDataOrgFreePlan {
 		req, err := http.NewRequest(http.MethodGet, fk3.URL+"/competitions/BL1/matches", nil)
 		if err != nil {
@@ -255,7 +260,6 @@ func TestFollowFootballDataOrgRefusals(t *testing.T) {
 		}
 		resp.Body.Close()
 	}
-	mark := time.Now()
 	st = w3.waitStatus(fd, "the 429", func(st follow.Status) bool { return st.ErrorAt.After(mark) || st.Result == follow.ResultDeferred })
 	if st.Result == follow.ResultError {
 		if !strings.Contains(st.LastError, "HTTP 429 Too Many Requests: You reached your request limit. Wait ") {

@@ -146,6 +146,8 @@ func created(t *testing.T, arrivals func() []arrival) int {
 // asked past its limit; the matchday is fetched only when its "last
 // changed" date moved.
 func TestFollowOpenLigaDBLive(t *testing.T) {
+	// Not in parallel: it holds each change to the poll interval and a
+	// second, which the other tests' imports, run beside it, can stretch.
 	w := newWorld(t)
 	fk := newFakeOpenLigaDB(t, 60, time.Minute)
 	fd := w.addLiveFeed("bl2-live", fk.URL, 60)
@@ -199,6 +201,7 @@ func TestFollowOpenLigaDBLive(t *testing.T) {
 // source's own answer named) and back off; nothing published is lost,
 // and the feed recovers when the source does.
 func TestFollowOpenLigaDBFailures(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	fk := newFakeOpenLigaDB(t, 1000, time.Minute)
 	fd := w.addLiveFeed("bl2-live", fk.URL, 60)
@@ -242,6 +245,7 @@ func TestFollowOpenLigaDBFailures(t *testing.T) {
 // TestFollowOpenLigaDBHandOver: the follower killed mid-match hands the
 // feed over; the next goal still arrives.
 func TestFollowOpenLigaDBHandOver(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	fk := newFakeOpenLigaDB(t, 1000, time.Minute)
 	fd := w.addLiveFeed("bl2-live", fk.URL, 120)
@@ -280,6 +284,7 @@ func TestFollowOpenLigaDBHandOver(t *testing.T) {
 // when others spent what is left, a poll makes no call (result deferred,
 // no success recorded) and comes back when the window ends.
 func TestFollowOpenLigaDBSharedBudget(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	const perMinute = 30
 	fk := newFakeOpenLigaDB(t, perMinute, time.Minute)
@@ -336,6 +341,7 @@ func TestFollowOpenLigaDBSharedBudget(t *testing.T) {
 // knows nothing of its matches, so it tries again within a minute, not
 // after its interval for when nothing is on (10 minutes here).
 func TestFollowOpenLigaDBFirstPollFails(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	fk := newFakeOpenLigaDB(t, 1000, time.Minute)
 	fk.SetMode(livefake.Mode500)
