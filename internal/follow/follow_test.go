@@ -293,11 +293,18 @@ func (w *world) addFeed(name string, createTeams bool) model.Feed {
 // waitStatus polls the feed's status until ok, for up to 30 seconds.
 func (w *world) waitStatus(fd model.Feed, what string, ok func(follow.Status) bool) follow.Status {
 	w.t.Helper()
+	return w.waitStatusIn(w.t, fd, what, ok)
+}
+
+// waitStatusIn is waitStatus failing t: a subtest's own, since a
+// subtest may not fail its parent.
+func (w *world) waitStatusIn(t testing.TB, fd model.Feed, what string, ok func(follow.Status) bool) follow.Status {
+	t.Helper()
 	var st follow.Status
-	natstest.CheckFor(w.t, 30*time.Second, 20*time.Millisecond, func() error {
+	natstest.CheckFor(t, 30*time.Second, 20*time.Millisecond, func() error {
 		var err error
 		if st, _, err = w.state.Status(w.ctx, fd.Name, fd.Created); err != nil {
-			w.t.Fatal(err)
+			t.Fatal(err)
 		}
 		if !ok(st) {
 			return fmt.Errorf("feed %s: %s never came; status %+v", fd.Name, what, st)
@@ -551,7 +558,7 @@ func TestFollowRefusesBadSources(t *testing.T) {
 				w.src.edit(fd.Name, tt.shrink)
 			}
 			w.src.setMode(fd.Name, tt.mode)
-			st := w.waitStatus(fd, tt.name, polledAfter(mark, tt.result))
+			st := w.waitStatusIn(t, fd, tt.name, polledAfter(mark, tt.result))
 			// The fetch is counted as its status is written, not before:
 			// the counter may trail the status a moment.
 			natstest.CheckFor(t, 10*time.Second, 10*time.Millisecond, func() error {

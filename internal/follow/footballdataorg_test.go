@@ -176,6 +176,10 @@ func TestFollowFootballDataOrgLive(t *testing.T) {
 			t.Errorf("match %d: %d revisions for %d changes", ids[i], n, len(livefake.V4Script()))
 		}
 	}
+	// The plan's promise is the fake's: more than 10 calls in one of its
+	// windows is a 429. An hourly rate taken over the minute or so this
+	// runs is not one: 11 calls in 61 s (650 an hour) can fit in two
+	// windows.
 	if fk.Refused() != 0 {
 		t.Errorf("the source answered 429 %d times", fk.Refused())
 	}
@@ -183,9 +187,6 @@ func TestFollowFootballDataOrgLive(t *testing.T) {
 	slices.Sort(lat)
 	t.Logf("three competitions live at 10 calls a minute: change → stream p50 %s, p99 %s (max) over %d changes; %.0f calls an hour (budget 600); calls %v",
 		lat[len(lat)/2], lat[len(lat)-1], len(lat), perHour, fk.Calls())
-	if perHour > 600 {
-		t.Errorf("%.0f calls an hour, over the budget's 600", perHour)
-	}
 }
 
 // checkInterval checks that a change made at `at` arrived at `got`

@@ -86,7 +86,7 @@ func TestFollowAddressGuard(t *testing.T) {
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := w.waitStatus(feeds[i], "a poll", func(st follow.Status) bool { return !st.LastFetch.IsZero() })
+			st := w.waitStatusIn(t, feeds[i], "a poll", func(st follow.Status) bool { return !st.LastFetch.IsZero() })
 			switch {
 			case tt.err == "" && (st.Result != follow.ResultChanged && st.Result != follow.ResultUnchanged || st.Matches != 380):
 				t.Errorf("%s: status %+v, want the file read, 380 matches", tt.url, st)
