@@ -21,7 +21,9 @@ import (
 // A field the source changed (or says for the first time) is written.
 // What the source said last is the field as the feed's own last revision
 // of the fixture holds it, or, for a field held, the source's value its
-// disagreement records.
+// disagreement records; of a fixture another source made (a match two
+// sources carry, matchOthers), what the feed's status remembers
+// (Options.Said).
 
 // Disagreement is a field of a fixture whose stored value another writer
 // (an editor, another source) set after the feed's source last changed
