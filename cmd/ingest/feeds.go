@@ -556,6 +556,8 @@ func followSettings(cfg *follow.Config, adminListen *string, lvl *slog.Level) se
 		{Name: "log-level", Arg: "LEVEL", Usage: "debug, info, warn or error", Value: settings.Level(lvl, slog.LevelInfo)},
 		{Name: "feed-allow", Arg: "LIST", Usage: "comma-separated list of where feeds may be fetched from besides public addresses: CIDRs (the only way to loopback or private addresses, such as 127.0.0.1/32) and host patterns (data.example.org, *.example.org; when given, public hosts must match one)", Value: settings.Allow(&cfg.Allow)},
 		{Name: "feed-files", Arg: "FOLDERS", Usage: "comma-separated folders under which file URLs may be read (default none: file URLs are refused)", Value: settings.List(&cfg.Files)},
+		{Name: "token-files", Arg: "FOLDERS", Usage: "comma-separated folders under which live feeds' --token-file may be read (default none)", Value: settings.List(&cfg.TokenFiles)},
+		{Name: "token-vars", Arg: "NAMES", Usage: "comma-separated environment variables live feeds' --token-env may name (default none)", Value: settings.List(&cfg.TokenVars)},
 	}
 }
 

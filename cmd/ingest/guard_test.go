@@ -33,7 +33,7 @@ func TestFeedGuard(t *testing.T) {
 		err  string
 	}{
 		{[]string{"follow", "--feed-allow", "10.0.0.0/33"}, `--feed-allow "10.0.0.0/33": "10.0.0.0/33" is not a CIDR`},
-		{[]string{"follow", "--feed-files", "/no/such/folder"}, `feed files "/no/such/folder"`},
+		{[]string{"follow", "--feed-files", "/no/such/folder"}, `--feed-files "/no/such/folder"`},
 	} {
 		code, _, errOut := c.run(tt.args...)
 		if code != exitInvalid || !strings.Contains(errOut, tt.err) || strings.Count(errOut, "\n") != 1 {

@@ -236,7 +236,7 @@ func fakeFootballDataOrg(t *testing.T) *livefake.FootballDataOrg {
 func runLiveDocs(t *testing.T, c *cli, oldb, v4, tokenFile string) (stop func() (int, string)) {
 	t.Helper()
 	local := strings.NewReplacer("https://api.openligadb.de", oldb, "https://api.football-data.org/v4", v4,
-		"/etc/footballd/football-data.token", tokenFile, "127.0.0.1:9190", "127.0.0.1:0")
+		"/etc/footballd/football-data.token", tokenFile, "/etc/footballd", filepath.Dir(tokenFile), "127.0.0.1:9190", "127.0.0.1:0")
 	shows := map[string][]string{
 		"bl2-live": {`format:\s+openligadb`, `league:\s+BL2`, `source league:\s+bl2`, `token:\s+none`, `matches:\s+306`},
 		"v4-live":  {`format:\s+football-data-org`, `competitions:\s+PL,CL,BL1`, `token:\s+file ` + regexp.QuoteMeta(tokenFile), `budget:\s+\d+ of 10 calls spent`},

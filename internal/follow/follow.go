@@ -59,6 +59,11 @@ type Config struct {
 	// (--feed-files; default none, so file URLs are refused).
 	Allow *netguard.Allow
 	Files []string
+	// TokenFiles are the folders a live feed's --token-file may name,
+	// TokenVars the environment variables its --token-env may (default
+	// none): a token is sent to the feed's host, which an editor chooses,
+	// so what it is read from is the operator's to say.
+	TokenFiles, TokenVars []string
 	// MaxBackoff caps the wait after failures (default 1h, and never
 	// less than a feed's own schedule).
 	MaxBackoff time.Duration
@@ -202,11 +207,13 @@ func New(cfg Config) (*Follower, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	files, err := feedFolders(cfg.Files)
-	if err != nil {
+	var err error
+	if cfg.Files, err = folders("--feed-files", cfg.Files); err != nil {
 		return nil, err
 	}
-	cfg.Files = files
+	if cfg.TokenFiles, err = folders("--token-files", cfg.TokenFiles); err != nil {
+		return nil, err
+	}
 	return &Follower{cfg: cfg, fetch: newFetcher(cfg), m: newMetrics(cfg.Registerer), held: map[string]*held{}, seen: map[string]seenLease{},
 		wake: make(chan struct{}, 1)}, nil
 }

@@ -99,6 +99,7 @@ func (w *world) addV4Feed(name, url string, comps ...model.LeagueCode) model.Fee
 func withToken(token string) func(*follow.Config) {
 	return func(c *follow.Config) {
 		roomy(c)
+		c.TokenVars = []string{"FD_TEST_TOKEN"}
 		c.Getenv = func(k string) string {
 			if k == "FD_TEST_TOKEN" {
 				return token

@@ -61,21 +61,28 @@ func (f *fetcher) localFile(path string) (string, error) {
 	if len(f.files) == 0 {
 		return "", errNoFiles
 	}
+	return underFolders(path, f.files, "--feed-files")
+}
+
+// underFolders is path with its links resolved if it lies under one of
+// dirs (as folders returns them), else an error naming flag.
+func underFolders(path string, dirs []string, flag string) (string, error) {
 	real, err := filepath.EvalSymlinks(filepath.Clean(path))
 	if err != nil {
 		return "", unwrapPath(err)
 	}
-	for _, dir := range f.files {
+	for _, dir := range dirs {
 		if rel, err := filepath.Rel(dir, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return real, nil
 		}
 	}
-	return "", fmt.Errorf("%s is not under a folder given to --feed-files (%s)", real, strings.Join(f.files, ", "))
+	return "", fmt.Errorf("%s is not under a folder given to %s (%s)", real, flag, strings.Join(dirs, ", "))
 }
 
-// feedFolders checks the folders of --feed-files and returns them
-// absolute, with their links resolved, as localFile compares them.
-func feedFolders(dirs []string) ([]string, error) {
+// folders checks the folders of flag (--feed-files, --token-files) and
+// returns them absolute, with their links resolved, as underFolders
+// compares them.
+func folders(flag string, dirs []string) ([]string, error) {
 	var out []string
 	for _, d := range dirs {
 		abs, err := filepath.Abs(d)
@@ -83,10 +90,10 @@ func feedFolders(dirs []string) ([]string, error) {
 			abs, err = filepath.EvalSymlinks(abs)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("feed files %q: %w", d, unwrapPath(err))
+			return nil, fmt.Errorf("%s %q: %w", flag, d, unwrapPath(err))
 		}
 		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-			return nil, fmt.Errorf("feed files %q: not a folder", d)
+			return nil, fmt.Errorf("%s %q: not a folder", flag, d)
 		}
 		out = append(out, abs)
 	}

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -212,7 +213,14 @@ func pathOf(rawURL string) string {
 func (f *Follower) token(fd model.Feed) (string, error) {
 	switch {
 	case fd.TokenFile != "":
-		b, err := os.ReadFile(fd.TokenFile)
+		if len(f.cfg.TokenFiles) == 0 {
+			return "", errors.New("token files are read only under the folders given to `ingest follow --token-files DIR`, and this follower has none")
+		}
+		path, err := underFolders(fd.TokenFile, f.cfg.TokenFiles, "--token-files")
+		if err != nil {
+			return "", fmt.Errorf("token file: %w", err)
+		}
+		b, err := os.ReadFile(path)
 		if err != nil {
 			return "", fmt.Errorf("token file: %w", unwrapPath(err))
 		}
@@ -222,6 +230,9 @@ func (f *Follower) token(fd model.Feed) (string, error) {
 		}
 		return t, nil
 	case fd.TokenEnv != "":
+		if !slices.Contains(f.cfg.TokenVars, fd.TokenEnv) {
+			return "", fmt.Errorf("token: the environment variable %s is not one given to `ingest follow --token-vars`", fd.TokenEnv)
+		}
 		t := strings.TrimSpace(f.cfg.Getenv(fd.TokenEnv))
 		if t == "" {
 			return "", fmt.Errorf("token: the environment variable %s of this follower is not set", fd.TokenEnv)
