@@ -82,16 +82,9 @@ func (s *Server) events(c *fiber.Ctx) error {
 	if c.Get(fiber.HeaderAccept) != "" && c.Accepts(contentTypeEventStream) == "" {
 		return &apiError{http.StatusNotAcceptable, "this resource is a stream of Server-Sent Events; accept text/event-stream"}
 	}
-	f, err := parseFilters(c, fCompetitionIDs|fLeague|fTeamIDs|fFixtureIDs|fAPI, who.snap)
+	f, filter, err := streamFilters(c, who)
 	if err != nil {
 		return err
-	}
-	if err := checkStreamFilters(c, f, who.snap); err != nil {
-		return err
-	}
-	filter := push.Filter{Tier: who.tier, Competitions: f.competitions, Teams: f.teams, Fixtures: f.fixtures}
-	for _, l := range f.leagues {
-		filter.Leagues = append(filter.Leagues, model.LeagueCode(l))
 	}
 	var from push.EventID
 	last := c.Get("Last-Event-ID")
@@ -172,6 +165,23 @@ func (s *Server) events(c *fiber.Ctx) error {
 		}
 	}))
 	return nil
+}
+
+// streamFilters reads and checks the stream's query: its filters, and the
+// hub's filter they make for the caller.
+func streamFilters(c *fiber.Ctx, who *request) (filters, push.Filter, error) {
+	f, err := parseFilters(c, fCompetitionIDs|fLeague|fTeamIDs|fFixtureIDs|fAPI, who.snap)
+	if err != nil {
+		return f, push.Filter{}, err
+	}
+	if err := checkStreamFilters(c, f, who.snap); err != nil {
+		return f, push.Filter{}, err
+	}
+	filter := push.Filter{Tier: who.tier, Competitions: f.competitions, Teams: f.teams, Fixtures: f.fixtures}
+	for _, l := range f.leagues {
+		filter.Leagues = append(filter.Leagues, model.LeagueCode(l))
+	}
+	return f, filter, nil
 }
 
 // streamParams are the query parameters of the event stream: its filters,
