@@ -70,24 +70,6 @@ func (s *streamSlots) release(key string) {
 	s.freed = make(chan struct{})
 }
 
-// streamFilter is what an event stream's query selects for its caller,
-// and the version its links point at: checked as every filter is, and stricter (checkStreamFilters), since a
-// stream cannot say it found nothing.
-func streamFilter(c *fiber.Ctx, who *request) (push.Filter, push.API, error) {
-	f, err := parseFilters(c, fCompetitionIDs|fLeague|fTeamIDs|fFixtureIDs|fAPI, who.snap)
-	if err != nil {
-		return push.Filter{}, f.api, err
-	}
-	if err := checkStreamFilters(c, f, who.snap); err != nil {
-		return push.Filter{}, f.api, err
-	}
-	filter := push.Filter{Tier: who.tier, Competitions: f.competitions, Teams: f.teams, Fixtures: f.fixtures}
-	for _, l := range f.leagues {
-		filter.Leagues = append(filter.Leagues, model.LeagueCode(l))
-	}
-	return filter, f.api, nil
-}
-
 // events streams the events the filters select, as Server-Sent Events:
 // "id: <seq>.<n>" (push.EventID, the same on every replica), "event:
 // Fixture.Update" or "Competition.Update", "data: <the webhook body>". A
@@ -100,7 +82,7 @@ func (s *Server) events(c *fiber.Ctx) error {
 	if c.Get(fiber.HeaderAccept) != "" && c.Accepts(contentTypeEventStream) == "" {
 		return &apiError{http.StatusNotAcceptable, "this resource is a stream of Server-Sent Events; accept text/event-stream"}
 	}
-	filter, api, err := streamFilter(c, who)
+	f, filter, err := streamFilters(c, who)
 	if err != nil {
 		return err
 	}
@@ -150,7 +132,7 @@ func (s *Server) events(c *fiber.Ctx) error {
 		defer s.streams.release(key)
 		gone, stopWatch := watchPeer(conn)
 		defer stopWatch()
-		st := &stream{s: s, w: w, conn: conn, base: base, api: api}
+		st := &stream{s: s, w: w, conn: conn, base: base, api: f.api}
 		st.comment("footballd events")
 		if !ok {
 			st.reset(sub.After(), why)
@@ -183,6 +165,23 @@ func (s *Server) events(c *fiber.Ctx) error {
 		}
 	}))
 	return nil
+}
+
+// streamFilters reads and checks the stream's query: its filters, and the
+// hub's filter they make for the caller.
+func streamFilters(c *fiber.Ctx, who *request) (filters, push.Filter, error) {
+	f, err := parseFilters(c, fCompetitionIDs|fLeague|fTeamIDs|fFixtureIDs|fAPI, who.snap)
+	if err != nil {
+		return f, push.Filter{}, err
+	}
+	if err := checkStreamFilters(c, f, who.snap); err != nil {
+		return f, push.Filter{}, err
+	}
+	filter := push.Filter{Tier: who.tier, Competitions: f.competitions, Teams: f.teams, Fixtures: f.fixtures}
+	for _, l := range f.leagues {
+		filter.Leagues = append(filter.Leagues, model.LeagueCode(l))
+	}
+	return f, filter, nil
 }
 
 // streamParams are the query parameters of the event stream: its filters,
