@@ -4,9 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -29,7 +27,7 @@ import (
 // the replica by the name.
 func TestV4TLSFront(t *testing.T) {
 	if os.Geteuid() != 0 {
-		natstest.SkipMissing(t, "not root, so no TLS front on port 443", "run the test as root")
+		natstest.SkipMissing(t, "not root, so docs/v4.md's hosts entry cannot be made in a mount namespace of its own", "run the test as root")
 	}
 	nginx, err := exec.LookPath("nginx")
 	if err != nil {
@@ -65,24 +63,19 @@ func TestV4TLSFront(t *testing.T) {
 
 	conf := natstest.BlockAfter(t, "../../docs/v4.md", "written in (", "nginx").Text
 	replica := strings.TrimPrefix(r.base, "http://")
-	var ip string
-	// nginx binds the address itself; another on it (two runs side by
-	// side) is a collision to retry on another.
-	for try := 0; ; try++ {
-		ip = fmt.Sprintf("127.%d.%d.%d", 1+rand.IntN(250), rand.IntN(250), 1+rand.IntN(250))
-		front := strings.NewReplacer("127.0.0.1:443", ip+":443", "127.0.0.1:8080", replica).Replace(conf)
-		if err := os.WriteFile(filepath.Join(dir, "front.conf"), []byte(front), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		start := exec.Command(nginx, "-p", dir, "-c", "front.conf")
-		start.Dir = dir
-		out, err := start.CombinedOutput()
-		if err == nil {
-			break
-		}
-		if !strings.Contains(string(out), "in use") || try == 5 {
-			t.Fatalf("nginx -p \"$PWD\" -c front.conf: %v\n%s", err, out)
-		}
+	// The front listens where the test says, on a socket in its folder
+	// rather than 127.0.0.1:443, so that runs side by side (or a web
+	// server on port 443) cannot collide; the client below dials it for
+	// the name the hosts entry gives.
+	sock := filepath.Join(dir, "front.sock")
+	front := strings.NewReplacer("127.0.0.1:443", "unix:"+sock, "127.0.0.1:8080", replica).Replace(conf)
+	if err := os.WriteFile(filepath.Join(dir, "front.conf"), []byte(front), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	start := exec.Command(nginx, "-p", dir, "-c", "front.conf")
+	start.Dir = dir
+	if out, err := start.CombinedOutput(); err != nil {
+		t.Fatalf("nginx -p \"$PWD\" -c front.conf: %v\n%s", err, out)
 	}
 	t.Cleanup(func() {
 		if out, err := exec.Command(nginx, "-p", dir, "-c", "front.conf", "-s", "stop").CombinedOutput(); err != nil {
@@ -96,13 +89,13 @@ func TestV4TLSFront(t *testing.T) {
 	}
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(caPEM)
-	// The client resolves the name as the hosts entry does, to the
-	// front's address.
+	// The client reaches the name at the front's socket, as the hosts
+	// entry would send it to the front's address.
 	dialer := &net.Dialer{Timeout: 5 * time.Second}
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
 		TLSClientConfig: &tls.Config{RootCAs: pool},
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			return dialer.DialContext(ctx, network, ip+":443")
+			return dialer.DialContext(ctx, "unix", sock)
 		},
 	}}
 	var status int
