@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -44,7 +45,7 @@ func TestFeedHandEdit(t *testing.T) {
 	c := newCLI(t)
 	path := seasonCopy(t)
 	c.ok("feed", "add", "pl", "--format", "openfootball", "--url", "file://"+path, "--every", "1s", "--create-teams")
-	stop, admin := c.followAdmin(t, "--lease", "1s", "--holder", "f1")
+	stop, admin := c.followAdmin(t, "--lease", "1s", "--holder", "f1", "--feed-files", filepath.Dir(path))
 	c.waitOutput(t, `last result:\s+changed`, "feed", "show", "pl")
 
 	id := fixtureOf(t, c, "Burnley", "AFC Bournemouth")
@@ -117,7 +118,7 @@ func TestFeedTwoSources(t *testing.T) {
 	path := seasonCopy(t)
 	csv := natstest.SharedData(t, "datasets-football-datasets", "datasets", "premier-league", "season-2526.csv")
 	c.ok("feed", "add", "pl-openfootball", "--format", "openfootball", "--url", "file://"+path, "--every", "1s", "--create-teams")
-	c.follow(t, "--lease", "1s", "--holder", "f1", "--admin-listen", "")
+	c.follow(t, "--lease", "1s", "--holder", "f1", "--admin-listen", "", "--feed-files", filepath.Dir(path)+","+filepath.Dir(csv))
 	c.waitOutput(t, `last result:\s+changed`, "feed", "show", "pl-openfootball")
 	id := fixtureOf(t, c, "Sunderland", "Brighton")
 	if out := c.ok("show", "fixture", id); !strings.Contains(out, `"status": "TIMED"`) {

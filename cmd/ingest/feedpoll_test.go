@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,7 +18,7 @@ func TestFeedPoll(t *testing.T) {
 	c := newCLI(t)
 	path := seasonCopy(t)
 	c.ok("feed", "add", "pl", "--format", "openfootball", "--url", "file://"+path, "--every", "1h", "--create-teams")
-	stop := c.follow(t, "--admin-listen", "", "--lease", "1s", "--holder", "f1")
+	stop := c.follow(t, "--admin-listen", "", "--lease", "1s", "--holder", "f1", "--feed-files", filepath.Dir(path))
 	c.waitOutput(t, `last result:\s+changed`, "feed", "show", "pl")
 
 	poll := func(want string) {
