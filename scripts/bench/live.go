@@ -75,7 +75,7 @@ func liveRows(ctx context.Context, env *benchEnv) error {
 	if err != nil {
 		return err
 	}
-	changes, err := changeRows(ctx, env, w, p, fk, idle)
+	changes, err := changeRows(ctx, env, w, p, fk)
 	if err != nil {
 		return err
 	}
@@ -106,6 +106,13 @@ type liveChanges struct {
 }
 
 func idleLive(ctx context.Context, env *benchEnv, p *process, fk *livefake.OpenLigaDB) (liveIdle, error) {
+	// The season's import has just been written: its garbage is not an
+	// unchanged poll's.
+	select {
+	case <-ctx.Done():
+		return liveIdle{}, ctx.Err()
+	case <-time.After(env.MemorySettle):
+	}
 	calls := len(fk.Times())
 	polls, cpu, err := p.pollsOver(ctx, env.LiveIdle, nil)
 	if err != nil {
@@ -209,7 +216,7 @@ func (p *process) pollsOver(ctx context.Context, window time.Duration, during fu
 // random point of the poll interval, and times each to its event on the
 // stream of two replicas; it returns the follower's polls and CPU over
 // them.
-func changeRows(ctx context.Context, env *benchEnv, w *world, p *process, fk *livefake.OpenLigaDB, idle liveIdle) (liveChanges, error) {
+func changeRows(ctx context.Context, env *benchEnv, w *world, p *process, fk *livefake.OpenLigaDB) (liveChanges, error) {
 	token, err := addClient(ctx, w)
 	if err != nil {
 		return liveChanges{}, err
@@ -238,7 +245,9 @@ func changeRows(ctx context.Context, env *benchEnv, w *world, p *process, fk *li
 			for _, c := range streams {
 				drain(c)
 			}
-			time.Sleep(rand.N(idle.interval))
+			// A point of the interval while goals come: the budget's
+			// pace at two calls a poll, the matchday fetched every time.
+			time.Sleep(rand.N(2 * time.Minute / livePerMinute))
 			m, goals := liveMatches[i%len(liveMatches)], 2+i/len(liveMatches)
 			scores := make([]int, 0, 2*goals)
 			for g := range goals {

@@ -2,9 +2,12 @@
 // same run: read throughput and latency of an API replica beside a bare
 // fasthttp server writing the same bytes, start-up replay beside a raw
 // JetStream replay, edit-to-visible freshness on three replicas, memory per
-// fixture, bulk ingest beside a raw async publish, and what 1 to 20
-// replicas cost the NATS servers they follow (fanout.go). It prints a
-// table and writes it as JSON and Markdown (see docs/performance.md).
+// fixture, bulk ingest beside a raw async publish, what 1 to 20 replicas
+// cost the NATS servers they follow (fanout.go), and the live sources'
+// follower: change to event stream against the poll interval, calls an
+// hour against the plan's budget, CPU a poll against a plain GET
+// (live.go). It prints a table and writes it as JSON and Markdown (see
+// docs/performance.md).
 //
 //	go run ./scripts/bench [--quick] [--out bench/runs]
 //
