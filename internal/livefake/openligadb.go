@@ -294,3 +294,10 @@ func goals(scores ...int) []any {
 	}
 	return out
 }
+
+// Goals is the change that lists a match's goals as entered live, by the
+// score after each (home, away, home, away, …): a scripted change any
+// number of which can be made, as `make bench` does.
+func Goals(scores ...int) func(m map[string]any) {
+	return func(m map[string]any) { m["goals"] = goals(scores...) }
+}

@@ -2,9 +2,12 @@
 // same run: read throughput and latency of an API replica beside a bare
 // fasthttp server writing the same bytes, start-up replay beside a raw
 // JetStream replay, edit-to-visible freshness on three replicas, memory per
-// fixture, bulk ingest beside a raw async publish, and what 1 to 20
-// replicas cost the NATS servers they follow (fanout.go). It prints a
-// table and writes it as JSON and Markdown (see docs/performance.md).
+// fixture, bulk ingest beside a raw async publish, what 1 to 20 replicas
+// cost the NATS servers they follow (fanout.go), and the live sources'
+// follower: change to event stream against the poll interval, calls an
+// hour against the plan's budget, CPU a poll against a plain GET
+// (live.go). It prints a table and writes it as JSON and Markdown (see
+// docs/performance.md).
 //
 //	go run ./scripts/bench [--quick] [--out bench/runs]
 //
@@ -48,6 +51,12 @@ type scale struct {
 	FanoutWindow   time.Duration
 	FanoutIdle     time.Duration
 	FanoutSetups   []fanoutSetup
+	// The live part (live.go): the window of unchanged polls, the goals
+	// timed to the event stream, and how long three live competitions
+	// are followed at the free plan's budget.
+	LiveIdle    time.Duration
+	LiveChanges int
+	LiveFor     time.Duration
 }
 
 var (
@@ -55,12 +64,14 @@ var (
 		LatencyFor: 3 * time.Second, Edits: 50, ReplayRounds: 1, SeasonDir: "2015-16",
 		ReadyTimeout: 2 * time.Minute, MemorySettle: time.Second, OpenLoopWorker: 64,
 		FanoutFixtures: 20_000, FanoutLevels: []int{1, 5, 10, 20}, FanoutEditRate: 20, FanoutWindow: 2 * time.Second,
-		FanoutIdle: time.Second, FanoutSetups: []fanoutSetup{{nodes: 1, replicas: 1}}}
+		FanoutIdle: time.Second, FanoutSetups: []fanoutSetup{{nodes: 1, replicas: 1}},
+		LiveIdle: 5 * time.Second, LiveChanges: 6, LiveFor: 20 * time.Second}
 	fullScale = scale{Small: 100_000, Big: 1_000_000, ExtraEdits: 10, ReadFor: 3 * time.Second, Rounds: 3, Conns: 32,
 		LatencyFor: 10 * time.Second, Edits: 200, ReplayRounds: 3, EngSoccer: true, SeasonDir: "2015-16",
 		ReadyTimeout: 10 * time.Minute, MemorySettle: 3 * time.Second, OpenLoopWorker: 64,
 		FanoutFixtures: 100_000, FanoutLevels: []int{1, 5, 10, 20}, FanoutEditRate: 20, FanoutWindow: 5 * time.Second,
-		FanoutIdle: 2 * time.Second, FanoutSetups: []fanoutSetup{{nodes: 1, replicas: 1}, {nodes: 3, replicas: 3}}}
+		FanoutIdle: 2 * time.Second, FanoutSetups: []fanoutSetup{{nodes: 1, replicas: 1}, {nodes: 3, replicas: 3}},
+		LiveIdle: 15 * time.Second, LiveChanges: 20, LiveFor: 2 * time.Minute}
 )
 
 // benchEnv is what every step shares.
@@ -98,7 +109,7 @@ func main() {
 	api := flag.String("api", "bin/api", "the API replica binary")
 	data := flag.String("data", "../shared/data", "directory holding openfootball-football-json and engsoccerdata")
 	noEng := flag.Bool("no-engsoccer", false, "skip the engsoccerdata rows of a full run")
-	only := flag.String("only", "", "run only these steps, comma-separated: ingest, follow, empty, small, edits, big, engsoccer, fanout (rows compared with a skipped step's figure are left out or shown without it)")
+	only := flag.String("only", "", "run only these steps, comma-separated: ingest, follow, live, empty, small, edits, big, engsoccer, fanout (rows compared with a skipped step's figure are left out or shown without it)")
 	var in internalFlags
 	flag.StringVar(&in.bareFile, "bare-serve", "", "internal: serve the captured responses in this file as the bare baseline")
 	flag.StringVar(&in.listen, "listen", "", "internal: address of the bare baseline server")
@@ -198,7 +209,8 @@ func newBenchEnv(quick, noEng bool, api, data string) (*benchEnv, error) {
 		"rounds": env.Rounds, "connections": env.Conns, "latencySeconds": env.LatencyFor.Seconds(), "edits": env.Edits,
 		"replayRounds": env.ReplayRounds, "engsoccer": env.EngSoccer, "openfootballSeason": env.SeasonDir,
 		"fanoutFixtures": env.FanoutFixtures, "fanoutLevels": env.FanoutLevels, "fanoutEditsPerSecond": env.FanoutEditRate,
-		"fanoutWindowSeconds": env.FanoutWindow.Seconds(), "fanoutIdleSeconds": env.FanoutIdle.Seconds(), "fanoutSetups": fmt.Sprint(env.FanoutSetups)}}
+		"fanoutWindowSeconds": env.FanoutWindow.Seconds(), "fanoutIdleSeconds": env.FanoutIdle.Seconds(), "fanoutSetups": fmt.Sprint(env.FanoutSetups),
+		"liveIdleSeconds": env.LiveIdle.Seconds(), "liveChanges": env.LiveChanges, "liveSeconds": env.LiveFor.Seconds()}}
 	return env, nil
 }
 
@@ -206,6 +218,7 @@ func newBenchEnv(quick, noEng bool, api, data string) (*benchEnv, error) {
 var steps = []step{
 	{"ingest", "ingest openfootball", ingestOpenFootball},
 	{"follow", "ingest follow", followRows},
+	{"live", "live sources", liveRows},
 	{"empty", "empty replica", emptyReplica},
 	{"small", "small world", smallWorld},
 	{"edits", "edits world", editsWorld},
@@ -224,7 +237,7 @@ func chooseSteps(only string) (map[string]bool, error) {
 	}
 	for name := range chosen {
 		if !slices.ContainsFunc(steps, func(s step) bool { return s.short == name }) {
-			return nil, fmt.Errorf("--only %s: no such step (ingest, follow, empty, small, edits, big, engsoccer, fanout)", name)
+			return nil, fmt.Errorf("--only %s: no such step (ingest, follow, live, empty, small, edits, big, engsoccer, fanout)", name)
 		}
 	}
 	return chosen, nil
