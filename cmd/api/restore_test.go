@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -40,7 +41,8 @@ func restoreBackup(ctx context.Context, t *testing.T, b *backup.File, nc *nats.C
 // the next edits. A forced restore in one step, over a stream with an
 // edit more than the backup, is noticed as well, by both replicas. On one
 // server and on a three-node cluster (R3), where a leader elected
-// elsewhere must not look like a replacement.
+// elsewhere must not look like a replacement: the restored stream's
+// leader is moved after the first restore.
 func TestReplicaNoticesRestore(t *testing.T) {
 	tests := []struct {
 		name string
@@ -112,6 +114,12 @@ func replicaNoticesRestore(t *testing.T, n natsUnderTest) {
 		t.Fatal(err)
 	}
 	waitReplayed(t, r, s, 1)
+	if n.replicas > 1 {
+		// The election a loaded cluster holds now and then, made
+		// certain: the restored stream answered by another leader is
+		// the same stream.
+		moveStreamLeader(ctx, t, js)
+	}
 	fresh := startReplica(t, n.url, flags...)
 	fresh.waitApplied(s)
 	sameAnswers(t, r, fresh)
@@ -141,6 +149,37 @@ func replicaNoticesRestore(t *testing.T, n natsUnderTest) {
 		t.Errorf("after the second restore the replica still serves the edit it took away: %d %s", resp.status, resp.body)
 	}
 	sameAnswers(t, r, fresh)
+}
+
+// moveStreamLeader has the stream's leader step down and waits until
+// another node leads it.
+func moveStreamLeader(ctx context.Context, t *testing.T, js jetstream.JetStream) {
+	t.Helper()
+	st, err := js.Stream(ctx, events.DefaultStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	was := st.CachedInfo().Cluster.Leader
+	var resp struct {
+		Error *jetstream.APIError `json:"error"`
+	}
+	msg, err := js.Conn().RequestWithContext(ctx, "$JS.API.STREAM.LEADER.STEPDOWN."+events.DefaultStream, nil)
+	if err == nil {
+		err = json.Unmarshal(msg.Data, &resp)
+	}
+	if err == nil && resp.Error != nil {
+		err = resp.Error
+	}
+	if err != nil {
+		t.Fatalf("stream leader step down: %v", err)
+	}
+	natstest.CheckFor(t, 30*time.Second, 50*time.Millisecond, func() error {
+		info, err := st.Info(ctx)
+		if err != nil || info.Cluster == nil || info.Cluster.Leader == "" || info.Cluster.Leader == was {
+			return fmt.Errorf("the stream is still led by %s, or by none: %v", was, err)
+		}
+		return nil
+	})
 }
 
 // waitReplayed waits until r has found its stream replaced replaced

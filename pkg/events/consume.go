@@ -172,10 +172,16 @@ var errSkipped = errors.New("the stream consumer skipped a message")
 type streamID struct {
 	// created is the stream's creation time: a stream keeps it for
 	// life, one made again in its place (deleted and created, or
-	// restored) has its own.
+	// restored) has its own. On a cluster it is the same on every node
+	// for a stream that was created, not for one that was restored
+	// (nats-server 2.15: the nodes' times differ by a tenth of a
+	// second), and an election moves the answer from one node to
+	// another. So it tells apart only streams without the same restore
+	// marker.
 	created time.Time
 	// restored is the stream's restore marker (RestoredMetadata), which
-	// every restore changes, a backup of this same stream's included.
+	// every restore changes, a backup of this same stream's included;
+	// it is in the stream's configuration, the same on every node.
 	restored string
 	// first is the first sequence: it only ever grows on one stream.
 	first uint64
@@ -446,11 +452,14 @@ func (s *Store) sameStream(ctx context.Context, c *consumption) (uint64, error) 
 		c.id = id
 		return last, nil
 	}
+	// The same restore marker is the same stream whatever the creation
+	// times say: a restored stream's is the answering node's (streamID).
+	sameRestore := id.restored != "" && id.restored == c.id.restored
 	switch {
-	case !id.created.Equal(c.id.created):
-		return 0, fmt.Errorf("%w: created %s, not %s", ErrStreamReplaced, id.created.UTC().Format(time.RFC3339Nano), c.id.created.UTC().Format(time.RFC3339Nano))
 	case id.restored != "" && id.restored != c.id.restored:
 		return 0, fmt.Errorf("%w: restored %s", ErrStreamReplaced, id.restored)
+	case !sameRestore && !id.created.Equal(c.id.created):
+		return 0, fmt.Errorf("%w: created %s, not %s", ErrStreamReplaced, id.created.UTC().Format(time.RFC3339Nano), c.id.created.UTC().Format(time.RFC3339Nano))
 	case id.first < c.id.first || last < c.last:
 		return 0, fmt.Errorf("%w: its sequences %d-%d went back from %d-%d", ErrStreamReplaced, id.first, last, c.id.first, c.last)
 	}

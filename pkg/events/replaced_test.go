@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/footdata/footballd/internal/backup"
 	"github.com/footdata/footballd/internal/natstest"
+	"github.com/footdata/footballd/internal/provision"
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -86,8 +89,25 @@ func TestConsumeNoticesAReplacedStream(t *testing.T) {
 // stream's leader stopped and started again moves the leadership, and
 // the stream, answered by another node, must not look replaced (its
 // creation time and restore marker are the cluster's, not a node's): the
-// consumption resumes without a replay.
+// consumption resumes without a replay. A stream restored from a backup
+// (`ingest restore`) has no creation time of the cluster's: each node
+// has its own (nats-server 2.15), so that a consumption begun on one
+// leader and asked by the next after an election found the stream
+// replaced, and a replica replayed a stream nobody had replaced.
 func TestLeaderElsewhereIsNotAReplacement(t *testing.T) {
+	tests := []struct {
+		name     string
+		restored bool
+	}{
+		{"made by stream init", false},
+		{"restored from a backup", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { leaderElsewhere(t, tt.restored) })
+	}
+}
+
+func leaderElsewhere(t *testing.T, restored bool) {
 	c := natstest.StartCluster(t)
 	natstest.MustProvisionEventually(t, c.URL(0), events.StreamConfig{Replicas: 3})
 	nc, err := events.Dial{URL: c.URL(1), Name: "test"}.Conn()
@@ -98,6 +118,10 @@ func TestLeaderElsewhereIsNotAReplacement(t *testing.T) {
 	s, err := events.Open(ctxT(t), nc, events.StreamConfig{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if restored {
+		natstest.Put(t, s, team(3, "Everton"))
+		restoreItself(t, nc)
 	}
 	var mu sync.Mutex
 	var last uint64
@@ -149,5 +173,35 @@ func TestLeaderElsewhereIsNotAReplacement(t *testing.T) {
 	defer mu.Unlock()
 	if len(replaced) > 0 {
 		t.Errorf("the stream looked replaced after its leader moved: %v", replaced)
+	}
+}
+
+// restoreItself backs the stream up and restores it in its own place, on
+// three nodes, as `ingest restore --force` does.
+func restoreItself(t *testing.T, nc *nats.Conn) {
+	t.Helper()
+	ctx := ctxT(t)
+	file := filepath.Join(t.TempDir(), "stream.fdbackup")
+	if _, err := backup.Write(ctx, nc, file, "test", []string{events.DefaultStream}, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, err := backup.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	staged, err := b.Stage(ctx, func(ctx context.Context, nc *nats.Conn) error {
+		_, err := provision.Run(ctx, nc, events.StreamConfig{})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := b.Plan(ctx, nc, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Restore(ctx, nc, plan, staged, 3, nil); err != nil {
+		t.Fatal(err)
 	}
 }
