@@ -221,3 +221,45 @@ func TestOpenLigaDBCupStages(t *testing.T) {
 		}
 	}
 }
+
+// TestCupRoundsOfTextFiles: the cups whose seasons come only as
+// Football.TXT files, which no format of ours imports (the FA and League
+// Cups, the Champions League's text editions), name their rounds in
+// "» …" headers: every such name is one the stage table knows, so that
+// a cup read from any of them would get its stages by the table too. A
+// header naming a group ("Group A", "Gruppe H") is the group of the
+// matches under it, whose stage is GROUP_STAGE, not a round.
+func TestCupRoundsOfTextFiles(t *testing.T) {
+	groupHeader := regexp.MustCompile(`^(Group|Gruppe) [A-L]$`)
+	var files []string
+	for _, pattern := range []string{"openfootball-england/*/facup.txt", "openfootball-england/*/eflcup.txt", "openfootball-champions-league/*/cl.txt"} {
+		m, err := filepath.Glob(filepath.Join(dataDir, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 20 {
+		t.Fatalf("%d cup text files under %s: is ../shared/data there?", len(files), dataDir)
+	}
+	names := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.Lines(string(b)) {
+			round, ok := strings.CutPrefix(strings.TrimSpace(line), "» ")
+			if !ok || groupHeader.MatchString(round) {
+				continue
+			}
+			names++
+			if stage, known := model.StageOf(round, true, model.TypeCup); !known {
+				t.Errorf("%s: round %q is not in the stage table (it would be %s)", f, round, stage)
+			}
+		}
+	}
+	if names == 0 {
+		t.Fatal("no round headers read")
+	}
+}
