@@ -58,8 +58,9 @@ type Handler func(Event, Progress) error
 // the last event delivered, so a replica rides out a cluster's faults
 // instead of stopping: only the handler's errors and ctx end Consume, and
 // each interruption is reported to onRetry. Without it (a one-off read
-// such as Scan, whose caller decides what to do) the first interruption
-// ends Consume with its error.
+// such as Scan, whose caller decides what to do) an interruption ends
+// Consume with its error, but for a consumer merely lost (lostConsumer),
+// which is replaced within StreamConfig.Patience.
 //
 // A stream that was replaced (restored from a backup, or deleted and made
 // again) is an interruption too, ErrStreamReplaced: what was delivered
@@ -81,7 +82,7 @@ func (s *Store) Consume(ctx context.Context, filter string, h Handler, onReady f
 		filter = Prefix + ".>"
 	}
 	c := newConsumption(filter, h, onReady)
-	delay := retryMin
+	delay, began := retryMin, time.Now()
 	for {
 		err := s.consume(ctx, c)
 		switch {
@@ -89,10 +90,13 @@ func (s *Store) Consume(ctx context.Context, filter string, h Handler, onReady f
 			return ctx.Err()
 		case c.handlerErr != nil:
 			return c.handlerErr
-		case err == nil, onRetry == nil:
+		case err == nil:
+			return nil
+		case onRetry == nil && (!lostConsumer(err) || time.Since(began) > s.cfg.Patience):
 			return err
+		case onRetry != nil:
+			onRetry(err)
 		}
-		onRetry(err)
 		if errors.Is(err, ErrStreamReplaced) {
 			c = newConsumption(filter, h, onReady)
 			delay = retryMin
@@ -108,6 +112,17 @@ func (s *Store) Consume(ctx context.Context, filter string, h Handler, onReady f
 			delay = retryMin
 		}
 	}
+}
+
+// lostConsumer is whether err is the loss of a consumer that another
+// would make good: one that missed its heartbeats, skipped a message or
+// was deleted on the server. A caller that reads once (Scan, the
+// editor's loads) has it replaced, within the store's patience, as
+// jetstream's ordered consumers replaced themselves, rather than being
+// failed by a node that was slow to answer.
+func lostConsumer(err error) bool {
+	return errors.Is(err, jetstream.ErrNoHeartbeat) || errors.Is(err, errSkipped) ||
+		errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrConsumerNotFound)
 }
 
 // Pauses between attempts to consume again after losing a consumer.
