@@ -528,6 +528,9 @@ func (f *Follower) poll(ctx context.Context, h *held) {
 		f.m.heldBack.WithLabelValues(fd.Name).Set(float64(heldBack(next)))
 		f.m.disagree.WithLabelValues(fd.Name).Set(float64(len(next.Disagreements)))
 	}
+	if !h.lost {
+		f.m.inPlay.WithLabelValues(fd.Name).Set(float64(inPlay(next)))
+	}
 }
 
 // follow fetches fd conditionally on its status st and writes the

@@ -13,6 +13,7 @@ type metrics struct {
 	held        *prometheus.GaugeVec
 	heldBack    *prometheus.GaugeVec
 	disagree    *prometheus.GaugeVec
+	inPlay      *prometheus.GaugeVec
 	took        *prometheus.HistogramVec
 	calls       *prometheus.CounterVec
 }
@@ -43,6 +44,10 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Name: "fd_feed_disagreements",
 			Help: "Fields of fixtures whose stored value (an editor's, another source's) holds against what the feed's source says; exported by the lease holder.",
 		}, []string{"feed"}),
+		inPlay: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "fd_feed_matches_in_play",
+			Help: "Matches in play on a live API feed as its last poll saw them (0 for a file); exported by the lease holder.",
+		}, []string{"feed"}),
 		took: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "fd_feed_poll_seconds", Help: "Time of a poll by result: the fetch, and the parse and writes of a changed document.",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 10, 60},
@@ -53,7 +58,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		}, []string{"feed", "status"}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.fetches, m.changes, m.lastSuccess, m.interval, m.held, m.heldBack, m.disagree, m.took, m.calls)
+		reg.MustRegister(m.fetches, m.changes, m.lastSuccess, m.interval, m.held, m.heldBack, m.disagree, m.inPlay, m.took, m.calls)
 	}
 	return m
 }
@@ -74,13 +79,22 @@ func (m *metrics) hold(feed string, every float64, st Status, created float64) {
 	m.lastSuccess.WithLabelValues(feed).Set(last)
 	m.heldBack.WithLabelValues(feed).Set(float64(heldBack(st)))
 	m.disagree.WithLabelValues(feed).Set(float64(len(st.Disagreements)))
+	m.inPlay.WithLabelValues(feed).Set(float64(inPlay(st)))
 }
 
 // drop deletes the gauges of a feed whose lease this follower let go.
 func (m *metrics) drop(feed string) {
-	for _, g := range []*prometheus.GaugeVec{m.held, m.interval, m.lastSuccess, m.heldBack, m.disagree} {
+	for _, g := range []*prometheus.GaugeVec{m.held, m.interval, m.lastSuccess, m.heldBack, m.disagree, m.inPlay} {
 		g.DeleteLabelValues(feed)
 	}
+}
+
+// inPlay counts the matches in play a live feed's status saw.
+func inPlay(st Status) int {
+	if st.Live == nil {
+		return 0
+	}
+	return st.Live.InPlay
 }
 
 // heldBack counts the fixtures a status holds back.

@@ -152,13 +152,21 @@ func TestFollowOpenLigaDBLive(t *testing.T) {
 	fk := newFakeOpenLigaDB(t, 60, time.Minute)
 	fd := w.addLiveFeed("bl2-live", fk.URL, 60)
 	arrivals := w.watchFixture("openligadb:" + strconv.Itoa(scripted))
-	w.start("f1", roomy)
+	fl := w.start("f1", roomy)
 	st := w.waitStatus(fd, "the season's first import", func(st follow.Status) bool {
 		return st.Live != nil && st.Live.Matchday == scriptedMatchday && st.Result == follow.ResultChanged
 	})
 	if st.Live.InPlay == 0 || st.Matches != 306 {
 		t.Fatalf("after the season's import: %d matches, live %+v; want 306 and matchday %d in play", st.Matches, st.Live, scriptedMatchday)
 	}
+	// What FootballdLiveFeedStale watches: the matches in play, exported
+	// once the poll that saw them is recorded.
+	natstest.CheckFor(t, 10*time.Second, 10*time.Millisecond, func() error {
+		if n := metricValue(t, fl.reg, "fd_feed_matches_in_play", map[string]string{"feed": fd.Name}); n == 0 {
+			return fmt.Errorf("fd_feed_matches_in_play = %v while %d are in play", n, st.Live.InPlay)
+		}
+		return nil
+	})
 	base := created(t, arrivals)
 	var lat []time.Duration
 	script := livefake.Script()
