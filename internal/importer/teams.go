@@ -97,9 +97,10 @@ func (im *Importer) placeName(fl *file, names *teamNames, name, key string, stag
 		return fmt.Errorf("team %q: %w", name, err)
 	}
 	// The source's id outranks the name: a club the source renamed is
-	// still the team its id was recorded for.
+	// still the team its id was recorded for. No spelling is keyed ""
+	// (model.TeamName.Validate), so a source without ids finds none.
 	id, ok := im.names[model.NormalizeTeamName(key)]
-	if !ok || key == "" {
+	if !ok {
 		id, ok = im.names[model.NormalizeTeamName(name)]
 	}
 	if ok {
