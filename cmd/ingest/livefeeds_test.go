@@ -425,3 +425,57 @@ func (ec *eventClient) count(id int) int {
 	}
 	return n
 }
+
+// TestOpenLigaDBFeedRenamedTeam: the user's path for a club OpenLigaDB
+// renames. A feed of the recorded season with --create-teams creates its
+// teams (and records their OpenLigaDB ids); upstream then calls
+// Braunschweig (teamId 74) otherwise; a second feed of it, without
+// --create-teams (the flags docs/feeds.md gives), finds the match still
+// Braunschweig's team's: nothing held back, no team created.
+func TestOpenLigaDBFeedRenamedTeam(t *testing.T) {
+	recording := natstest.SharedData(t, "..", "spec", "openligadb", liveRecording)
+	b, err := os.ReadFile(recording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fk, err := livefake.NewOpenLigaDB(b, 60, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = fk.Close() })
+	c := newCLI(t)
+	feed := []string{"--format", "openligadb", "--url", fk.URL, "--source-league", "bl2", "--season", "2023", "--every", "1h"}
+	c.ok(append([]string{"feed", "add", "bl2-first", "--create-teams"}, feed...)...)
+	stop := c.follow(t, "--lease", "1s", "--feed-allow", "127.0.0.1/32")
+	defer stop()
+	c.waitOutput(t, `last success:\s+20`, "feed", "show", "bl2-first")
+	s := natstest.MustOpen(t, c.srv)
+	teams := len(natstest.All[model.Team](t, s, events.KindTeam))
+	home := liveHome(t, s)
+	if _, err := fk.Edit(liveMatch, func(m map[string]any) { m["team1"].(map[string]any)["teamName"] = "BTSV Eintracht 1895" }); err != nil {
+		t.Fatal(err)
+	}
+	c.ok(append([]string{"feed", "add", "bl2-live"}, feed...)...)
+	show := c.waitOutput(t, `last success:\s+20`, "feed", "show", "bl2-live")
+	if strings.Contains(show, "held back:") {
+		t.Errorf("feed show: a renamed club held back:\n%s", show)
+	}
+	if got := liveHome(t, s); got != home {
+		t.Errorf("home team of OpenLigaDB match %d after the rename: %d, want %d", liveMatch, got, home)
+	}
+	if got := len(natstest.All[model.Team](t, s, events.KindTeam)); got != teams {
+		t.Errorf("%d teams after the rename, want %d", got, teams)
+	}
+}
+
+// liveHome is the home team of the scripted match's fixture.
+func liveHome(t *testing.T, s *events.Store) int {
+	t.Helper()
+	for _, f := range natstest.All[model.Fixture](t, s, events.KindFixture) {
+		if f.Source == "openligadb:"+strconv.Itoa(liveMatch) {
+			return f.HomeTeamID
+		}
+	}
+	t.Fatalf("no fixture of OpenLigaDB match %d", liveMatch)
+	return 0
+}

@@ -360,6 +360,9 @@ type file struct {
 	fresh      []string
 	knownTeams int
 	teamIDs    map[string]int
+	// teamKeys are the source's ids of its teams, by name, where it has
+	// them (parsedMatch.homeKey).
+	teamKeys map[string]string
 	// drafts are its seasons' competitions as the file describes them,
 	// claimedComps what the claims of those the import did not know gave.
 	drafts       []model.Competition

@@ -145,6 +145,10 @@ type parsedMatch struct {
 	// ownID is the source's own id of the match, kept as the fixture's
 	// where free (football-data.org's, whose ids are ours); 0: none.
 	ownID int
+	// homeKey and awayKey are the source's own ids of the teams, where it
+	// has them (OpenLigaDB's, openligadb:team:40): recorded as spellings
+	// of the teams they name, they find those teams under any later name.
+	homeKey, awayKey string
 }
 
 // droppedDetail is a detail of a match left out, and why.

@@ -56,6 +56,15 @@ type oldbTeam struct {
 	TeamName string `json:"teamName"`
 }
 
+// key is the spelling the team's OpenLigaDB id is recorded under
+// (openligadb:team:40), "" when the match gives none.
+func (t oldbTeam) key() string {
+	if t.TeamID <= 0 {
+		return ""
+	}
+	return openLigaDBFormat + ":team:" + strconv.Itoa(t.TeamID)
+}
+
 type oldbGoal struct {
 	GoalID         int    `json:"goalID"`
 	ScoreTeam1     int    `json:"scoreTeam1"`
@@ -159,7 +168,8 @@ func openLigaDBSeason(m oldbMatch, opts Options) (model.LeagueCode, int, error) 
 // results of a match in play are placeholders; else timed.
 func openLigaDBMatch(m oldbMatch, now time.Time) parsedMatch {
 	pm := parsedMatch{source: openLigaDBFormat + ":" + strconv.Itoa(m.MatchID), home: strings.TrimSpace(m.Team1.TeamName),
-		away: strings.TrimSpace(m.Team2.TeamName), stage: model.Regular, status: model.Timed, timed: true}
+		away: strings.TrimSpace(m.Team2.TeamName), homeKey: m.Team1.key(), awayKey: m.Team2.key(),
+		stage: model.Regular, status: model.Timed, timed: true}
 	if m.Group != nil {
 		pm.matchday, pm.round = m.Group.GroupOrderID, m.Group.GroupName
 	}

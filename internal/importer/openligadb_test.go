@@ -1,6 +1,9 @@
 package importer_test
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -62,4 +65,82 @@ func TestOpenLigaDBLiveSnapshot(t *testing.T) {
 	if again := natstest.Import(t, s, "openligadb", opts, file); again.Changes() != 0 {
 		t.Errorf("the same answer again changed %d entities, want none", again.Changes())
 	}
+}
+
+// TestOpenLigaDBTeamIDs: the teams of an OpenLigaDB document are recorded
+// under OpenLigaDB's team ids (openligadb:team:134 as a spelling of
+// Werder Bremen's team), read back from the stream by the next import,
+// which finds a team the source renamed (same teamId) by its id: the same
+// team, none created, nothing held back, whether or not unknown names
+// create teams.
+func TestOpenLigaDBTeamIDs(t *testing.T) {
+	const werder, renamed = 134, "Grün-Weiß Bremen"
+	path := natstest.SharedData(t, "..", "spec", "openligadb", "getmatchdata-bl1-2023-1.partial-2023-08-19.json")
+	opts := importer.Options{Now: time.Date(2023, 8, 19, 12, 0, 0, 0, time.UTC)}
+	for _, tc := range []struct {
+		name string
+		hold bool
+	}{{"held back when unknown", true}, {"created when unknown", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := natstest.MustOpen(t, natstest.MustStart(t))
+			natstest.Import(t, s, "openligadb", opts, path)
+			before := homeTeams(t, s)
+			id := natstest.All[model.TeamName](t, s, events.KindTeamName)[events.TeamNameSubject("openligadb:team:134")].TeamID
+			if id == 0 || id != before["openligadb:66630"] {
+				t.Fatalf("openligadb:team:134 names team %d, want Werder Bremen's, %d", id, before["openligadb:66630"])
+			}
+			teams := len(natstest.All[model.Team](t, s, events.KindTeam))
+			o := opts
+			o.HoldUnknownTeams = tc.hold
+			sum := natstest.Import(t, s, "openligadb", o, renameTeam(t, path, werder, renamed))
+			if sum.Fixtures.HeldBack != 0 || sum.Teams.Created != 0 {
+				t.Errorf("renamed: %d fixture(s) held back, %d team(s) created, want none", sum.Fixtures.HeldBack, sum.Teams.Created)
+			}
+			if got := len(natstest.All[model.Team](t, s, events.KindTeam)); got != teams {
+				t.Errorf("%d teams after the rename, want %d", got, teams)
+			}
+			if got := homeTeams(t, s)["openligadb:66630"]; got != id {
+				t.Errorf("home team of openligadb:66630 after the rename: %d, want %d", got, id)
+			}
+		})
+	}
+}
+
+// homeTeams maps the sources of the fixtures in s to their home teams.
+func homeTeams(t *testing.T, s *events.Store) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, f := range natstest.All[model.Fixture](t, s, events.KindFixture) {
+		out[f.Source] = f.HomeTeamID
+	}
+	return out
+}
+
+// renameTeam writes a copy of the OpenLigaDB document at path in which the
+// team of OpenLigaDB id teamID is called name, and returns its path.
+func renameTeam(t *testing.T, path string, teamID int, name string) string {
+	t.Helper()
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []map[string]any
+	if err := json.Unmarshal(body, &ms); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		for _, side := range []string{"team1", "team2"} {
+			if team := m[side].(map[string]any); team["teamId"] == float64(teamID) {
+				team["teamName"] = name
+			}
+		}
+	}
+	if body, err = json.Marshal(ms); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), filepath.Base(path))
+	if err := os.WriteFile(out, body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

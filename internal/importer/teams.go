@@ -42,12 +42,12 @@ func (im *Importer) prepare(ctx context.Context, fl *file) error {
 		}
 		pf.league = l
 	}
-	fl.teamIDs = map[string]int{}
+	fl.teamIDs, fl.teamKeys = map[string]int{}, map[string]string{}
 	names := teamNames{standIn: map[string]int{}, unplaced: map[string]bool{}}
 	for _, pf := range fl.src.seasons {
 		for _, pm := range pf.matches {
-			for _, name := range []string{pm.home, pm.away} {
-				if err := im.placeName(fl, &names, name, pm.stage); err != nil {
+			for _, side := range [][2]string{{pm.home, pm.homeKey}, {pm.away, pm.awayKey}} {
+				if err := im.placeName(fl, &names, side[0], side[1], pm.stage); err != nil {
 					return err
 				}
 			}
@@ -75,14 +75,18 @@ type teamNames struct {
 }
 
 // placeName places one team name of a match of fl, once per name: a
-// knock-out placeholder stays without a team, a name some team has gets
-// its id, a name the historic table places joins its team when written,
-// and any other is a new team's (fl.fresh) or held back (fl.hold).
-func (im *Importer) placeName(fl *file, names *teamNames, name string, stage model.Stage) error {
+// knock-out placeholder stays without a team, a name whose source id (key,
+// "" when the source has none) or itself some team has gets its id, a name
+// the historic table places joins its team when written, and any other is
+// a new team's (fl.fresh) or held back (fl.hold).
+func (im *Importer) placeName(fl *file, names *teamNames, name, key string, stage model.Stage) error {
 	if _, done := fl.teamIDs[name]; done || name == "" {
 		return nil
 	}
 	fl.teamIDs[name] = 0
+	if key != "" {
+		fl.teamKeys[name] = key
+	}
 	if stage == model.Playoff && placeholderRE.MatchString(name) {
 		return nil
 	}
@@ -92,7 +96,14 @@ func (im *Importer) placeName(fl *file, names *teamNames, name string, stage mod
 	if err := (&model.Team{Name: name}).ValidateDraft(); err != nil {
 		return fmt.Errorf("team %q: %w", name, err)
 	}
-	if id, ok := im.names[model.NormalizeTeamName(name)]; ok {
+	// The source's id outranks the name: a club the source renamed is
+	// still the team its id was recorded for. No spelling is keyed ""
+	// (model.TeamName.Validate), so a source without ids finds none.
+	id, ok := im.names[model.NormalizeTeamName(key)]
+	if !ok {
+		id, ok = im.names[model.NormalizeTeamName(name)]
+	}
+	if ok {
 		names.standIn[name] = len(names.standIn) + 1
 		fl.teamIDs[name] = id
 		fl.knownTeams++
@@ -171,6 +182,9 @@ func (im *Importer) resolveTeams(ctx context.Context, files []*file) ([]*file, e
 		return nil, err
 	}
 	return im.each(files, func(_ int, fl *file) error {
+		if err := im.recordTeamKeys(ctx, fl); err != nil {
+			return err
+		}
 		for name, to := range fl.aliased {
 			// A squad's team is no team of the file's matches: it is
 			// one the stream knows, or its squad is refused.
@@ -187,6 +201,24 @@ func (im *Importer) resolveTeams(ctx context.Context, files []*file) ([]*file, e
 		}
 		return nil
 	})
+}
+
+// recordTeamKeys records the source's ids of fl's teams that no team has
+// yet as spellings of the teams they were placed with, so that a later
+// document that names the team otherwise finds it by its id. A team held
+// back has no id to record.
+func (im *Importer) recordTeamKeys(ctx context.Context, fl *file) error {
+	for name, key := range fl.teamKeys {
+		id := fl.teamIDs[name]
+		if _, known := im.names[model.NormalizeTeamName(key)]; known || id == 0 {
+			continue
+		}
+		if _, err := im.ed.PutTeamName(ctx, key, id); err != nil {
+			return fmt.Errorf("source id %s of %q: %w", key, name, err)
+		}
+		im.names[model.NormalizeTeamName(key)] = id
+	}
+	return nil
 }
 
 // eachOnRefusal runs claim for the files at once. A rule it reports
