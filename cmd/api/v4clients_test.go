@@ -321,6 +321,27 @@ func withoutProxies(env []string) []string {
 	})
 }
 
+// privateHosts is a folder for a test and, in it, a copy of /etc/hosts
+// that a command run in a mount namespace of its own (unshare -m) sees
+// as /etc/hosts, so that entry (what the test adds to it) stays out of
+// the machine's own.
+func privateHosts(t *testing.T, entry string) (dir, hosts string) {
+	t.Helper()
+	if _, err := exec.LookPath("unshare"); err != nil {
+		natstest.SkipMissing(t, "unshare is not installed, so "+entry+" cannot be private", "apt-get install util-linux")
+	}
+	dir = t.TempDir()
+	hosts = filepath.Join(dir, "hosts")
+	orig, err := os.ReadFile("/etc/hosts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(hosts, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, hosts
+}
+
 // redirectFootballData does what docs/v4.md's "Pointing v4 clients at
 // footballd" tells a user whose client has https://api.football-data.org
 // written in: its sh block makes the CA and the certificate and adds the
@@ -335,22 +356,12 @@ func redirectFootballData(t *testing.T, base string, env []string, served *atomi
 	if os.Geteuid() != 0 {
 		natstest.SkipMissing(t, "not root, so no TLS front on port 443 for the hard-coded client", "run the test as root")
 	}
-	if _, err := exec.LookPath("unshare"); err != nil {
-		natstest.SkipMissing(t, "unshare is not installed, so the hard-coded client's hosts entry cannot be private", "apt-get install util-linux")
-	}
-	dir := t.TempDir()
-	hosts := filepath.Join(dir, "hosts")
-	orig, err := os.ReadFile("/etc/hosts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(hosts, orig, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, hosts := privateHosts(t, "the hard-coded client's hosts entry")
 	// The front: port 443 on a loopback address of its own, so that runs
 	// side by side (or a web server on 127.0.0.1:443) do not collide.
 	var ln net.Listener
 	var ip string
+	var err error
 	for range 20 {
 		ip = fmt.Sprintf("127.%d.%d.%d", 1+rand.IntN(250), rand.IntN(250), 1+rand.IntN(250))
 		if ln, err = net.Listen("tcp", ip+":443"); err == nil {

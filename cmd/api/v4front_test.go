@@ -35,19 +35,8 @@ func TestV4TLSFront(t *testing.T) {
 			natstest.SkipMissing(t, "nginx is not installed, so docs/v4.md's front was not run", "apt-get install nginx-light")
 		}
 	}
-	if _, err := exec.LookPath("unshare"); err != nil {
-		natstest.SkipMissing(t, "unshare is not installed, so the hosts entry cannot be private", "apt-get install util-linux")
-	}
+	dir, hosts := privateHosts(t, "docs/v4.md's hosts entry")
 	r := startReplica(t, "")
-	dir := t.TempDir()
-	hosts := filepath.Join(dir, "hosts")
-	orig, err := os.ReadFile("/etc/hosts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(hosts, orig, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	block := natstest.BlockAfter(t, "../../docs/v4.md", "written in (", "sh").Text
 	mk := exec.Command("unshare", "-m", "sh", "-c", `mount --bind "$0" /etc/hosts && exec bash -euo pipefail -c "$1"`, hosts, block)
 	mk.Dir = dir

@@ -202,6 +202,21 @@ func (e *env) feeds(ctx context.Context) (*editor.Editor, *follow.State, error) 
 	return ed, st, err
 }
 
+// feedStatus is the feed named name and its status, with the feeds'
+// state for what the caller does next.
+func (e *env) feedStatus(ctx context.Context, name string) (*follow.State, model.Feed, follow.Status, error) {
+	ed, states, err := e.feeds(ctx)
+	if err != nil {
+		return nil, model.Feed{}, follow.Status{}, err
+	}
+	f, err := ed.Feed(ctx, name)
+	if err != nil {
+		return nil, model.Feed{}, follow.Status{}, err
+	}
+	st, _, err := states.Status(ctx, f.Name, f.Created)
+	return states, f, st, err
+}
+
 // feedState is where a feed stands, in a word.
 func feedState(f model.Feed) string {
 	switch {
@@ -256,15 +271,7 @@ func feedShow() command {
 			if len(pos) != 1 {
 				return usagef("want one feed NAME")
 			}
-			ed, states, err := e.feeds(ctx)
-			if err != nil {
-				return err
-			}
-			f, err := ed.Feed(ctx, pos[0])
-			if err != nil {
-				return err
-			}
-			st, _, err := states.Status(ctx, f.Name, f.Created)
+			states, f, st, err := e.feedStatus(ctx, pos[0])
 			if err != nil {
 				return err
 			}
@@ -417,20 +424,12 @@ func feedPoll() command {
 			if e.global.dryRun {
 				return usagef("--dry-run: a poll publishes what it finds changed; `ingest feed show %s` shows the last one", pos[0])
 			}
-			ed, states, err := e.feeds(ctx)
-			if err != nil {
-				return err
-			}
-			f, err := ed.Feed(ctx, pos[0])
+			states, f, before, err := e.feedStatus(ctx, pos[0])
 			if err != nil {
 				return err
 			}
 			if f.Removed || f.Paused {
 				return model.Invalidf("feed", f.Name, "is %s: only an active feed is polled (`ingest feed resume %s` polls a paused one at once)", feedState(f), f.Name)
-			}
-			before, _, err := states.Status(ctx, f.Name, f.Created)
-			if err != nil {
-				return err
 			}
 			rev, err := states.RequestPoll(ctx, f.Name)
 			if err != nil {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/footdata/footballd/internal/natstest"
 	"github.com/footdata/footballd/pkg/events"
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -18,20 +17,14 @@ import (
 // heartbeat received" failed the runbook's import and a follower's read
 // of its feeds), which jetstream's ordered consumers used to ride out.
 func TestScanRidesOutALostConsumer(t *testing.T) {
-	srv := natstest.MustStart(t)
-	s := natstest.MustOpen(t, srv)
+	s := natstest.MustOpen(t, natstest.MustStart(t))
 	// More than a pull's batch (1024), so that the scan must ask the
 	// server for more after the loss.
 	const teams = 1500
 	for i := 1; i <= teams; i++ {
 		natstest.Put(t, s, team(i, fmt.Sprintf("Team %d", i)))
 	}
-	nc, err := nats.Connect(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
+	js, err := jetstream.New(s.Conn())
 	if err != nil {
 		t.Fatal(err)
 	}
