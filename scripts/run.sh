@@ -51,7 +51,9 @@ set -m
 api=
 cleanup() { [ -n "$api" ] && { kill -TERM "$api" 2>/dev/null || true; wait "$api" 2>/dev/null || true; }; rm -f "$dir/run.pid"; }
 trap 'cleanup; exit 0' INT TERM
-trap 'rm -f "$dir/run.pid"' EXIT
+# Any other end (a step that failed) stops the replica too: the import's
+# private one was left running by a failed run.
+trap cleanup EXIT
 
 # logged MSG KEY: the value of KEY in the replica's last log line MSG.
 logged() { sed -n "s/.*\"msg\":\"$1\",\"$2\":\"\([^\"]*\)\".*/\1/p" "$dir/api.log" 2>/dev/null | tail -n 1; }
