@@ -63,7 +63,10 @@ logged() { sed -n "s/.*\"msg\":\"$1\",\"$2\":\"\([^\"]*\)\".*/\1/p" "$dir/api.lo
 start() {
   local args=(--listen "$1" --admin-listen "$2" --nats "$nats_asked" --embedded-nats "$dir" --drain 0s) bound=
   [ -n "$now" ] && args+=(--now "$now")
-  rm -f "$dir/api.log"
+  # Emptied here, not removed: tee makes the file when it gets to it, and
+  # under load the loop below read the log before that, which failed
+  # (sed: no such file) and ended the run with exit 2 and nothing said.
+  : > "$dir/api.log"
   bin/api "${args[@]}" 2> >(tee "$dir/api.log" >&2) &
   api=$!
   for _ in $(seq 1 300); do
