@@ -126,8 +126,8 @@ func atOnce(t *testing.T, srv *natsembed.Server, n int, write func(i int, ed *ed
 }
 
 // TestRacingClaimsEndWithOneEntity: writers claiming the same natural keys
-// at once (a team's name, a league's season, an imported match) all end
-// with the same entity, stored once.
+// at once (a team's name, a source's id for it, a league's season, an
+// imported match) all end with the same entity, stored once.
 func TestRacingClaimsEndWithOneEntity(t *testing.T) {
 	srv := natstest.MustStart(t)
 	ctx := ctxT(t)
@@ -141,6 +141,14 @@ func TestRacingClaimsEndWithOneEntity(t *testing.T) {
 		r := &results[i]
 		ids, _, err := ed.TeamsByName(ctx, []string{"Real Madrid CF", fmt.Sprintf("Writer %d FC", i)})
 		r.team = ids["Real Madrid CF"]
+		if err == nil {
+			// Feeds of one source record its ids for the teams they all
+			// met (OpenLigaDB's bl1 and dfb share their clubs); many
+			// names, so that the writers meet on some of them.
+			for k := 0; k < 25 && err == nil; k++ {
+				_, err = ed.PutTeamName(ctx, fmt.Sprintf("openligadb:team:%d", k), r.team)
+			}
+		}
 		if err == nil {
 			r.comp, _, err = ed.ClaimCompetition(ctx, model.Competition{League: "PD", Year: 2025, Caption: "Primera División 2025/26",
 				Teams: []model.CompetitionTeam{{TeamID: r.team}}})

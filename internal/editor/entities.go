@@ -504,7 +504,10 @@ func (e *Editor) nameTaken(ctx context.Context, name string, claim *model.TeamNa
 }
 
 // PutTeamName maps a spelling of a team's name to a team. A spelling
-// already mapped to another team is a conflict naming that team.
+// already mapped to another team is a conflict naming that team. Writers
+// that map a spelling at once (feeds of one source recording its id for a
+// club they both met) decide again against the winner: the same team is
+// no change, another is that conflict.
 func (e *Editor) PutTeamName(ctx context.Context, name string, teamID int) (Change, error) {
 	tn := model.TeamName{Name: name, TeamID: teamID}
 	// A spelling that is no valid name is refused as such, not as the
@@ -526,7 +529,7 @@ func (e *Editor) PutTeamName(ctx context.Context, name string, teamID int) (Chan
 			next.Name = cur.Name // the first spelling seen stays the label
 		}
 		return e.newPlan(ctx, rev, &next)
-	}, false)
+	}, true)
 }
 
 // TeamsByName returns the ids of the teams the spellings name, creating
