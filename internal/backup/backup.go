@@ -340,13 +340,14 @@ type Restored struct {
 // be replaced is snapshotted to a scratch file first; a failure puts every
 // stream the restore touched back as it was, from those snapshots, and the
 // error says so. Between a stream's deletion and the end of its restore
-// the stream is missing or partial.
+// the stream is missing or partial. While it runs, the stream FD_RESTORING
+// keeps the account's storage (see hold).
 func (b *File) Restore(ctx context.Context, nc *nats.Conn, plan []Step, staged map[string]jetstream.StreamConfig, replicas int, report func(Restored)) error {
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return fmt.Errorf("jetstream: %w", err)
 	}
-	configs, err := b.restoreConfigs(nc, plan, staged, replicas)
+	configs, servers, err := b.restoreConfigs(nc, plan, staged, replicas)
 	if err != nil {
 		return err
 	}
@@ -355,6 +356,26 @@ func (b *File) Restore(ctx context.Context, nc *nats.Conn, plan []Step, staged m
 		return fmt.Errorf("%w; nothing restored", err)
 	}
 	defer old.close()
+	release, err := hold(ctx, js, servers)
+	if err != nil {
+		return err
+	}
+	if err := b.replaceAll(ctx, js, nc, plan, configs, staged, old, report); err != nil {
+		if rerr := release(); rerr != nil {
+			return fmt.Errorf("%w; %v", err, rerr)
+		}
+		return err
+	}
+	if err := release(); err != nil {
+		return fmt.Errorf("every stream was restored, but: %w", err)
+	}
+	return nil
+}
+
+// replaceAll replaces plan's streams in order; on a failure it puts
+// every stream back as old saved it.
+func (b *File) replaceAll(ctx context.Context, js jetstream.JetStream, nc *nats.Conn, plan []Step, configs []json.RawMessage,
+	staged map[string]jetstream.StreamConfig, old *saved, report func(Restored)) error {
 	for i, step := range plan {
 		start := time.Now()
 		done, err := b.replace(ctx, js, nc, step, i, configs[i], staged[step.Stream.Name])
@@ -394,33 +415,33 @@ func (b *File) replace(ctx context.Context, js jetstream.JetStream, nc *nats.Con
 // restoreConfigs are the configurations Restore sends for plan's streams,
 // all made before anything is deleted: a configuration the server would
 // refuse (more replicas than a server outside a cluster keeps) is refused
-// with every stream as it was.
-func (b *File) restoreConfigs(nc *nats.Conn, plan []Step, staged map[string]jetstream.StreamConfig, replicas int) ([]json.RawMessage, error) {
+// with every stream as it was. servers is the most replicas of any.
+func (b *File) restoreConfigs(nc *nats.Conn, plan []Step, staged map[string]jetstream.StreamConfig, replicas int) (configs []json.RawMessage, servers int, err error) {
 	marker := time.Now().UTC().Format(time.RFC3339Nano)
-	var configs []json.RawMessage
+	servers = 1
 	for _, step := range plan {
 		s := step.Stream
 		want, ok := staged[s.Name]
 		if !ok {
-			return nil, fmt.Errorf("restore of %s: no configuration staged for it", s.Name)
+			return nil, 0, fmt.Errorf("restore of %s: no configuration staged for it", s.Name)
 		}
 		n := replicas
 		if n == 0 {
-			var err error
 			if n, err = backedUpReplicas(s.Config); err != nil {
-				return nil, b.refuse("its configuration of %s: %v", s.Name, err)
+				return nil, 0, b.refuse("its configuration of %s: %v", s.Name, err)
 			}
 		}
 		if n > 1 && nc.ConnectedClusterName() == "" {
-			return nil, b.refuse("%s was kept on %d servers and this server is not in a cluster: restore with --replicas 1", s.Name, n)
+			return nil, 0, b.refuse("%s was kept on %d servers and this server is not in a cluster: restore with --replicas 1", s.Name, n)
 		}
 		config, err := restoreConfig(want, n, marker)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		configs = append(configs, config)
+		servers = max(servers, n)
 	}
-	return configs, nil
+	return configs, servers, nil
 }
 
 // section is the snapshot of the backup's i-th stream.
