@@ -180,6 +180,11 @@ func editsWorld(ctx context.Context, env *benchEnv) error {
 		return err
 	}
 	fmt.Printf("  generated %d fixtures, %d messages in %s\n", sum.Fixtures, sum.Messages, secs(sum.Elapsed))
+	// The small world holds the read rows' clients: so does this one, so
+	// that the two start-ups differ by the edits alone.
+	if _, err := addCallers(ctx, w); err != nil {
+		return err
+	}
 	p, err := replayRow(ctx, env, w, fmt.Sprintf("%s fixtures after %d edits each (%s msgs)", count(sum.Fixtures), env.ExtraEdits, count(sum.Messages)), false)
 	if err != nil {
 		return err
