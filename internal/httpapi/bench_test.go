@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/netip"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/footdata/footballd/pkg/events"
 	"github.com/footdata/footballd/pkg/model"
 	"github.com/footdata/footballd/pkg/readmodel"
+	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
 )
 
@@ -37,9 +40,16 @@ type generatedWorld struct {
 	token                       string
 	comp, fixture, team, season int
 	league                      model.LeagueCode
+	// tokens are the clients newClientsWorld added besides token's.
+	tokens []string
 }
 
-func newGeneratedWorld(tb testing.TB) generatedWorld {
+func newGeneratedWorld(tb testing.TB) generatedWorld { return newClientsWorld(tb, 0, Options{}) }
+
+// newClientsWorld is newGeneratedWorld with clients more registered
+// clients of the highest tier, added as `ingest client add` adds them
+// (their tokens in tokens), and a server of opts (its Model set here).
+func newClientsWorld(tb testing.TB, clients int, opts Options) generatedWorld {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	tb.Cleanup(cancel)
@@ -52,6 +62,12 @@ func newGeneratedWorld(tb testing.TB) generatedWorld {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	tokens := make([]string, clients)
+	for i := range tokens {
+		if tokens[i], _, err = ed.AddClient(ctx, model.Client{Name: "bench-" + strconv.Itoa(i), Tier: model.TierDonating, PerMinute: 1_000_000_000}); err != nil {
+			tb.Fatal(err)
+		}
+	}
 	m, err := readmodel.New(readmodel.Config{})
 	if err != nil {
 		tb.Fatal(err)
@@ -60,12 +76,13 @@ func newGeneratedWorld(tb testing.TB) generatedWorld {
 	if err := m.WaitReady(ctx); err != nil {
 		tb.Fatal(err)
 	}
-	s, err := New(Options{Model: m})
+	opts.Model = m
+	s, err := New(opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { s.Close() })
-	w := generatedWorld{s: s, token: token}
+	w := generatedWorld{s: s, token: token, tokens: tokens}
 	snap := m.Snapshot()
 	for id := 1; w.comp == 0 && id < 10_000; id++ {
 		c, ok := snap.Competition(id)
@@ -137,6 +154,63 @@ func BenchmarkHandler(b *testing.B) {
 			// collector included, is steadier than ns/op on a shared
 			// machine, where the wall clock counts time spent waiting for
 			// a core.
+			b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// BenchmarkHandlerClients is BenchmarkHandler's cached reads as a replica
+// meets them: many clients at once (b.RunParallel, a request context a
+// goroutine, so that -cpu 1,2 shows what a second core adds and what the
+// cores share), every other request from one of a thousand registered
+// clients and the others anonymous, from a thousand addresses behind a
+// trusted proxy (X-Forwarded-For, as docs/api.md has it). Whatever
+// per-client state a request touches (auth, limits, metrics) is then in
+// the figure, as in make bench's read rows.
+func BenchmarkHandlerClients(b *testing.B) {
+	const clients = 1000
+	w := newClientsWorld(b, clients, Options{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")},
+		AnonymousPerDay: 1_000_000_000})
+	handler := w.s.App().Handler()
+	addrs := make([]string, clients)
+	for i := range addrs {
+		addrs[i] = fmt.Sprintf("10.0.%d.%d", i>>8, i&0xff)
+	}
+	proxy := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)}
+	for _, bc := range []struct{ name, path string }{
+		{"table", fmt.Sprintf("/v1/competitions/%d/leagueTable", w.comp)},
+		{"v4-standings", fmt.Sprintf("/v4/competitions/%s/standings?season=%d", w.league, w.season)},
+		{"competition", fmt.Sprintf("/v1/competitions/%d", w.comp)},
+		{"season-fixtures", fmt.Sprintf("/v1/competitions/%d/fixtures", w.comp)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var workers atomic.Int64
+			cpu0 := cpuTime(b)
+			b.RunParallel(func(pb *testing.PB) {
+				var rc fasthttp.RequestCtx
+				rc.SetRemoteAddr(proxy)
+				// Each goroutine starts at clients of its own.
+				n := int(workers.Add(1)) * 7919
+				for pb.Next() {
+					n++
+					rc.ResetUserValues()
+					rc.Request.Reset()
+					rc.Response.Reset()
+					rc.Request.Header.SetMethod(fasthttp.MethodGet)
+					rc.Request.SetRequestURI(bc.path)
+					rc.Request.Header.SetHost("api.test")
+					if c := n / 2 % clients; n%2 == 0 {
+						rc.Request.Header.Set("X-Auth-Token", w.tokens[c])
+					} else {
+						rc.Request.Header.Set(fiber.HeaderXForwardedFor, addrs[c])
+					}
+					handler(&rc)
+					if rc.Response.StatusCode() != fasthttp.StatusOK {
+						b.Errorf("%s: %d %s", bc.path, rc.Response.StatusCode(), rc.Response.Body())
+						return
+					}
+				}
+			})
 			b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}

@@ -35,8 +35,10 @@ import (
 
 // loadJob is one load run.
 type loadJob struct {
-	Addr, Path, Token string
-	Gzip, Miss        bool
+	Addr, Path string
+	// Callers are whom the requests come from, in turn.
+	Callers    callers
+	Gzip, Miss bool
 	// Matchdays and Run shape the miss row's requests: a new Host every
 	// request (h<Run>-<n>.bench; links are absolute from the Host, so it
 	// is part of the cache key) and ?matchday=1..Matchdays.
@@ -226,12 +228,48 @@ func (job loadJob) request(b []byte, n int64) []byte {
 		b = append(b, " HTTP/1.1\r\nHost: "...)
 		b = append(b, job.Addr...)
 	}
-	b = append(b, "\r\nX-Auth-Token: "...)
-	b = append(b, job.Token...)
+	b = job.Callers.appendHeader(b, n)
 	if job.Gzip {
 		b = append(b, "\r\nAccept-Encoding: gzip"...)
 	}
 	return append(b, "\r\n\r\n"...)
+}
+
+// callers are whom the read rows' requests come from (issue 38): many
+// clients, as a replica serving the public meets them, so that whatever
+// per-client state a request touches (auth, limits, metrics) is in the
+// measurement. Requests alternate between the registered clients' tokens
+// (in turn) and anonymous addresses (in turn) that the trusted proxy the
+// load generator stands for passes in X-Forwarded-For; a server that reads
+// neither header (bare, nginx) serves the same bytes to all.
+type callers struct {
+	Tokens []string
+	// Anonymous is how many addresses, 10.0.0.0 upwards, the anonymous
+	// requests come from; 0 sends every request with a token.
+	Anonymous int
+}
+
+// appendHeader appends the header that names the n-th request's caller,
+// with the line break before it.
+func (cs callers) appendHeader(b []byte, n int64) []byte {
+	k, anonymous := n, cs.Anonymous > 0
+	if len(cs.Tokens) > 0 && anonymous {
+		k, anonymous = n/2, n%2 == 1
+	}
+	switch {
+	case anonymous:
+		a := k % int64(cs.Anonymous)
+		b = append(b, "\r\nX-Forwarded-For: 10."...)
+		b = strconv.AppendInt(b, a>>16&0xff, 10)
+		b = append(b, '.')
+		b = strconv.AppendInt(b, a>>8&0xff, 10)
+		b = append(b, '.')
+		return strconv.AppendInt(b, a&0xff, 10)
+	case len(cs.Tokens) > 0:
+		b = append(b, "\r\nX-Auth-Token: "...)
+		return append(b, cs.Tokens[k%int64(len(cs.Tokens))]...)
+	}
+	return b
 }
 
 // run opens the connections (each with one request before the clock

@@ -82,6 +82,9 @@ type benchEnv struct {
 	tmp     string
 	dataDir string
 	rep     *report
+	// serverCores is --server-cores: the cores the read rows give each
+	// server, 0 for half of the machine's.
+	serverCores int
 }
 
 func (e *benchEnv) logPath(name string) string { return filepath.Join(e.tmp, name+".log") }
@@ -110,6 +113,7 @@ func main() {
 	data := flag.String("data", "../shared/data", "directory holding openfootball-football-json and engsoccerdata")
 	noEng := flag.Bool("no-engsoccer", false, "skip the engsoccerdata rows of a full run")
 	only := flag.String("only", "", "run only these steps, comma-separated: ingest, follow, live, empty, small, edits, big, engsoccer, fanout (rows compared with a skipped step's figure are left out or shown without it)")
+	serverCores := flag.Int("server-cores", 0, "cores the read rows give each server (GOMAXPROCS, nginx workers): 0 is half of the machine's, the load generator having the others; all of them shares them with the load generator, and the rows are judged by CPU per request")
 	var in internalFlags
 	flag.StringVar(&in.bareFile, "bare-serve", "", "internal: serve the captured responses in this file as the bare baseline")
 	flag.StringVar(&in.listen, "listen", "", "internal: address of the bare baseline server")
@@ -128,11 +132,16 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
+	if *serverCores < 0 || *serverCores > runtime.NumCPU() {
+		log.Fatalf("--server-cores %d: must be 0 (half of the cores) to %d (every core)", *serverCores, runtime.NumCPU())
+	}
 	env, err := newBenchEnv(*quick, *noEng, *api, *data)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(env.tmp)
+	env.serverCores = *serverCores
+	env.rep.Params["serverCores"] = splitCores(*serverCores).serverCores
 	fmt.Printf("footballd bench, %s mode; logs of child processes in %s (removed at the end)\n", env.rep.Mode, env.tmp)
 
 	chosen, err := chooseSteps(*only)

@@ -20,15 +20,28 @@ type cores struct {
 	server, load string // taskset lists; "" when not pinned
 	serverCores  int
 	serverList   []int // the server's cores, for their busy share
+	// shared is set when the server has every core (--server-cores) and
+	// the load generator runs on them too: a core's busy share then counts
+	// both, so a row is judged by each server's CPU per request, which
+	// the sharing does not change (issue 38).
+	shared bool
 }
 
-func splitCores() cores {
+// splitCores gives the server want cores (0: half of the machine's) and
+// the load generator the others, or the same ones when want is every core.
+func splitCores(want int) cores {
 	n := runtime.NumCPU()
 	if n < 2 {
 		return cores{serverCores: n, serverList: []int{0}}
 	}
 	k := n / 2
-	c := cores{server: cpuList(0, k), load: cpuList(k, n), serverCores: k}
+	if want > 0 {
+		k = min(want, n)
+	}
+	c := cores{server: cpuList(0, k), load: cpuList(k, n), serverCores: k, shared: k == n}
+	if c.shared {
+		c.load = c.server
+	}
 	for i := range k {
 		c.serverList = append(c.serverList, i)
 	}
@@ -45,6 +58,9 @@ func cpuList(from, to int) string {
 func (c cores) String() string {
 	if c.server == "" {
 		return "server and load generator share the only core"
+	}
+	if c.shared {
+		return fmt.Sprintf("server (GOMAXPROCS %d, %d nginx workers) and load generator share cores %s (taskset)", c.serverCores, c.serverCores, c.server)
 	}
 	return fmt.Sprintf("server on core %s, load generator on core %s (taskset)", c.server, c.load)
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/footdata/footballd/internal/editor"
@@ -122,6 +124,10 @@ func smallWorld(ctx context.Context, env *benchEnv) error {
 	if err != nil {
 		return err
 	}
+	cl, err := addCallers(ctx, w)
+	if err != nil {
+		return err
+	}
 	first, err := replayRow(ctx, env, w, fmt.Sprintf("%s fixtures", count(sum.Fixtures)), false)
 	if err != nil {
 		return err
@@ -157,7 +163,7 @@ func smallWorld(ctx context.Context, env *benchEnv) error {
 		p.stop()
 	}
 	reps = reps[:1]
-	smallMiss, err = missLoad(env, first, paths, token)
+	smallMiss, err = missLoad(env, first, paths, cl)
 	return err
 }
 
@@ -174,6 +180,11 @@ func editsWorld(ctx context.Context, env *benchEnv) error {
 		return err
 	}
 	fmt.Printf("  generated %d fixtures, %d messages in %s\n", sum.Fixtures, sum.Messages, secs(sum.Elapsed))
+	// The small world holds the read rows' clients: so does this one, so
+	// that the two start-ups differ by the edits alone.
+	if _, err := addCallers(ctx, w); err != nil {
+		return err
+	}
 	p, err := replayRow(ctx, env, w, fmt.Sprintf("%s fixtures after %d edits each (%s msgs)", count(sum.Fixtures), env.ExtraEdits, count(sum.Messages)), false)
 	if err != nil {
 		return err
@@ -210,6 +221,10 @@ func bigWorld(ctx context.Context, env *benchEnv) error {
 	if err != nil {
 		return err
 	}
+	cl, err := addCallers(ctx, w)
+	if err != nil {
+		return err
+	}
 	p, err := replayRow(ctx, env, w, fmt.Sprintf("%s fixtures", count(sum.Fixtures)), true)
 	if err != nil {
 		return err
@@ -222,7 +237,7 @@ func bigWorld(ctx context.Context, env *benchEnv) error {
 	if err != nil {
 		return err
 	}
-	return readRows(env, p, paths, token)
+	return readRows(env, p, paths, token, cl)
 }
 
 // engSoccerWorld: the real history of engsoccerdata as a second input for
@@ -262,6 +277,39 @@ func addClient(ctx context.Context, w *world) (string, error) {
 	// competition nor the rate limit ever answers instead of the handler.
 	token, _, err := ed.AddClient(ctx, model.Client{Name: "bench", Tier: model.TierDonating, PerMinute: 1_000_000_000})
 	return token, err
+}
+
+// readClients and readAddresses are how many registered clients and
+// anonymous addresses the read rows' requests come from (issue 38).
+const readClients, readAddresses = 1000, 1000
+
+// addCallers adds the read rows' clients as `ingest client add` does,
+// through the editor, each of the highest tier and per-minute limit as
+// addClient's: many callers, but none refused. Eight at a time, so that a
+// thousand take a second or two.
+func addCallers(ctx context.Context, w *world) (callers, error) {
+	ed := &editor.Editor{Store: w.store, Meta: benchMeta}
+	tokens := make([]string, readClients)
+	errs := make([]error, readClients)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for i := range next {
+				tokens[i], _, errs[i] = ed.AddClient(ctx, model.Client{Name: fmt.Sprintf("bench-reader-%04d", i),
+					Tier: model.TierDonating, PerMinute: 1_000_000_000})
+			}
+		})
+	}
+	for i := range tokens {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return callers{}, fmt.Errorf("adding the read rows' clients: %w", err)
+	}
+	return callers{Tokens: tokens, Anonymous: readAddresses}, nil
 }
 
 // replayRow times start-up to /readyz of fresh replicas beside a raw
