@@ -63,7 +63,7 @@ func liveRows(ctx context.Context, env *benchEnv) error {
 		return err
 	}
 	p, err := startBound(env.logPath("live-follow"), false, ingestBin, "--nats", w.url(), "follow", "--lease", "3s",
-		"--log-level", "info", "--feed-allow", "127.0.0.1/32")
+		"--log-level", "info", "--feed-allow", "127.0.0.1/32", "--token-files", env.tmp)
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func liveRows(ctx context.Context, env *benchEnv) error {
 	if err := pollCPURows(ctx, env, p, fk, idle, changes); err != nil {
 		return err
 	}
-	return callsRow(ctx, env, ed)
+	return callsRow(ctx, env, ed, p)
 }
 
 // liveIdle is the follower over env.LiveIdle while nothing changes
@@ -291,7 +291,7 @@ func changeRows(ctx context.Context, env *benchEnv, w *world, p *process, fk *li
 // play in each, at the free plan's 10 calls a minute, for env.LiveFor
 // (whole windows of upstream's minute, from its first call) and reports
 // the calls an hour that makes.
-func callsRow(ctx context.Context, env *benchEnv, ed *editor.Editor) error {
+func callsRow(ctx context.Context, env *benchEnv, ed *editor.Editor, follower *process) error {
 	fk, err := liveV4Fake(env)
 	if err != nil {
 		return err
@@ -306,7 +306,7 @@ func callsRow(ctx context.Context, env *benchEnv, ed *editor.Editor) error {
 		return err
 	}
 	if err := waitFor(ctx, time.Minute, func() (bool, error) { return len(liveCalls(fk)) > 0, nil }); err != nil {
-		return fmt.Errorf("no call to football-data.org: %w", err)
+		return fmt.Errorf("no call to football-data.org: %w; the follower's log: %s", err, follower.logTail())
 	}
 	first := liveCalls(fk)[0]
 	select {
