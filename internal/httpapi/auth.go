@@ -35,6 +35,10 @@ type request struct {
 	// The pass also has fasthttp parse a Cookie header, which API clients
 	// do not send (browsers on /docs do).
 	token, responseControl, ifNoneMatch, acceptEncoding []byte
+	// What a proxy says of the scheme and host the client asked for,
+	// believed only from a trusted proxy (appendBaseURL): every cache key
+	// reads them, and two Peeks were a sixth of a cached table's handler.
+	forwardedProto, forwardedHost []byte
 	// unfoldable is set by v4's match lists, whose answer varies with
 	// X-Unfold-Goals.
 	unfoldable bool
@@ -55,7 +59,7 @@ func requestOf(c *fiber.Ctx) *request { return c.Locals(requestKey).(*request) }
 // into r, which is zero: new from the pool, or reset by observe when its
 // last request ended.
 func (r *request) readHeaders(h *fasthttp.RequestHeader) {
-	var seen [4]bool
+	var seen [6]bool
 	first := func(i int, dst *[]byte, v []byte) {
 		if !seen[i] {
 			seen[i], *dst = true, v
@@ -71,6 +75,10 @@ func (r *request) readHeaders(h *fasthttp.RequestHeader) {
 			first(2, &r.ifNoneMatch, v)
 		case fiber.HeaderAcceptEncoding:
 			first(3, &r.acceptEncoding, v)
+		case fiber.HeaderXForwardedProto:
+			first(4, &r.forwardedProto, v)
+		case fiber.HeaderXForwardedHost:
+			first(5, &r.forwardedHost, v)
 		}
 	})
 }

@@ -138,10 +138,12 @@ func (s *Server) appendBaseURL(b []byte, c *fiber.Ctx) []byte {
 		scheme = "https"
 	}
 	if s.trusted(c) {
-		if p := firstValue(c, fiber.HeaderXForwardedProto); string(p) == "http" || string(p) == "https" {
+		// As observe's one pass over the request's headers found them.
+		r := requestOf(c)
+		if p := firstValue(r.forwardedProto); string(p) == "http" || string(p) == "https" {
 			scheme = string(p)
 		}
-		if h := firstValue(c, fiber.HeaderXForwardedHost); validHost(h) {
+		if h := firstValue(r.forwardedHost); validHost(h) {
 			host = h
 		}
 	}
@@ -155,8 +157,9 @@ func (s *Server) appendBaseURL(b []byte, c *fiber.Ctx) []byte {
 	return append(b, host...)
 }
 
-func firstValue(c *fiber.Ctx, header string) []byte {
-	v, _, _ := bytes.Cut(c.Request().Header.Peek(header), []byte(","))
+// firstValue is the first of a header's comma-separated values.
+func firstValue(v []byte) []byte {
+	v, _, _ = bytes.Cut(v, []byte(","))
 	return bytes.TrimSpace(v)
 }
 
