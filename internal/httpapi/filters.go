@@ -138,7 +138,22 @@ const maxPage = 500
 // names it; the steps run in this order, so that of several bad filters
 // the same one is reported first.
 func parseFilters(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filters, error) {
-	f := filters{head2head: -1, offset: -1}
+	// Without a query every step of parseQuery leaves the filters unset
+	// (TestFiltersWithoutQuery): the many requests without one (a cached
+	// table, a fixture) skip its dozen lookups, a sixth of a cached
+	// table's handler.
+	if c.Context().QueryArgs().Len() == 0 {
+		return unsetFilters, nil
+	}
+	return parseQuery(c, accept, snap)
+}
+
+// unsetFilters are the filters of a request that gives none.
+var unsetFilters = filters{head2head: -1, offset: -1}
+
+// parseQuery is parseFilters' reading of the query.
+func parseQuery(c *fiber.Ctx, accept allowed, snap readmodel.Snapshot) (filters, error) {
+	f := unsetFilters
 	// The numbers and the venue are read from the query's bytes: a cached
 	// response with such filters allocates nothing. What is kept as text
 	// is copied.
