@@ -28,8 +28,6 @@ func TestForwardedHeadersOnlyFromTrustedProxies(t *testing.T) {
 		{map[string]string{"X-Forwarded-Host": `evil.example"><script>`}, proxied.base + "/v1/"},
 		// A chain of proxies lists values: the first is the client's.
 		{map[string]string{"X-Forwarded-Host": " api.example.org , inner.local", "X-Forwarded-Proto": "https, http"}, "https://api.example.org/v1/"},
-		// Names in any case, as HTTP allows.
-		{map[string]string{"x-forwarded-host": "api.example.org", "x-forwarded-proto": "https"}, "https://api.example.org/v1/"},
 	} {
 		resp := proxied.do("GET", "/v1/nothing", tt.header)
 		if !strings.Contains(string(resp.body), tt.want) {

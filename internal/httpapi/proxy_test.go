@@ -1,8 +1,10 @@
 package httpapi
 
 import (
+	"bufio"
 	"net"
 	"net/netip"
+	"strings"
 	"testing"
 
 	"github.com/valyala/fasthttp"
@@ -46,6 +48,39 @@ func TestClientAddrFromProxyHeader(t *testing.T) {
 			defer s.App().ReleaseCtx(c)
 			if got := s.clientAddr(c); got != netip.MustParseAddr(tt.want) {
 				t.Errorf("X-Forwarded-For %q: %s, want %s", tt.lines, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestForwardedHeadersAsSent: the links' base comes from the first value
+// of X-Forwarded-Proto and X-Forwarded-Host from a trusted proxy whatever
+// the case of their names and however many lines they come in, as the
+// request's bytes carry them (Go's client, which cmd/api's tests use,
+// canonicalizes names before sending).
+func TestForwardedHeadersAsSent(t *testing.T) {
+	s, _ := newTestServer(t, true, Options{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
+	defer s.Close()
+	for _, tt := range []struct {
+		name, headers, want string
+	}{
+		{"none", "", "http://api.test/v1/"},
+		{"canonical", "X-Forwarded-Proto: https\r\nX-Forwarded-Host: api.example.org\r\n", "https://api.example.org/v1/"},
+		{"lower case", "x-forwarded-proto: https\r\nx-forwarded-host: api.example.org\r\n", "https://api.example.org/v1/"},
+		{"lists", "X-FORWARDED-PROTO: https , http\r\nX-Forwarded-Host:  api.example.org, inner.local\r\n", "https://api.example.org/v1/"},
+		{"first line of several", "X-Forwarded-Host: api.example.org\r\nX-Forwarded-Host: inner.local\r\n", "http://api.example.org/v1/"},
+		{"bad values", "X-Forwarded-Proto: javascript\r\nX-Forwarded-Host: a b\r\n", "http://api.test/v1/"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var rc fasthttp.RequestCtx
+			rc.SetRemoteAddr(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+			raw := "GET /v1/nothing HTTP/1.1\r\nHost: api.test\r\n" + tt.headers + "\r\n"
+			if err := rc.Request.Read(bufio.NewReader(strings.NewReader(raw))); err != nil {
+				t.Fatal(err)
+			}
+			s.App().Handler()(&rc)
+			if body := string(rc.Response.Body()); rc.Response.StatusCode() != fasthttp.StatusNotFound || !strings.Contains(body, tt.want) {
+				t.Errorf("%q: %d %s, want 404 with links under %s", tt.headers, rc.Response.StatusCode(), body, tt.want)
 			}
 		})
 	}
