@@ -229,6 +229,10 @@ func (f *Follower) Ready() bool { return f.ready.Load() }
 // the next holder; finishing spares it the work).
 const drainWait = 10 * time.Second
 
+// leaseWait bounds a write of a lease that runs to its answer although
+// the follower is stopping: a claim or a release.
+const leaseWait = 5 * time.Second
+
 // Run polls until ctx ends, then lets the polls in flight finish (for a
 // while) and gives its leases up, so that another follower takes them at
 // once.
@@ -278,7 +282,7 @@ func (f *Follower) stop(wg *sync.WaitGroup, stopPolls context.CancelFunc) {
 		stopPolls()
 		<-done
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), leaseWait)
 	defer cancel()
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -409,7 +413,13 @@ func (f *Follower) keepLease(ctx context.Context, fd model.Feed) error {
 	}
 	f.mu.Unlock()
 	if mine {
-		next, ok, err := st.claim(ctx, fd.Name, f.cfg.Holder, rev, now)
+		// The renewal runs to its answer even when the follower is
+		// stopping: one abandoned on the way may still be written, at a
+		// revision the release would not know, and the release would
+		// then fail (the server may store it after the release's read).
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), leaseWait)
+		next, ok, err := st.claim(cctx, fd.Name, f.cfg.Holder, rev, now)
+		cancel()
 		if err != nil {
 			return err
 		}
@@ -440,11 +450,15 @@ func (f *Follower) keepLease(ctx context.Context, fd model.Feed) error {
 			return nil
 		}
 	}
-	next, ok, err := st.claim(ctx, fd.Name, f.cfg.Holder, rev, now)
+	// Taken to its answer as a renewal is, and held, so that a follower
+	// stopping now gives it up.
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), leaseWait)
+	defer cancel()
+	next, ok, err := st.claim(cctx, fd.Name, f.cfg.Holder, rev, now)
 	if err != nil || !ok {
 		return err
 	}
-	status, _, err := st.Status(ctx, fd.Name, fd.Created)
+	status, _, err := st.Status(cctx, fd.Name, fd.Created)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -807,5 +808,54 @@ func TestSplitBrainWritesOnce(t *testing.T) {
 	}
 	if n := sums[0].Fixtures.Updated + sums[1].Fixtures.Updated; n != 10 {
 		t.Errorf("the two writers updated %d and %d fixtures, want 10 between them", sums[0].Fixtures.Updated, sums[1].Fixtures.Updated)
+	}
+}
+
+// TestStopGivesUpEveryLease: a follower stopped at any moment, a renewal
+// of its leases under way included, gives every lease up, so that the
+// next follower takes them at once. A renewal abandoned on the way was
+// still written, at a revision the release did not know: the release
+// failed, "feed lease not released", and the lease waited out its time
+// to live (deploy's TestNATSConfiguration, 1 run in 8 under load).
+func TestStopGivesUpEveryLease(t *testing.T) {
+	natstest.SkipShort(t, "stops followers at 10 random moments of their renewals")
+	t.Parallel()
+	w := newWorld(t)
+	ed := natstest.Editor(t, w.store)
+	// Feeds whose source fails: each keeps its lease and costs nothing
+	// to poll, so that the rounds are mostly renewals.
+	const feeds = 40
+	for i := range feeds {
+		if _, err := ed.AddFeed(w.ctx, model.Feed{Name: fmt.Sprintf("gone-%d", i), Format: "openfootball", URL: w.src.url("gone/" + seasonFile), EverySeconds: 60}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	holders := func() map[string]int {
+		n := map[string]int{}
+		for i := range feeds {
+			h, err := w.state.Holder(w.ctx, fmt.Sprintf("gone-%d", i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n[h]++
+		}
+		return n
+	}
+	for round := range 10 {
+		holder := fmt.Sprintf("f%d", round)
+		fl := w.start(holder, nil)
+		natstest.CheckFor(t, 30*time.Second, 20*time.Millisecond, func() error {
+			if n := holders(); n[holder] != feeds {
+				return fmt.Errorf("round %d: leases %v, want all %d held by %s", round, n, feeds, holder)
+			}
+			return nil
+		})
+		// A moment within the renewals (a third of the 1 s time to live).
+		time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
+		fl.cancel()
+		<-fl.stopped
+		if n := holders(); n[""] != feeds {
+			t.Fatalf("round %d: leases after %s stopped %v, want all %d given up; its log:\n%s", round, holder, n, feeds, fl.log.String())
+		}
 	}
 }
