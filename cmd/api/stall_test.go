@@ -53,6 +53,7 @@ func TestReplicaKeepsUpThroughRestarts(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var acked []edit
+	var ackTimes []time.Time // every acknowledgement, kept
 	wg.Go(func() {
 		for i := 1; ctx.Err() == nil; i++ {
 			m := natstest.Msg(t, &model.Team{ID: 100000 + i, Name: fmt.Sprint("Team ", i)})
@@ -62,8 +63,10 @@ func TestReplicaKeepsUpThroughRestarts(t *testing.T) {
 				// edit the replica must show.
 				continue
 			}
+			now := time.Now()
 			mu.Lock()
-			acked = append(acked, edit{seq, time.Now()})
+			acked = append(acked, edit{seq, now})
+			ackTimes = append(ackTimes, now)
 			mu.Unlock()
 			select {
 			case <-ctx.Done():
@@ -77,7 +80,11 @@ func TestReplicaKeepsUpThroughRestarts(t *testing.T) {
 	// that is the time since the stream acknowledged the oldest edit the
 	// replica has not applied, sampled every 50 ms (the time taken before
 	// the applied sequence is read, so that a slow read never adds to it).
-	var worst time.Duration
+	// The bound is the replica's, over a stream that can be read: the time
+	// in that span when the stream took no edit (no leader, while a node
+	// restarts) delays every reader alike and is not counted against it.
+	// A busy machine once made that 7 s (CI-like load, a gate beside).
+	var worst, worstBehind, worstDown time.Duration
 	var worstSeq, worstApplied uint64
 	wg.Go(func() {
 		tick := time.NewTicker(50 * time.Millisecond)
@@ -95,8 +102,10 @@ func TestReplicaKeepsUpThroughRestarts(t *testing.T) {
 				acked = acked[1:]
 			}
 			if len(acked) > 0 {
-				if behind := now.Sub(acked[0].at); behind > worst {
-					worst, worstSeq, worstApplied = behind, acked[0].seq, applied
+				behind := now.Sub(acked[0].at)
+				down := unavailable(ackTimes, acked[0].at, now)
+				if behind-down > worst {
+					worst, worstBehind, worstDown, worstSeq, worstApplied = behind-down, behind, down, acked[0].seq, applied
 				}
 			}
 			mu.Unlock()
@@ -127,9 +136,36 @@ func TestReplicaKeepsUpThroughRestarts(t *testing.T) {
 	wg.Wait()
 	stalls := r.metric("fd_stream_stalls_total")
 	bound := events.StallBound(stallAfter)
-	t.Logf("%d restarts: at worst %s behind (edit %d, applied %d), bound %s; %v stalled consumers replaced", restarts, worst, worstSeq, worstApplied, bound, stalls)
+	t.Logf("%d restarts: at worst %s behind, %s of it with the stream taking no edit (edit %d, applied %d), bound %s; %v stalled consumers replaced",
+		restarts, worstBehind, worstDown, worstSeq, worstApplied, bound, stalls)
 	if worst > bound {
-		t.Errorf("the replica was %s behind (edit %d, applied %d), more than its bound %s (--stall-after %s); its log:\n%s",
-			worst, worstSeq, worstApplied, bound, stallAfter, r.logs.String())
+		t.Errorf("the replica was %s behind, %s of it with the stream taking no edit (edit %d, applied %d): %s more than its bound %s (--stall-after %s); its log:\n%s",
+			worstBehind, worstDown, worstSeq, worstApplied, worst-bound, bound, stallAfter, r.logs.String())
 	}
+}
+
+// unavailable is the time between from and to when the stream took no
+// edit: the gaps between acknowledgements (acks, in order) and after the
+// last, each less the publisher's own pace and a round trip (gapFloor),
+// where they are longer than that.
+func unavailable(acks []time.Time, from, to time.Time) time.Duration {
+	const gapFloor = 250 * time.Millisecond
+	var down time.Duration
+	prev := from
+	for _, at := range acks {
+		if !at.After(from) {
+			continue
+		}
+		if at.After(to) {
+			break
+		}
+		if gap := at.Sub(prev); gap > gapFloor {
+			down += gap - gapFloor
+		}
+		prev = at
+	}
+	if gap := to.Sub(prev); gap > gapFloor {
+		down += gap - gapFloor
+	}
+	return down
 }
