@@ -88,15 +88,7 @@ func TestLiveFeedEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the api binary")
 	}
-	b, err := os.ReadFile(natstest.SharedData(t, "..", "spec", "openligadb", liveRecording))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fk, err := livefake.NewOpenLigaDB(b, 60, time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = fk.Close() })
+	fk := recordedOpenLigaDB(t)
 	if _, err := fk.Edit(liveMatch, livefake.Unplayed(time.Now().Add(time.Hour))); err != nil {
 		t.Fatal(err)
 	}
@@ -433,16 +425,7 @@ func (ec *eventClient) count(id int) int {
 // --create-teams (the flags docs/feeds.md gives), finds the match still
 // Braunschweig's team's: nothing held back, no team created.
 func TestOpenLigaDBFeedRenamedTeam(t *testing.T) {
-	recording := natstest.SharedData(t, "..", "spec", "openligadb", liveRecording)
-	b, err := os.ReadFile(recording)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fk, err := livefake.NewOpenLigaDB(b, 60, time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = fk.Close() })
+	fk := recordedOpenLigaDB(t)
 	c := newCLI(t)
 	feed := []string{"--format", "openligadb", "--url", fk.URL, "--source-league", "bl2", "--season", "2023", "--every", "1h"}
 	c.ok(append([]string{"feed", "add", "bl2-first", "--create-teams"}, feed...)...)
@@ -478,4 +461,20 @@ func liveHome(t *testing.T, s *events.Store) int {
 	}
 	t.Fatalf("no fixture of OpenLigaDB match %d", liveMatch)
 	return 0
+}
+
+// recordedOpenLigaDB serves the recorded live matchday as OpenLigaDB
+// does, at its 60 calls a minute, until the test ends.
+func recordedOpenLigaDB(t *testing.T) *livefake.OpenLigaDB {
+	t.Helper()
+	b, err := os.ReadFile(natstest.SharedData(t, "..", "spec", "openligadb", liveRecording))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fk, err := livefake.NewOpenLigaDB(b, 60, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = fk.Close() })
+	return fk
 }
