@@ -83,7 +83,7 @@ func TestSystemdUnits(t *testing.T) {
 		want map[string]string // beyond hardening
 	}{
 		{"footballd-api@.service", map[string]string{"DynamicUser": "yes", "ExecStart": "/usr/local/bin/api --listen 127.0.0.1:%i",
-			"EnvironmentFile": "/etc/footballd/api.env"}},
+			"EnvironmentFile": "/etc/footballd/api.env", "CacheDirectory": "footballd-api-%i"}},
 		{"ingest-follow.service", map[string]string{"DynamicUser": "yes", "ExecStart": "/usr/local/bin/ingest follow --admin-listen 127.0.0.1:9190",
 			"EnvironmentFile": "/etc/footballd/ingest-follow.env", "KillSignal": "SIGTERM"}},
 		{"nats-server.service", map[string]string{"User": "nats", "StateDirectory": "nats",

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/netip"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -28,6 +29,7 @@ type config struct {
 	embeddedNATS string
 	publicURL    string
 	cacheMB      int
+	bodyDir      string
 	proxyHeader  string
 	proxies      []netip.Prefix
 	seasonSwitch string
@@ -79,6 +81,7 @@ func (c *config) settings() settings.Table {
 		{Group: "HTTP", Name: "access-log", Env: "FD_ACCESS_LOG", Usage: "log every request (method, path, status, time, client, caller; never the query)", Value: settings.Bool(&c.accessLog)},
 		{Group: "HTTP", Name: "conns-per-ip", Env: "FD_CONNS_PER_IP", Arg: "N", Usage: "connections one address may hold open on this replica (a trusted proxy's are not counted)", Value: settings.Int(&c.connsPerIP, httpapi.DefaultConnsPerIP, 1, 0)},
 		{Group: "HTTP", Name: "cache-mb", Env: "FD_CACHE_MB", Arg: "MIB", Usage: "budget of the rendered-response cache", Value: settings.Int(&c.cacheMB, httpapi.DefaultCacheBytes>>20, 1, 0)},
+		{Group: "HTTP", Name: "body-dir", Env: "FD_BODY_DIR", Arg: "DIR", Usage: "directory of the files the largest cached bodies are sent from, with sendfile (unnamed: nothing to clean up; within the cache's budget); default footballd/bodies in the system's cache directory ($XDG_CACHE_HOME, or ~/.cache); \"memory\", or a directory that refuses them (logged), keeps them in memory", Value: settings.Text(&c.bodyDir, "")},
 	}, settings.NATS("NATS", "api", &c.natsURL, &c.natsCA, &c.natsCert, &c.natsKey), settings.Table{
 		{Group: "NATS", Name: "stall-after", Env: "FD_STALL_AFTER", Arg: "DURATION", Usage: "how long the stream consumer may hold back a message the stream has before it is replaced; /readyz is 503 until the replica has caught up, which is never more than this plus " + settings.Short(events.StallBound(0)) + " behind the stream while it has a leader", Value: settings.Duration(&c.stallAfter, events.DefaultStallAfter, events.MinStallAfter, 0)},
 		{Group: "NATS", Name: "embedded-nats", Env: "FD_EMBEDDED_NATS", Arg: "DIR", Usage: "single-machine mode: run NATS in-process on the --nats address, storage in DIR", Value: settings.Text(&c.embeddedNATS, "")},
@@ -127,7 +130,27 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*
 	if (c.natsCert == "") != (c.natsKey == "") {
 		return nil, fmt.Errorf("--nats-cert %q and --nats-key %q: give both or neither", c.natsCert, c.natsKey)
 	}
+	if c.bodyDir == "" {
+		c.bodyDir = defaultBodyDir(getenv)
+	}
 	return c, nil
+}
+
+// defaultBodyDir is footballd/bodies in the system's cache directory, as
+// os.UserCacheDir finds it on Linux but from the environment run is given:
+// $XDG_CACHE_HOME, or ~/.cache; "" when there is neither.
+func defaultBodyDir(getenv func(string) string) string {
+	base := getenv("XDG_CACHE_HOME")
+	if !filepath.IsAbs(base) {
+		base = ""
+		if home := getenv("HOME"); home != "" {
+			base = filepath.Join(home, ".cache")
+		}
+	}
+	if base == "" {
+		return ""
+	}
+	return filepath.Join(base, "footballd", "bodies")
 }
 
 // usage prints the flags grouped, with their environment variables and

@@ -68,12 +68,18 @@ func startReplica(t testing.TB, natsURL string, extra ...string) *replica {
 // where it listens, so no test picks a port for the replica to bind.
 func launch(t testing.TB, args ...string) *replica {
 	t.Helper()
+	return launchEnv(t, nil, args...)
+}
+
+// launchEnv is launch with the environment env (launch's is empty).
+func launchEnv(t testing.TB, env map[string]string, args ...string) *replica {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &replica{t: t, cancel: cancel, done: make(chan error, 1), logs: &natstest.Buffer{}, once: new(sync.Once)}
 	// The lines launch reads are info's: a test's own --log-level in
 	// args must keep them.
 	go func() {
-		r.done <- run(ctx, append([]string{"--log-level", "info"}, args...), func(string) string { return "" }, io.Discard, r.logs)
+		r.done <- run(ctx, append([]string{"--log-level", "info"}, args...), func(k string) string { return env[k] }, io.Discard, r.logs)
 	}()
 	t.Cleanup(r.stop)
 	wantAdmin, embedded := lastFlag(args, "--admin-listen") != "", lastFlag(args, "--embedded-nats") != ""

@@ -153,12 +153,24 @@ func waitReason(cfg *config, err error) string {
 	return fmt.Sprintf("nats at %s does not answer yet (a cluster electing its leaders answers in seconds): %v", events.Redacted(cfg.natsURL), err)
 }
 
+// bodyPath is the directory --body-dir names (by default in the system's
+// cache directory, defaultBodyDir), "" for memory files.
+func (c *config) bodyPath(log *slog.Logger) string {
+	switch c.bodyDir {
+	case "memory":
+		return ""
+	case "":
+		log.Warn("large cached bodies kept in memory files: neither $XDG_CACHE_HOME nor $HOME is set; --body-dir names a directory")
+	}
+	return c.bodyDir
+}
+
 // log writes the effective configuration, once, at start. It holds no
 // secret: tokens live in the stream, hashed, and the NATS password is
 // masked.
 func (c *config) log(log *slog.Logger) {
 	log.Info("configuration", "listen", c.listen, "admin_listen", c.adminListen, "nats", events.Redacted(c.natsURL), "embedded_nats", c.embeddedNATS,
-		"public_url", c.publicURL, "cache_mb", c.cacheMB, "trusted_proxies", fmt.Sprint(c.proxies), "trusted_proxy_header", c.proxyHeader,
+		"public_url", c.publicURL, "cache_mb", c.cacheMB, "body_dir", c.bodyDir, "trusted_proxies", fmt.Sprint(c.proxies), "trusted_proxy_header", c.proxyHeader,
 		"anonymous_per_day", c.anonPerDay, "season_switch", c.seasonSwitch, "now", c.now, "nats_ca", c.natsCA, "nats_cert", c.natsCert,
 		"drain", c.drain.String(), "access_log", c.accessLog, "log_level", strings.ToLower(c.level.String()), "sse_keepalive", c.keepAlive.String(),
 		"streams_per_ip", c.streamsIP, "streams_per_client", c.streamsCli, "event_history", c.history, "webhook_allow", c.webhookAllow.String(),
@@ -326,7 +338,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		CacheBytes: int64(cfg.cacheMB) << 20, TrustedProxies: cfg.proxies, TrustedProxyHeader: cfg.proxyHeader,
 		AnonymousPerDay: cfg.anonPerDay, AccessLog: cfg.accessLog, Log: log,
 		Hub: hub, StreamsPerIP: cfg.streamsIP, StreamsPerClient: cfg.streamsCli, KeepAlive: cfg.keepAlive, TokenLookupTimeout: cfg.tokenLookup,
-		TokenLookupsPerMinute: cfg.tokenLookups, ConnsPerIP: cfg.connsPerIP})
+		TokenLookupsPerMinute: cfg.tokenLookups, ConnsPerIP: cfg.connsPerIP, BodyDir: cfg.bodyPath(log)})
 	if err != nil {
 		return err
 	}

@@ -32,11 +32,11 @@ const docsPolicy = "default-src 'none'; script-src 'self'; worker-src blob:; con
 
 func (s *Server) docsPage(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentSecurityPolicy, docsPolicy)
-	return send(c, requestOf(c), docsEntry, vHTML, vVaryEncoding)
+	return s.send(c, requestOf(c), docsEntry, vHTML, vVaryEncoding)
 }
 
 func (s *Server) docsScript(c *fiber.Ctx) error {
-	return send(c, requestOf(c), redocEntry, vJavaScript, vVaryEncoding)
+	return s.send(c, requestOf(c), redocEntry, vJavaScript, vVaryEncoding)
 }
 
 // indexJSON is the API root: where the reference, the document and the

@@ -203,7 +203,7 @@ func (s *Server) respond(c *fiber.Ctx, key cacheKey, render func() (any, int)) e
 			vary = vVaryUnfold
 		}
 	}
-	return send(c, key.r, e, vContentType, vary)
+	return s.send(c, key.r, e, vContentType, vary)
 }
 
 // heldKey is the user value under which a request holds its entry.
@@ -212,7 +212,7 @@ var heldKey = &localKey{"entry"}
 // send writes a rendered response with its ETag and Cache-Control: 304
 // when If-None-Match has the ETag, the gzip form for clients that accept
 // it. vary names the request headers the response depends on.
-func send(c *fiber.Ctx, r *request, e *wire.Entry, contentType, vary []byte) error {
+func (s *Server) send(c *fiber.Ctx, r *request, e *wire.Entry, contentType, vary []byte) error {
 	h := &c.Response().Header
 	h.SetContentTypeBytes(contentType)
 	h.SetCanonical(hETag, e.ETag())
@@ -230,7 +230,7 @@ func send(c *fiber.Ctx, r *request, e *wire.Entry, contentType, vary []byte) err
 			return nil
 		}
 	}
-	wire.SetBody(c.Context(), e)
+	wire.SetBody(c.Context(), e, s.bodies)
 	return nil
 }
 

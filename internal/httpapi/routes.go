@@ -126,11 +126,11 @@ func (s *Server) v1Only(c *fiber.Ctx) error {
 }
 
 func (s *Server) openAPI(c *fiber.Ctx) error {
-	return send(c, requestOf(c), openAPIEntry, vContentType, vVaryToken)
+	return s.send(c, requestOf(c), openAPIEntry, vContentType, vVaryToken)
 }
 
 func (s *Server) docsOpenAPI(c *fiber.Ctx) error {
-	return send(c, requestOf(c), openAPIEntry, vContentType, vVaryEncoding)
+	return s.send(c, requestOf(c), openAPIEntry, vContentType, vVaryEncoding)
 }
 
 func (s *Server) healthz(c *fiber.Ctx) error {

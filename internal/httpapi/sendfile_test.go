@@ -100,13 +100,19 @@ func openFDs(t *testing.T) int {
 
 // TestBodyBytesAroundSendfileMin: below wire.GatherMin a body is copied from
 // memory behind its headers, from it on it leaves with them in one writev,
-// from wire.SendfileMin on it is sent from the entry's memory file; either way
-// every response on one keep-alive connection carries the same bytes, a
-// HEAD between them leaves nothing on the connection, the ETag gives 304,
-// gzip is the same body compressed, and no response leaves a descriptor
-// open.
+// from wire.SendfileMin on it is sent from the entry's file, in the body
+// directory or in memory; either way every response on one keep-alive
+// connection carries the same bytes, a HEAD between them leaves nothing on
+// the connection, the ETag gives 304, gzip is the same body compressed, and
+// no response leaves a descriptor open.
 func TestBodyBytesAroundSendfileMin(t *testing.T) {
-	s, addr := sizedServer(t)
+	for _, store := range []struct{ name, dir string }{{"memory", ""}, {"directory", t.TempDir()}} {
+		t.Run(store.name, func(t *testing.T) { bodyBytesAroundSendfileMin(t, Options{BodyDir: store.dir}) })
+	}
+}
+
+func bodyBytesAroundSendfileMin(t *testing.T, opts Options) {
+	s, addr := sizedServerWith(t, opts)
 	tests := []struct {
 		size     int
 		fromFile bool
@@ -155,8 +161,8 @@ func TestBodyBytesAroundSendfileMin(t *testing.T) {
 			if !ok {
 				t.Fatal("entry not cached")
 			}
-			if got := e.InMemFile(); got != tt.fromFile {
-				t.Errorf("body in a memory file: %v, want %v", got, tt.fromFile)
+			if got := e.InFile(s.bodies); got != tt.fromFile {
+				t.Errorf("body in a file: %v, want %v", got, tt.fromFile)
 			}
 			resp, _ := exchange(t, conn, br, "GET", path)
 			etag := resp.Header.Get("ETag")

@@ -93,6 +93,10 @@ type Options struct {
 	// ConnsPerIP bounds the connections one peer address may hold open on
 	// this replica (default 256); a trusted proxy's are not bounded.
 	ConnsPerIP int
+	// BodyDir is the directory of the files the largest cached bodies are
+	// sent from (wire.Bodies): empty, or one that refuses them (logged),
+	// keeps them in memory files.
+	BodyDir string
 }
 
 func (o *Options) setDefaults() {
@@ -170,10 +174,12 @@ func (o *Options) Validate() error {
 
 // Server is the HTTP API of one replica.
 type Server struct {
-	opts   Options
-	model  *readmodel.Model
-	app    *fiber.App
-	cache  *renderCache
+	opts  Options
+	model *readmodel.Model
+	app   *fiber.App
+	cache *renderCache
+	// bodies keeps the large bodies' files (nil: memory files).
+	bodies *wire.Bodies
 	limits *limiter
 	// lookups counts each client address's lookups of tokens the replica
 	// has not applied; local, never shared: it bounds this replica's reads
@@ -210,6 +216,11 @@ func New(opts Options) (*Server, error) {
 		lookups: newLimiter(nil, opts.Log),
 		log:     opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}, freed: make(chan struct{})},
 		hashes: tokenHashes{m: map[string]string{}}}
+	if opts.BodyDir != "" {
+		if s.bodies, err = wire.OpenBodies(opts.BodyDir); err != nil {
+			s.log.Warn("large cached bodies kept in memory files", "err", err)
+		}
+	}
 	s.metrics = newMetrics(opts.Registry, opts.Model, s.limits, func() bool { status, _ := s.readiness(); return status == fiber.StatusOK })
 	s.tokens = newTokenLookups(opts.Model, opts.Log, opts.Registry, opts.TokenLookupTimeout)
 	s.conns = newConnLimit(opts.Registry, opts.ConnsPerIP, func(a netip.Addr) bool { return len(opts.TrustedProxies) > 0 && s.trustedAddr(a) })

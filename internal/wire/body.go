@@ -11,11 +11,11 @@ import "github.com/valyala/fasthttp"
 const WriteBuffer = 32 << 10
 
 // SetBody makes e's body the body of ctx's response. A TCP connection, a
-// lazyConn's included (sendfile honours its write deadline), takes the
-// body from the memory file; anything else goes as SetBytes sends it. The
+// lazyConn's included (sendfile honours its write deadline), takes a large
+// body from its file in b; anything else goes as SetBytes sends it. The
 // caller holds e until fasthttp has written the response (Held).
-func SetBody(ctx *fasthttp.RequestCtx, e *Entry) {
-	if tc, wd := tcpConnOf(ctx.Conn()); tc != nil && e.bodyFile() >= 0 {
+func SetBody(ctx *fasthttp.RequestCtx, e *Entry, b *Bodies) {
+	if tc, wd := tcpConnOf(ctx.Conn()); tc != nil && e.bodyFile(b) >= 0 {
 		ctx.Response.SetBodyStream(&fileBody{e: e, conn: tc, wd: wd}, len(e.body))
 		return
 	}
@@ -27,7 +27,7 @@ func SetBody(ctx *fasthttp.RequestCtx, e *Entry) {
 // lazyConn a body from GatherMin leaves with its headers in one writev,
 // whatever its size; over TLS or any other wrapped connection, and below
 // GatherMin, it is copied behind the headers. An entry's gzip form has no
-// memory file and takes this path: before, it was always copied, and a
+// file and takes this path: before, it was always copied, and a
 // 30.7 KB gzipped season cost 1.12 to 1.42 times nginx's CPU a request
 // (four full bench runs), 1.15 to 1.35 since (three runs; issue 28).
 func SetBytes(ctx *fasthttp.RequestCtx, b []byte) {

@@ -166,7 +166,7 @@ func TestLazyDeadlineSendfile(t *testing.T) {
 	// wait for the client past the poller's deadline.
 	body := wiretest.Body(max(8<<20, wiretest.MaxTCPBuffer(t, "tcp_wmem")+wiretest.MaxTCPBuffer(t, "tcp_rmem")+1<<20))
 	e := NewEntry(200, body, maxAge10)
-	if e.bodyFile() < 0 {
+	if e.bodyFile(nil) < 0 {
 		natstest.SkipMissing(t, "no memory file (memfd_create) on this system", "a Linux kernel with memfd_create")
 	}
 	if err := c.SetWriteDeadline(time.Now().Add(50 * time.Millisecond)); err != nil {

@@ -1,7 +1,7 @@
 // Package wire puts the bytes of a rendered response on the wire: the
-// rendered entry (body, ETag, gzip form, memory file), the pool that lends
+// rendered entry (body, ETag, gzip form, body file), the pool that lends
 // bodies their buffers, and the three ways a body leaves on a connection
-// (SetBody): sendfile(2) from the entry's memory file, one writev(2) with
+// (SetBody): sendfile(2) from the entry's body file, one writev(2) with
 // its headers, or fasthttp's copy. It also hands the server its
 // connections (Listener), whose deadlines move lazily. The HTTP API
 // (internal/httpapi) decides what to send; this package decides how, and
@@ -43,11 +43,13 @@
 // given back is left to the collector. A taken buffer's bytes are
 // whatever the last body left.
 //
-// # Memory files
+// # Body files
 //
 // A body of SendfileMin bytes or more (never a lent one: Pooled stops
-// below it) is copied into a memory file (memfd) the first time a
-// response goes out on a TCP connection. The file lives as long as its
+// below it) is copied into a file the first time a response goes out on a
+// TCP connection: an unnamed file (O_TMPFILE) in the server's body
+// directory (Bodies), or a memory file (memfd) when it has none or the
+// directory refuses the file. The file lives as long as its
 // entry: a cleanup closes it once the collector finds the entry
 // unreachable, so no response needs to close or count anything. A
 // response's body stream keeps its entry reachable, and the sendfile path
@@ -55,7 +57,7 @@
 // that the file is not closed under it however long a slow client takes,
 // even after the entry has left the cache.
 //
-// The number of memory files open is bounded for the whole process, half
+// The number of body files open is bounded for the whole process, half
 // its limit of open descriptors, because descriptors are the process's,
 // not a cache's: every cache and server in the process draws from one
 // table, and evicted entries keep their files until the collector runs.

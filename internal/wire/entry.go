@@ -37,9 +37,9 @@ type Entry struct {
 	gz     []byte // nil when the body is too small to be worth it
 
 	fileOnce sync.Once
-	// fd is a memory file holding the body, read by sendfile(2) at
+	// fd is a file holding the body (Bodies), read by sendfile(2) at
 	// offsets of each response's own; -1 when the body is small or there
-	// is no memory file.
+	// is no file.
 	fd int
 
 	etagBuf [etagLen]byte
@@ -178,7 +178,7 @@ func (e *Entry) Gzipped() []byte {
 }
 
 // SendfileMin is the body size from which a response is sent with
-// sendfile(2) from a memory file rather than copied from the heap into the
+// sendfile(2) from a file (Bodies) rather than copied from the heap into the
 // socket: the copy was most of the CPU of a 345 KB season of fixtures. A
 // body that fits fasthttp's write buffer with its headers (about 600
 // bytes) leaves with them in one write(2) (a writev from GatherMin), which
@@ -190,54 +190,50 @@ func (e *Entry) Gzipped() []byte {
 // 30.8 µs; 62.5 KB: 57 against 36).
 const SendfileMin = WriteBuffer - 1<<10
 
-// InMemFile reports whether the body is in a memory file, made on the
-// first call (bodyFile).
-func (e *Entry) InMemFile() bool { return e.bodyFile() >= 0 }
+// InFile reports whether the body is in a file, made in b on the first
+// call (bodyFile).
+func (e *Entry) InFile(b *Bodies) bool { return e.bodyFile(b) >= 0 }
 
-// bodyFile returns the descriptor of a memory file (memfd) holding the
-// body, written once, or -1 when the body is small or no memory file could
-// be made. Responses read it with sendfile(2) at explicit offsets, which
-// leave the file's position alone, so they share the descriptor without
-// opening one each. The file is closed once the entry is collected, so a
-// response that keeps the entry keeps the descriptor valid.
-func (e *Entry) bodyFile() int {
+// bodyFile returns the descriptor of a file in b holding the body, written
+// once, or -1 when the body is small or no file could be made. Responses
+// read it with sendfile(2) at explicit offsets, which leave the file's
+// position alone, so they share the descriptor without opening one each.
+// The file is closed once the entry is collected, so a response that keeps
+// the entry keeps the descriptor valid. An entry is one server's, so b is
+// the same on every call.
+func (e *Entry) bodyFile(b *Bodies) int {
 	e.fileOnce.Do(func() {
 		e.fd = -1
 		if len(e.body) < SendfileMin {
 			return
 		}
-		if memFiles.Add(1) > memFilesMax {
-			memFiles.Add(-1)
+		if bodyFiles.Add(1) > bodyFilesMax {
+			bodyFiles.Add(-1)
 			return
 		}
-		fd, err := unix.MemfdCreate("footballd-body", unix.MFD_CLOEXEC)
+		fd, err := b.file(e.body)
 		if err != nil {
-			memFiles.Add(-1)
-			return
-		}
-		f := os.NewFile(uintptr(fd), "footballd-body")
-		if _, err := f.Write(e.body); err != nil {
-			closeMemFile(f)
+			bodyFiles.Add(-1)
 			return
 		}
 		e.fd = fd
-		runtime.AddCleanup(e, closeMemFile, f)
+		runtime.AddCleanup(e, closeBodyFile, os.NewFile(uintptr(fd), "footballd-body"))
 	})
 	return e.fd
 }
 
-// memFiles counts the memory files open. Evicted entries keep theirs until
-// the garbage collector finds them; beyond memFilesMax bodies are copied
+// bodyFiles counts the body files open. Evicted entries keep theirs until
+// the garbage collector finds them; beyond bodyFilesMax bodies are copied
 // instead, so that cached bodies never take the descriptors the listener
 // needs for connections, whatever the cache's budget.
 var (
-	memFiles    atomic.Int64
-	memFilesMax = memFileBudget()
+	bodyFiles    atomic.Int64
+	bodyFilesMax = bodyFileBudget()
 )
 
-// memFileBudget is half of the limit on the process's open descriptors (Go
+// bodyFileBudget is half of the limit on the process's open descriptors (Go
 // raises the soft limit to the hard one at start).
-func memFileBudget() int64 {
+func bodyFileBudget() int64 {
 	var lim unix.Rlimit
 	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
 		return 0
@@ -245,14 +241,14 @@ func memFileBudget() int64 {
 	return int64(min(lim.Cur/2, 1<<20))
 }
 
-func closeMemFile(f *os.File) {
+func closeBodyFile(f *os.File) {
 	f.Close()
-	memFiles.Add(-1)
+	bodyFiles.Add(-1)
 }
 
 // Cost counts the body's buffer and room for its compressed form, which
 // may be added after the entry is cached, and the body a third time from
-// SendfileMin on: its memory file holds a copy too.
+// SendfileMin on: its file holds a copy too, in memory or the page cache.
 func (e *Entry) Cost() int64 {
 	n := cap(e.body) + len(e.body)
 	if len(e.body) >= SendfileMin {

@@ -9,7 +9,7 @@ import (
 
 // gatherBody is the body stream of a cached response on a lazyConn whose
 // body is from GatherMin up to SendfileMin, or whose gzip form (which has
-// no memory file) is from GatherMin. fasthttp would copy the body
+// no body file) is from GatherMin. fasthttp would copy the body
 // into the connection's write buffer behind the headers and write both;
 // instead the connection holds the headers as fasthttp flushes them, and
 // they leave with the body, read where the cache keeps it, in one

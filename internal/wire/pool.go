@@ -13,7 +13,7 @@ import "sync"
 //
 // Buffers come in classes of bodyClassStep bytes, from bodyPoolMin to
 // SendfileMin; the body is the buffer cut to its length. Smaller bodies
-// are not worth it and larger ones are sent from a memory file whose
+// are not worth it and larger ones are sent from a body file whose
 // lifetime is the entry's, left to the collector.
 type Pool struct {
 	mu sync.Mutex

@@ -11,7 +11,7 @@ import (
 )
 
 // fileBody is the body stream of a response whose body is in its entry's
-// memory file. fasthttp writes a body stream of known length with
+// file (Bodies). fasthttp writes a body stream of known length with
 // io.CopyBuffer, which hands the copy to the stream's WriteTo: there the
 // headers fasthttp has buffered are flushed and the body leaves in one
 // sendfile(2) on the connection's own descriptor, two system calls in
@@ -64,7 +64,7 @@ func (b *fileBody) WriteTo(w io.Writer) (int64, error) {
 				sendErr = err
 				return true
 			case n == 0:
-				// The memory file is never truncated; stop rather
+				// The body file is never truncated; stop rather
 				// than spin if it ever were.
 				sendErr = io.ErrUnexpectedEOF
 				return true
@@ -80,7 +80,7 @@ func (b *fileBody) WriteTo(w io.Writer) (int64, error) {
 			break
 		}
 	}
-	// The entry owns the memory file: it must not be collected, and its
+	// The entry owns the body file: it must not be collected, and its
 	// file closed, while the kernel reads from the descriptor.
 	runtime.KeepAlive(b.e)
 	if err == nil {

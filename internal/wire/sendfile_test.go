@@ -18,7 +18,14 @@ import (
 
 // serve serves entries by path with fasthttp, configured as the API's
 // server is, on the connections of a Listener, and returns its address.
+// Large bodies go from memory files.
 func serve(t *testing.T, entries map[string]*Entry) string {
+	t.Helper()
+	return serveFrom(t, entries, nil)
+}
+
+// serveFrom is serve with the large bodies' files in b.
+func serveFrom(t *testing.T, entries map[string]*Entry, b *Bodies) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -31,7 +38,7 @@ func serve(t *testing.T, entries map[string]*Entry) string {
 			return
 		}
 		ctx.SetStatusCode(e.Status())
-		SetBody(ctx, e)
+		SetBody(ctx, e, b)
 	}}
 	go func() { _ = srv.Serve(Listener{Listener: ln}) }()
 	t.Cleanup(func() { _ = srv.Shutdown() })
@@ -60,7 +67,7 @@ func get(t *testing.T, addr, path string) []byte {
 // body from memory, from where earlier reads stopped.
 func TestFileBodyToOtherWriters(t *testing.T) {
 	e := NewEntry(200, wiretest.Body(2*SendfileMin), maxAge10)
-	if e.bodyFile() < 0 {
+	if e.bodyFile(nil) < 0 {
 		t.Fatal("no memory file")
 	}
 	tests := []struct {
@@ -96,27 +103,27 @@ func TestFileBodyToOtherWriters(t *testing.T) {
 	}
 }
 
-// TestMemoryFilesLimitedAndClosed: past memFilesMax open memory files a
+// TestMemoryFilesLimitedAndClosed: past bodyFilesMax open memory files a
 // large body is copied from memory, and an entry's memory file is closed
 // once the entry is collected.
 func TestMemoryFilesLimitedAndClosed(t *testing.T) {
 	const size = 2*SendfileMin + 5
 	over := NewEntry(200, wiretest.Body(size), maxAge10)
 	addr := serve(t, map[string]*Entry{"/over": over})
-	defer func(n int64) { memFilesMax = n }(memFilesMax)
+	defer func(n int64) { bodyFilesMax = n }(bodyFilesMax)
 	// Entries of earlier tests are garbage: their files must be closed
 	// before this test counts, not while it does. over has none yet.
 	natstest.CheckFor(t, 10*time.Second, 10*time.Millisecond, func() error {
 		runtime.GC()
-		if n := memFiles.Load(); n != 0 {
+		if n := bodyFiles.Load(); n != 0 {
 			return fmt.Errorf("%d memory files open while no entry is reachable", n)
 		}
 		return nil
 	})
 
 	a := NewEntry(200, wiretest.Body(SendfileMin), maxAge10)
-	memFilesMax = memFiles.Load() + 1
-	if a.bodyFile() < 0 {
+	bodyFilesMax = bodyFiles.Load() + 1
+	if a.bodyFile(nil) < 0 {
 		t.Fatal("no memory file under the limit")
 	}
 	var st unix.Stat_t
@@ -128,7 +135,7 @@ func TestMemoryFilesLimitedAndClosed(t *testing.T) {
 	if body := get(t, addr, "/over"); !bytes.Equal(body, over.Body()) {
 		t.Errorf("over the limit: %d bytes (first difference at %d), want the %d of the body", len(body), wiretest.FirstDiff(body, over.Body()), size)
 	}
-	if over.InMemFile() {
+	if over.InFile(nil) {
 		t.Error("over the limit: memory file made")
 	}
 
