@@ -33,6 +33,10 @@ func serveBare(file, listen string) error {
 	if err != nil {
 		return err
 	}
+	// Where it listens, as the replica logs it (startListening reads it).
+	if err := json.NewEncoder(os.Stderr).Encode(map[string]string{"msg": "listening", "addr": ln.Addr().String()}); err != nil {
+		return err
+	}
 	// No default Server or Content-Type header: the captured headers are
 	// the whole set, as in our replica's responses. The same write buffer
 	// as the replica's (internal/httpapi), so that the column measures the

@@ -134,17 +134,8 @@ func serveFeeds(dir string, body []byte) (*http.Server, []string, error) {
 // startFollower starts `ingest follow` on the world's stream, with an
 // admin listener for its metrics.
 func startFollower(env *benchEnv, w *world, ingestBin string) (*process, error) {
-	admin, err := freeAddr()
-	if err != nil {
-		return nil, err
-	}
-	p, err := startProcess(env.logPath("follow"), admin, ingestBin, "--nats", w.url(), "follow", "--admin-listen", admin,
-		"--lease", "3s", "--log-level", "warn", "--feed-allow", "127.0.0.1/32")
-	if err != nil {
-		return nil, err
-	}
-	p.admin = admin
-	return p, nil
+	return startBound(env.logPath("follow"), false, ingestBin, "--nats", w.url(), "follow",
+		"--lease", "3s", "--log-level", "info", "--feed-allow", "127.0.0.1/32")
 }
 
 // unchangedFeedRows: all 20 feeds unchanged, every poll of the window a

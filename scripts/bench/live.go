@@ -415,6 +415,13 @@ func startBound(logPath string, api bool, argv ...string) (*process, error) {
 	if api {
 		argv = append(argv, "--listen", "127.0.0.1:0")
 	}
+	return startListening(logPath, true, api, argv...)
+}
+
+// startListening runs argv, which binds its listeners itself and logs
+// where (JSON lines "admin listening" with admin, "listening" with api),
+// and returns once it has logged them.
+func startListening(logPath string, admin, api bool, argv ...string) (*process, error) {
 	p, err := startProcess(logPath, "", argv...)
 	if err != nil {
 		return nil, err
@@ -426,7 +433,7 @@ func startBound(logPath string, api bool, argv ...string) (*process, error) {
 		default:
 		}
 		p.admin, p.addr = boundAddrs(logPath)
-		return p.admin != "" && (!api || p.addr != ""), nil
+		return (!admin || p.admin != "") && (!api || p.addr != ""), nil
 	})
 	if err != nil {
 		p.stop()

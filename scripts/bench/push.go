@@ -96,17 +96,12 @@ func watchEvents(ctx context.Context, p *process, query, token string) (chan tim
 // reports what each costs it in resident memory.
 func idleStreamsRow(env *benchEnv, w *world, token string) error {
 	n := env.Small / 20
-	admin, err := freeAddr()
-	if err != nil {
-		return err
-	}
-	p, err := spawn(env.logPath("push-streams"), env.apiBin, "--nats", w.url(), "--now", "2026-03-13T12:00:00Z",
-		"--log-level", "warn", "--drain", "0s", "--admin-listen", admin, "--streams-per-client", strconv.Itoa(n),
+	p, err := startBound(env.logPath("push-streams"), true, env.apiBin, "--nats", w.url(), "--now", "2026-03-13T12:00:00Z",
+		"--log-level", "info", "--drain", "0s", "--streams-per-client", strconv.Itoa(n),
 		"--conns-per-ip", strconv.Itoa(n+16))
 	if err != nil {
 		return err
 	}
-	p.admin = admin
 	defer p.stop()
 	if _, err := p.waitReady(env.ReadyTimeout); err != nil {
 		return err

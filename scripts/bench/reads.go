@@ -260,8 +260,8 @@ func startBare(env *benchEnv, captured map[string]bareResponse, cs cores, probe 
 	if err := os.WriteFile(file, raw, 0o644); err != nil {
 		return nil, err
 	}
-	argv := pinned(cs.server, env.self, "--bare-serve", file)
-	bare, err := spawn(env.logPath("bare"), argv[0], argv[1:]...)
+	argv := pinned(cs.server, env.self, "--bare-serve", file, "--listen", "127.0.0.1:0")
+	bare, err := startListening(env.logPath("bare"), false, true, argv...)
 	if err != nil {
 		return nil, err
 	}

@@ -27,6 +27,9 @@ type process struct {
 	client  *fasthttp.HostClient
 }
 
+// freeAddr picks a free port for a server that cannot bind port 0 and say
+// what it got: nginx, and the NATS nodes of a cluster, which must know one
+// another's addresses before they start.
 func freeAddr() (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -34,16 +37,6 @@ func freeAddr() (string, error) {
 	}
 	defer ln.Close()
 	return ln.Addr().String(), nil
-}
-
-// spawn starts bin with args plus --listen on a free port; stderr goes to
-// logPath so that a failing child can be diagnosed after the run.
-func spawn(logPath, bin string, args ...string) (*process, error) {
-	addr, err := freeAddr()
-	if err != nil {
-		return nil, err
-	}
-	return startProcess(logPath, addr, append(append([]string{bin}, args...), "--listen", addr)...)
 }
 
 // startProcess runs argv, which serves HTTP on addr, with its output in
@@ -72,21 +65,13 @@ func startProcess(logPath, addr string, argv ...string) (*process, error) {
 // The clock is pinned so that "current season" and current matchdays are
 // the same in every run.
 func startReplica(env *benchEnv, name, natsURL string, extra ...string) (*process, error) {
-	admin, err := freeAddr()
-	if err != nil {
-		return nil, err
-	}
 	// The load generator stands for a proxy in front (docs/api.md's
 	// --trusted-proxies): the read rows' anonymous callers come in
 	// X-Forwarded-For, each with a day's budget no run spends.
 	args := append([]string{"--nats", natsURL, "--now", "2026-03-13T12:00:00Z",
-		"--log-level", "warn", "--drain", "0s", "--admin-listen", admin,
+		"--log-level", "info", "--drain", "0s",
 		"--trusted-proxies", "127.0.0.1/32", "--anonymous-per-day", "1000000000"}, extra...)
-	p, err := spawn(env.logPath(name), env.apiBin, args...)
-	if p != nil {
-		p.admin = admin
-	}
-	return p, err
+	return startBound(env.logPath(name), true, append([]string{env.apiBin}, args...)...)
 }
 
 // get fetches path with the given headers and returns status, headers and
