@@ -24,8 +24,9 @@ type Bodies struct {
 }
 
 // OpenBodies makes dir (owner only) if it is missing and checks that it
-// takes an unnamed file and a write to it; the caller falls back to memory
-// files (nil) on an error.
+// takes an unnamed file, a write to it, and a sendfile(2) from it (which a
+// filesystem may refuse); the caller falls back to memory files (nil) on
+// an error.
 func OpenBodies(dir string) (*Bodies, error) {
 	if dir == "" {
 		return nil, errors.New("body directory: no path")
@@ -34,11 +35,21 @@ func OpenBodies(dir string) (*Bodies, error) {
 		return nil, fmt.Errorf("body directory %s: %w", dir, err)
 	}
 	b := &Bodies{dir: dir}
-	fd, err := b.tmpFile([]byte("footballd"))
+	probe := []byte("footballd")
+	fd, err := b.tmpFile(probe)
 	if err != nil {
 		return nil, err
 	}
-	unix.Close(fd)
+	defer unix.Close(fd)
+	null, err := unix.Open(os.DevNull, unix.O_WRONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("body directory %s: sendfile probe: %w", dir, err)
+	}
+	defer unix.Close(null)
+	var off int64
+	if n, err := unix.Sendfile(null, fd, &off, len(probe)); err != nil || n != len(probe) {
+		return nil, fmt.Errorf("body directory %s: sendfile sent %d of %d bytes: %v", dir, n, len(probe), err)
+	}
 	return b, nil
 }
 
