@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -164,6 +165,7 @@ func readRows(env *benchEnv, p *process, ps paths, token string, cl callers) err
 		return err
 	}
 	defer func() { _ = pin(os.Getpid(), cpuList(0, runtime.NumCPU())) }()
+	defer quietCollector()()
 	res, misses, err := readRounds(env, servers, ts, cl, ps.matchdays, cs)
 	if err != nil {
 		return err
@@ -180,6 +182,27 @@ func readRows(env *benchEnv, p *process, ps paths, token string, cl callers) err
 			Note: "the small world's figure was taken while only its replica ran"})
 	}
 	return latencyRow(env, servers, ts[0], res[0][0].rps()/2, cl, cs)
+}
+
+// quietCollector keeps this process's garbage collector from running
+// during the read and latency rows, and returns what puts it back. This
+// process (the NATS server, the world) shares the load generator's cores,
+// and at 1M fixtures a cycle took about 0.1 s of them every 30–40 s: the
+// open loop then sent late, and since its latencies count from each
+// request's scheduled time, every server's p99 in a window the cycle met
+// was the cycle's (nginx's 87–94 ms in two of three runs). The heap the
+// rows add (the NATS server's share of limit leases) is small; a memory
+// limit 2 GiB above the live heap still bounds it.
+func quietCollector() func() {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	limit := debug.SetMemoryLimit(int64(ms.HeapAlloc) + 2<<30)
+	percent := debug.SetGCPercent(-1)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 // captureResponses GETs every target from our replica: the responses the
