@@ -230,7 +230,7 @@ func (s *Server) send(c *fiber.Ctx, r *request, e *wire.Entry, contentType, vary
 			return nil
 		}
 	}
-	wire.SetBody(c.Context(), e, s.bodies)
+	wire.SetBody(c.Context(), e, s.bodyFiles)
 	return nil
 }
 

@@ -161,7 +161,7 @@ func bodyBytesAroundSendfileMin(t *testing.T, opts Options) {
 			if !ok {
 				t.Fatal("entry not cached")
 			}
-			if got := e.InFile(s.bodies); got != tt.fromFile {
+			if got := e.InFile(s.bodyFiles); got != tt.fromFile {
 				t.Errorf("body in a file: %v, want %v", got, tt.fromFile)
 			}
 			resp, _ := exchange(t, conn, br, "GET", path)

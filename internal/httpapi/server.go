@@ -178,9 +178,10 @@ type Server struct {
 	model *readmodel.Model
 	app   *fiber.App
 	cache *renderCache
-	// bodies keeps the large bodies' files (nil: memory files).
-	bodies *wire.Bodies
-	limits *limiter
+	// bodyFiles keeps the large bodies' files (nil: memory files);
+	// the render cache's pool lends the buffers of the smaller ones.
+	bodyFiles *wire.Bodies
+	limits    *limiter
 	// lookups counts each client address's lookups of tokens the replica
 	// has not applied; local, never shared: it bounds this replica's reads
 	// of the leader.
@@ -217,7 +218,7 @@ func New(opts Options) (*Server, error) {
 		log:     opts.Log, draining: make(chan struct{}), streams: streamSlots{n: map[string]int{}, freed: make(chan struct{})},
 		hashes: tokenHashes{m: map[string]string{}}}
 	if opts.BodyDir != "" {
-		if s.bodies, err = wire.OpenBodies(opts.BodyDir); err != nil {
+		if s.bodyFiles, err = wire.OpenBodies(opts.BodyDir); err != nil {
 			s.log.Warn("large cached bodies kept in memory files", "err", err)
 		}
 	}

@@ -53,14 +53,6 @@ func OpenBodies(dir string) (*Bodies, error) {
 	return b, nil
 }
 
-// String is the directory, or "memory".
-func (b *Bodies) String() string {
-	if b == nil {
-		return "memory"
-	}
-	return b.dir
-}
-
 // file returns a descriptor of a new file holding body: an unnamed file in
 // the directory, or, when there is none or it refuses (a full disk), a
 // memory file.
