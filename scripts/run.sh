@@ -103,7 +103,9 @@ until_ok() {
 }
 ingest() { FD_NATS_URL=$nats FD_EDITOR=demo bin/ingest "$@"; }
 
-nats_asked=$nats
+# start sets listen and nats to the addresses a replica got: the one the
+# banner names starts on those asked for, not on the private one's.
+nats_asked=$nats listen_asked=$listen
 # The demo season goes into an empty stream through a replica on a
 # private address: the address printed below answers nothing before the
 # import has ended, rather than empty lists while it runs.
@@ -117,7 +119,7 @@ if [ ! -e "$dir/demo-imported" ]; then
   touch "$dir/demo-imported"
   stop
 fi
-start "$listen" "$admin"
+start "$listen_asked" "$admin"
 until_ok /readyz
 
 if ingest show client demo >/dev/null 2>&1; then

@@ -144,9 +144,16 @@ func TestMakeRun(t *testing.T) {
 	}
 	natsAddr := started[len(started)-1][1]
 
+	// The replica it names listens where it was asked to, not on the
+	// address the import's replica got: the first make run of a clone
+	// served on that port, not on localhost:8080.
+	out := d.output()
+	configured := regexp.MustCompile(`"msg":"configuration","listen":"([^"]+)"`).FindAllStringSubmatch(out, -1)
+	if len(configured) != 2 || configured[1][1] != "127.0.0.1:0" {
+		t.Errorf("make run's replicas were configured to listen on %v, want the import's then FD_LISTEN's 127.0.0.1:0:\n%s", configured, out)
+	}
 	// The address it names answered nothing before the import ended, and
 	// each request it suggests answers with data.
-	out := d.output()
 	if listened := strings.LastIndex(out, `"msg":"listening","addr":"`+listen+`"`); listened < strings.Index(out, "imported 20 file(s)") {
 		t.Errorf("the replica on %s listened before the demo import ended:\n%s", listen, out)
 	}
