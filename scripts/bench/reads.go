@@ -166,12 +166,12 @@ func readRows(env *benchEnv, p *process, ps paths, token string, cl callers) err
 	}
 	defer func() { _ = pin(os.Getpid(), cpuList(0, runtime.NumCPU())) }()
 	defer quietCollector()()
-	res, misses, err := readRounds(env, servers, ts, cl, ps.matchdays, cs)
+	res, counts, err := readRounds(env, servers, ts, cl, ps.matchdays, cs)
 	if err != nil {
 		return err
 	}
 	for i, t := range ts {
-		env.add(readRow(env, t, sizes[t.key()], res, i, misses[i], cs))
+		env.add(readRow(env, t, sizes[t.key()], res, i, counts[i], cs))
 	}
 	if smallMiss.Requests > 0 {
 		m := res[0][len(ts)-1]
@@ -297,10 +297,11 @@ func startBare(env *benchEnv, captured map[string]bareResponse, cs cores, probe 
 
 // readRounds warms every server, then runs every target on every server
 // closed-loop in interleaved rounds. It returns the results by server,
-// then target, and the cache misses our replica (servers[0]) counted
-// during each target's runs: proof that the cached rows hit and the miss
-// row misses.
-func readRounds(env *benchEnv, servers []*process, ts []readTarget, cl callers, matchdays int, cs cores) ([][]loadResult, []float64, error) {
+// then target, and what our replica (servers[0]) counted during each
+// target's runs: the cache misses, proof that the cached rows hit and the
+// miss row misses, and its collector's cycles, whose marking of the whole
+// read model is charged to the row they fall in.
+func readRounds(env *benchEnv, servers []*process, ts []readTarget, cl callers, matchdays int, cs cores) ([][]loadResult, []replicaCounts, error) {
 	p := servers[0]
 	for _, s := range servers {
 		if _, err := runLoad(env, cs, s, ts[0].job(s.addr, cl, matchdays, env.Conns, 300*time.Millisecond)); err != nil {
@@ -311,27 +312,55 @@ func readRounds(env *benchEnv, servers []*process, ts []readTarget, cl callers, 
 	for i := range res {
 		res[i] = make([]loadResult, len(ts))
 	}
-	misses := make([]float64, len(ts))
-	const missMetric = `fd_render_cache_total{result="miss"}`
+	counts := make([]replicaCounts, len(ts))
 	for round := range env.Rounds {
 		for i, t := range ts {
 			for k := range servers {
 				j := (k + round) % len(servers)
 				s := servers[j]
-				before, _ := p.metric(missMetric)
+				before, err := countsOf(p)
+				if err != nil {
+					return nil, nil, err
+				}
 				r, err := runLoad(env, cs, s, t.job(s.addr, cl, matchdays, env.Conns, env.ReadFor))
 				if err != nil {
 					return nil, nil, fmt.Errorf("%s on %s: %w", t.name, s.addr, err)
 				}
 				if s == p {
-					after, _ := p.metric(missMetric)
-					misses[i] += after - before
+					after, err := countsOf(p)
+					if err != nil {
+						return nil, nil, err
+					}
+					counts[i] = counts[i].add(after.since(before))
 				}
 				res[j][i] = res[j][i].merge(r)
 			}
 		}
 	}
-	return res, misses, nil
+	return res, counts, nil
+}
+
+// replicaCounts are counters of our replica read from its metrics.
+type replicaCounts struct {
+	misses float64 // render cache misses
+	gcs    float64 // the collector's cycles
+}
+
+func countsOf(p *process) (replicaCounts, error) {
+	misses, err := p.metric(`fd_render_cache_total{result="miss"}`)
+	if err != nil {
+		return replicaCounts{}, err
+	}
+	gcs, err := p.metric("go_gc_duration_seconds_count")
+	return replicaCounts{misses: misses, gcs: gcs}, err
+}
+
+func (c replicaCounts) since(before replicaCounts) replicaCounts {
+	return replicaCounts{misses: c.misses - before.misses, gcs: c.gcs - before.gcs}
+}
+
+func (c replicaCounts) add(d replicaCounts) replicaCounts {
+	return replicaCounts{misses: c.misses + d.misses, gcs: c.gcs + d.gcs}
 }
 
 // job is a closed-loop run of the target on addr.
@@ -342,7 +371,7 @@ func (t readTarget) job(addr string, cl callers, matchdays, conns int, d time.Du
 // readRow is target i's row: ours against bare, and against nginx when it
 // ran (res[2]). A row where a server's cores were not saturated is
 // invalid: the instrument or the machine, not the server, set its pace.
-func readRow(env *benchEnv, t readTarget, size int, res [][]loadResult, i int, misses float64, cs cores) row {
+func readRow(env *benchEnv, t readTarget, size int, res [][]loadResult, i int, counts replicaCounts, cs cores) row {
 	o, b := res[0][i], res[1][i]
 	what := fmt.Sprintf("%s (%s, %d B)", t.name, t.path, size)
 	if t.gzip {
@@ -352,14 +381,15 @@ func readRow(env *benchEnv, t readTarget, size int, res [][]loadResult, i int, m
 		Ours:     fmt.Sprintf("%s, p50 %s p99 %s", rate(o.rps(), "req/s"), ms(o.pct(0.5)), ms(o.pct(0.99))),
 		Baseline: fmt.Sprintf("bare %s, p50 %s p99 %s", rate(b.rps(), "req/s"), ms(b.pct(0.5)), ms(b.pct(0.99))),
 		Ratio:    o.rps() / b.rps(),
-		Note: fmt.Sprintf("%d connections, %d × %s interleaved; %.0f of %d requests missed the cache; %s; "+
+		Note: fmt.Sprintf("%d connections, %d × %s interleaved; %.0f of %d requests missed the cache; our collector's cycles: %.0f; %s; "+
 			"server CPU per request: ours %.1f µs, bare %.1f µs; server core busy: ours %.0f %%, bare %.0f %%; load generator's CPU per request: ours %.1f µs, bare %.1f µs",
-			env.Conns, env.Rounds, env.ReadFor, misses, o.Requests, cs, o.cpuPerRequest(), b.cpuPerRequest(),
+			env.Conns, env.Rounds, env.ReadFor, counts.misses, o.Requests, counts.gcs, cs, o.cpuPerRequest(), b.cpuPerRequest(),
 			100*o.busyShare(), 100*b.busyShare(), o.loadPerRequest(), b.loadPerRequest()),
 		Values: map[string]float64{"ours_rps": o.rps(), "bare_rps": b.rps(), "ours_p50_ms": msf(o.pct(0.5)),
 			"ours_p99_ms": msf(o.pct(0.99)), "bare_p50_ms": msf(b.pct(0.5)), "bare_p99_ms": msf(b.pct(0.99)),
 			"ours_cpu_us": o.cpuPerRequest(), "bare_cpu_us": b.cpuPerRequest(),
-			"ours_busy": o.busyShare(), "bare_busy": b.busyShare(), "ours_load_cpu_us": o.loadPerRequest(), "bare_load_cpu_us": b.loadPerRequest()}}
+			"ours_busy": o.busyShare(), "bare_busy": b.busyShare(), "ours_load_cpu_us": o.loadPerRequest(), "bare_load_cpu_us": b.loadPerRequest(),
+			"ours_gc_cycles": counts.gcs}}
 	valid := cs.shared || (o.saturated() && b.saturated())
 	if len(res) < 3 {
 		r.Target, r.Status = "needs nginx", "invalid"
@@ -419,15 +449,27 @@ func pinReplica(p *process, cs cores) error {
 // on one server's whole run); the percentiles pool every round.
 func latencyRow(env *benchEnv, servers []*process, t readTarget, rateHz float64, cl callers, cs cores) error {
 	res := make([]loadResult, len(servers))
+	var counts replicaCounts
 	for round := range env.Rounds {
 		for k := range servers {
 			j := (k + round) % len(servers)
 			s := servers[j]
 			job := t.job(s.addr, cl, 1, env.OpenLoopWorker, env.LatencyFor/time.Duration(env.Rounds))
 			job.Rate = rateHz
+			before, err := countsOf(servers[0])
+			if err != nil {
+				return err
+			}
 			r, err := runLoad(env, cs, s, job)
 			if err != nil {
 				return fmt.Errorf("open loop on %s: %w", s.addr, err)
+			}
+			if j == 0 {
+				after, err := countsOf(s)
+				if err != nil {
+					return err
+				}
+				counts = counts.add(after.since(before))
 			}
 			res[j] = res[j].merge(r)
 		}
@@ -437,9 +479,10 @@ func latencyRow(env *benchEnv, servers []*process, t readTarget, rateHz float64,
 		Ours:     fmt.Sprintf("p99 %s (p50 %s, p99.9 %s)", ms(o.pct(0.99)), ms(o.pct(0.5)), ms(o.pct(0.999))),
 		Baseline: fmt.Sprintf("bare p99 %s (p50 %s)", ms(b.pct(0.99)), ms(b.pct(0.5))),
 		Ratio:    float64(o.pct(0.99)) / float64(b.pct(0.99)), Target: "p99 < 1 ms", Status: metIf(o.pct(0.99) < time.Millisecond),
-		Note: fmt.Sprintf("%s each in %d interleaved rounds, %d connections, latency from each request's scheduled time; achieved %s; %s",
-			env.LatencyFor, env.Rounds, env.OpenLoopWorker, rate(o.rps(), "req/s"), cs),
-		Values: map[string]float64{"rate": rateHz, "ours_p99_ms": msf(o.pct(0.99)), "ours_p999_ms": msf(o.pct(0.999)), "bare_p99_ms": msf(b.pct(0.99))}}
+		Note: fmt.Sprintf("%s each in %d interleaved rounds, %d connections, latency from each request's scheduled time; achieved %s; our collector's cycles: %.0f; %s",
+			env.LatencyFor, env.Rounds, env.OpenLoopWorker, rate(o.rps(), "req/s"), counts.gcs, cs),
+		Values: map[string]float64{"rate": rateHz, "ours_p99_ms": msf(o.pct(0.99)), "ours_p999_ms": msf(o.pct(0.999)), "bare_p99_ms": msf(b.pct(0.99)),
+			"ours_gc_cycles": counts.gcs}}
 	if len(res) == 3 {
 		n := res[2]
 		r.Nginx = fmt.Sprintf("p99 %s (p50 %s, p99.9 %s)", ms(n.pct(0.99)), ms(n.pct(0.5)), ms(n.pct(0.999)))
