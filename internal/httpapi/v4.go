@@ -96,8 +96,24 @@ type v4Seasons struct {
 }
 
 // first is the newest season the caller may see of year, or of any year
-// when year is 0.
+// when year is 0. A league has one season a year, newest first, so a
+// year's is found by halving: a season asked for by year (as every
+// client of an older season asks) was a walk through every newer one, a
+// look-up in the read model each.
 func (v v4Seasons) first(year int) (readmodel.CompetitionKey, bool) {
+	if year != 0 {
+		i, found := slices.BinarySearchFunc(v.ids, year, func(id int32, year int) int {
+			k, _ := v.snap.CompetitionKey(int(id))
+			return cmp.Compare(year, k.Year)
+		})
+		if found {
+			if k, ok := v.snap.CompetitionKey(int(v.ids[i])); ok && v.tier.Allows(k.Tier) {
+				return k, true
+			}
+		}
+	}
+	// The walk answers what the halving did not: no such season, or one
+	// the caller may not see.
 	for _, id := range v.ids {
 		if k, ok := v.snap.CompetitionKey(int(id)); ok && v.tier.Allows(k.Tier) && (year == 0 || k.Year == year) {
 			return k, true
