@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -47,7 +48,14 @@ func (l Listener) Accept() (net.Conn, error) {
 				continue
 			}
 		}
-		lc := newLazyConn(tc)
+		lc, err := newLazyConn(tc)
+		if err != nil {
+			_ = tc.Close()
+			if release != nil {
+				release()
+			}
+			continue
+		}
 		lc.released = release
 		return lc, nil
 	}
@@ -68,10 +76,25 @@ type lazyConn struct {
 	// out is the body stream of a cached response gathered with its
 	// headers into one write (gatherBody).
 	out gatherBody
+	// rc is tc's descriptor, which writes use without Go's syscall entry
+	// (raw.go). A write's bytes and progress are kept here, under wmu, so
+	// that the poller's callback (write, bound once) costs no allocation.
+	rc      syscall.RawConn
+	wmu     sync.Mutex
+	writeFn func(fd uintptr) bool
+	wbuf    []byte
+	wn      int
+	werr    error
 }
 
-func newLazyConn(tc *net.TCPConn) *lazyConn {
-	return &lazyConn{tc: tc, rd: lazyDeadline{arm: tc.SetReadDeadline}, wd: lazyDeadline{arm: tc.SetWriteDeadline}}
+func newLazyConn(tc *net.TCPConn) (*lazyConn, error) {
+	rc, err := tc.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	c := &lazyConn{tc: tc, rc: rc, rd: lazyDeadline{arm: tc.SetReadDeadline}, wd: lazyDeadline{arm: tc.SetWriteDeadline}}
+	c.writeFn, c.out.writevFn = c.write, c.out.writev
+	return c, nil
 }
 
 func (c *lazyConn) Read(b []byte) (int, error) {
@@ -101,14 +124,27 @@ func (c *lazyConn) Write(b []byte) (int, error) {
 }
 
 func (c *lazyConn) writeThrough(b []byte) (int, error) {
-	written := 0
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.wbuf, c.wn, c.werr = b, 0, nil
+	defer func() { c.wbuf = nil }()
 	for {
-		n, err := c.tc.Write(b[written:])
-		written += n
+		err := c.rc.Write(c.writeFn)
+		if err == nil {
+			err = c.werr
+		}
 		if err == nil || !c.wd.early(err) {
-			return written, err
+			return c.wn, err
 		}
 	}
+}
+
+// write is writeThrough's callback for Go's poller: false to be called
+// again once the socket is writable.
+func (c *lazyConn) write(fd uintptr) bool {
+	done, err := writeRaw(fd, c.wbuf, &c.wn)
+	c.werr = err
+	return done
 }
 
 func (c *lazyConn) LocalAddr() net.Addr                { return c.tc.LocalAddr() }
