@@ -68,14 +68,7 @@ func newClientsWorld(tb testing.TB, clients int, opts Options) generatedWorld {
 			tb.Fatal(err)
 		}
 	}
-	m, err := readmodel.New(readmodel.Config{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	go func() { _ = m.Run(ctx, store) }()
-	if err := m.WaitReady(ctx); err != nil {
-		tb.Fatal(err)
-	}
+	m := replayedModel(tb, ctx, store)
 	opts.Model = m
 	s, err := New(opts)
 	if err != nil {
@@ -94,6 +87,21 @@ func newClientsWorld(tb testing.TB, clients int, opts Options) generatedWorld {
 		}
 	}
 	return w
+}
+
+// replayedModel is a read model that has replayed store and follows it
+// until ctx ends.
+func replayedModel(tb testing.TB, ctx context.Context, store *events.Store) *readmodel.Model {
+	tb.Helper()
+	m, err := readmodel.New(readmodel.Config{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	go func() { _ = m.Run(ctx, store) }()
+	if err := m.WaitReady(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	return m
 }
 
 // BenchmarkHandler measures the replica's own work per request, in

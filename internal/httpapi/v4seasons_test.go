@@ -90,13 +90,5 @@ func seasonsWorld(tb testing.TB, first, seasons int) (readmodel.Snapshot, map[mo
 	if len(leagues) != 2 {
 		tb.Fatalf("%d leagues generated, want 2", len(leagues))
 	}
-	m, err := readmodel.New(readmodel.Config{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	go func() { _ = m.Run(ctx, store) }()
-	if err := m.WaitReady(ctx); err != nil {
-		tb.Fatal(err)
-	}
-	return m.Snapshot(), leagues
+	return replayedModel(tb, ctx, store).Snapshot(), leagues
 }

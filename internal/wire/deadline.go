@@ -142,7 +142,7 @@ func (c *lazyConn) writeThrough(b []byte) (int, error) {
 // write is writeThrough's callback for Go's poller: false to be called
 // again once the socket is writable.
 func (c *lazyConn) write(fd uintptr) bool {
-	done, err := writeRaw(fd, c.wbuf, &c.wn)
+	done, err := writevRaw(fd, c.wbuf, nil, &c.wn)
 	c.werr = err
 	return done
 }

@@ -6,7 +6,7 @@ import (
 	"unsafe"
 )
 
-// A response leaves by write(2), writev(2) or sendfile(2) on the
+// A response leaves by writev(2) or sendfile(2) on the
 // connection's non-blocking socket, made with RawSyscall rather than
 // through Go's syscall entry: each call returns at once, EAGAIN when the
 // socket is full (then Go's poller waits for it, as for any socket), and
@@ -20,27 +20,10 @@ import (
 // the goroutine keeps its processor for the call, tens of microseconds,
 // which it needs to finish the response anyway.
 
-// writeRaw writes what is left of b (from *done) on fd, advancing *done,
-// until the socket is full (false: wait and call again) or b is written
-// or the write fails (true, err).
-func writeRaw(fd uintptr, b []byte, done *int) (bool, error) {
-	for *done < len(b) {
-		n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&b[*done])), uintptr(len(b)-*done))
-		switch errno {
-		case 0:
-			*done += int(n)
-		case syscall.EAGAIN:
-			return false, nil
-		case syscall.EINTR:
-		default:
-			return true, errno
-		}
-	}
-	return true, nil
-}
-
 // writevRaw writes what is left of a and then b (from *done, counted over
-// both) on fd in writev(2)s, as writeRaw does.
+// both; either may be empty) on fd in writev(2)s, advancing *done, until
+// the socket is full (false: wait and call again) or both are written or
+// the write fails (true, err).
 func writevRaw(fd uintptr, a, b []byte, done *int) (bool, error) {
 	for *done < len(a)+len(b) {
 		var iov [2]syscall.Iovec
@@ -70,7 +53,7 @@ func writevRaw(fd uintptr, a, b []byte, done *int) (bool, error) {
 }
 
 // sendfileRaw sends the bytes of the file in from *off up to size on fd,
-// advancing *off, as writeRaw does.
+// advancing *off, as writevRaw writes.
 func sendfileRaw(fd uintptr, in int, off *int64, size int64) (bool, error) {
 	for *off < size {
 		n, _, errno := syscall.RawSyscall6(syscall.SYS_SENDFILE, fd, uintptr(in), uintptr(unsafe.Pointer(off)), uintptr(size-*off), 0, 0)
