@@ -5,7 +5,7 @@ import "github.com/valyala/fasthttp"
 // WriteBuffer is the size of fasthttp's write buffer (its
 // WriteBufferSize), which SendfileMin depends on. It holds a response's
 // headers and a body of up to about 32 KiB (tables, single fixtures, a
-// team's season), so that it leaves in one system call; with fasthttp's 4 KiB
+// team's season), so that it leaves in one write(2); with fasthttp's 4 KiB
 // default an 8 KiB table took two. Like the read buffer it is held by
 // each open connection.
 const WriteBuffer = 32 << 10

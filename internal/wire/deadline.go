@@ -7,7 +7,6 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -48,14 +47,7 @@ func (l Listener) Accept() (net.Conn, error) {
 				continue
 			}
 		}
-		lc, err := newLazyConn(tc)
-		if err != nil {
-			_ = tc.Close()
-			if release != nil {
-				release()
-			}
-			continue
-		}
+		lc := newLazyConn(tc)
 		lc.released = release
 		return lc, nil
 	}
@@ -76,25 +68,10 @@ type lazyConn struct {
 	// out is the body stream of a cached response gathered with its
 	// headers into one write (gatherBody).
 	out gatherBody
-	// rc is tc's descriptor, which writes use without Go's syscall entry
-	// (raw.go). A write's bytes and progress are kept here, under wmu, so
-	// that the poller's callback (write, bound once) costs no allocation.
-	rc      syscall.RawConn
-	wmu     sync.Mutex
-	writeFn func(fd uintptr) bool
-	wbuf    []byte
-	wn      int
-	werr    error
 }
 
-func newLazyConn(tc *net.TCPConn) (*lazyConn, error) {
-	rc, err := tc.SyscallConn()
-	if err != nil {
-		return nil, err
-	}
-	c := &lazyConn{tc: tc, rc: rc, rd: lazyDeadline{arm: tc.SetReadDeadline}, wd: lazyDeadline{arm: tc.SetWriteDeadline}}
-	c.writeFn, c.out.writevFn = c.write, c.out.writev
-	return c, nil
+func newLazyConn(tc *net.TCPConn) *lazyConn {
+	return &lazyConn{tc: tc, rd: lazyDeadline{arm: tc.SetReadDeadline}, wd: lazyDeadline{arm: tc.SetWriteDeadline}}
 }
 
 func (c *lazyConn) Read(b []byte) (int, error) {
@@ -124,27 +101,14 @@ func (c *lazyConn) Write(b []byte) (int, error) {
 }
 
 func (c *lazyConn) writeThrough(b []byte) (int, error) {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	c.wbuf, c.wn, c.werr = b, 0, nil
-	defer func() { c.wbuf = nil }()
+	written := 0
 	for {
-		err := c.rc.Write(c.writeFn)
-		if err == nil {
-			err = c.werr
-		}
+		n, err := c.tc.Write(b[written:])
+		written += n
 		if err == nil || !c.wd.early(err) {
-			return c.wn, err
+			return written, err
 		}
 	}
-}
-
-// write is writeThrough's callback for Go's poller: false to be called
-// again once the socket is writable.
-func (c *lazyConn) write(fd uintptr) bool {
-	done, err := writevRaw(fd, c.wbuf, nil, &c.wn)
-	c.werr = err
-	return done
 }
 
 func (c *lazyConn) LocalAddr() net.Addr                { return c.tc.LocalAddr() }

@@ -88,13 +88,6 @@
 // served; the release it returns is called once, when the lazyConn's
 // socket is closed (after any lingering below).
 //
-// A lazyConn's writes, the gathered writev and the sendfile of a body
-// file are raw system calls on the non-blocking socket (raw.go): they
-// return EAGAIN rather than block, and Go's poller waits as for any
-// socket write, but Go's monitor does not take the processor away from a
-// write that runs past its 20 µs tick, which on loopback cost 15 % of a
-// replica's CPU on two cores.
-//
 // A lazyConn closed while its peer may still be sending lingers (close.go):
 // its writing side closes at once, and a goroutine of its own reads and
 // drops what comes until the peer closes, for at most lingerTime, before

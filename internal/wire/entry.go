@@ -181,7 +181,7 @@ func (e *Entry) Gzipped() []byte {
 // sendfile(2) from a file (Bodies) rather than copied from the heap into the
 // socket: the copy was most of the CPU of a 345 KB season of fixtures. A
 // body that fits fasthttp's write buffer with its headers (about 600
-// bytes) leaves with them in one system call (gathered from GatherMin), which
+// bytes) leaves with them in one write(2) (a writev from GatherMin), which
 // costs less than a write for the headers and a sendfile for the body
 // (23.8 and 31.4 KB bodies: 23.0 and 25.4 µs of CPU against 27.5 and 28.2;
 // 29 KB on the 1M world with sendfile from 16 KiB: 1.069 times the CPU

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net"
 )
 
 // gatherBody is the body stream of a cached response on a lazyConn whose
@@ -28,12 +29,10 @@ type gatherBody struct {
 	// write in held, for the writev.
 	holding bool
 	held    []byte
-	// sent counts the bytes of held and then the body the writev has
-	// sent, err is its failure; writevFn is writev, bound once, so that
-	// the poller's callback costs no allocation.
-	sent     int
-	err      error
-	writevFn func(fd uintptr) bool
+	// bufs is the writev's list, kept here so that it costs no
+	// allocation.
+	bufs net.Buffers
+	vec  [2][]byte
 }
 
 // GatherMin is the body size from which a body is gathered with its
@@ -99,35 +98,25 @@ func (g *gatherBody) WriteTo(w io.Writer) (int64, error) {
 		return 0, fmt.Errorf("response headers: %w", err)
 	}
 	g.holding = false
-	rest := len(g.body) - g.off
-	g.sent, g.err = 0, nil
-	var err error
+	held, rest := len(g.held), len(g.body)-g.off
+	g.vec = [2][]byte{g.held, g.body[g.off:]}
+	g.bufs = g.vec[:]
+	var sent int64
 	for {
-		// The kernel takes the bytes as the socket has room; the poller
-		// waits while it is full.
-		if err = g.c.rc.Write(g.writevFn); err == nil {
-			err = g.err
-		}
+		// Writev consumes the list as the kernel takes its bytes, and
+		// waits in the poller while the socket is full.
+		n, err := g.bufs.WriteTo(g.c.tc)
+		sent += n
 		if err == nil || !g.c.wd.early(err) {
-			break
+			g.vec, g.bufs, g.held = [2][]byte{}, nil, g.held[:0]
+			body := max(sent-int64(held), 0)
+			g.off += int(body)
+			if err != nil {
+				return body, fmt.Errorf("response body, writev at %d of %d bytes: %w", body, rest, err)
+			}
+			return body, nil
 		}
 	}
-	body := max(g.sent-len(g.held), 0)
-	g.off += body
-	g.held = g.held[:0]
-	if err != nil {
-		return int64(body), fmt.Errorf("response body, writev at %d of %d bytes: %w", body, rest, err)
-	}
-	return int64(body), nil
-}
-
-// writev is WriteTo's callback for Go's poller: what is held, then the
-// body, in writev(2)s (raw.go); false to be called again once the socket
-// is writable.
-func (g *gatherBody) writev(fd uintptr) bool {
-	done, err := writevRaw(fd, g.held, g.body[g.off:], &g.sent)
-	g.err = err
-	return done
 }
 
 // Read copies the body from memory, for a reader that does not use

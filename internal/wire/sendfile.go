@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"runtime"
+
+	"golang.org/x/sys/unix"
 )
 
 // fileBody is the body stream of a response whose body is in its entry's
@@ -47,12 +49,28 @@ func (b *fileBody) WriteTo(w io.Writer) (int64, error) {
 	start, size := b.off, int64(len(b.e.body))
 	var sendErr error
 	// Go's poller calls this again once the socket is writable whenever
-	// it returns false, and applies the connection's write deadline. The
-	// kernel advances b.off by what it sent (raw.go).
+	// it returns false, and applies the connection's write deadline.
 	send := func(sock uintptr) bool {
-		done, err := sendfileRaw(sock, b.e.fd, &b.off, size)
-		sendErr = err
-		return done
+		for b.off < size {
+			// The kernel advances b.off by what it sent, which may be
+			// less than asked when the socket's buffer fills.
+			n, err := unix.Sendfile(int(sock), b.e.fd, &b.off, int(size-b.off))
+			switch {
+			case err == unix.EAGAIN:
+				return false
+			case err == unix.EINTR:
+				// Interrupted before sending anything: again.
+			case err != nil:
+				sendErr = err
+				return true
+			case n == 0:
+				// The body file is never truncated; stop rather
+				// than spin if it ever were.
+				sendErr = io.ErrUnexpectedEOF
+				return true
+			}
+		}
+		return true
 	}
 	// A lazyConn's poller may time the write out before the deadline asked
 	// for: the body then goes on.
