@@ -318,20 +318,9 @@ func readRounds(env *benchEnv, servers []*process, ts []readTarget, cl callers, 
 			for k := range servers {
 				j := (k + round) % len(servers)
 				s := servers[j]
-				before, err := countsOf(p)
-				if err != nil {
-					return nil, nil, err
-				}
-				r, err := runLoad(env, cs, s, t.job(s.addr, cl, matchdays, env.Conns, env.ReadFor))
+				r, err := countedRun(env, cs, p, s, t.job(s.addr, cl, matchdays, env.Conns, env.ReadFor), &counts[i])
 				if err != nil {
 					return nil, nil, fmt.Errorf("%s on %s: %w", t.name, s.addr, err)
-				}
-				if s == p {
-					after, err := countsOf(p)
-					if err != nil {
-						return nil, nil, err
-					}
-					counts[i] = counts[i].add(after.since(before))
 				}
 				res[j][i] = res[j][i].merge(r)
 			}
@@ -347,12 +336,33 @@ type replicaCounts struct {
 }
 
 func countsOf(p *process) (replicaCounts, error) {
-	misses, err := p.metric(`fd_render_cache_total{result="miss"}`)
+	v, err := p.metrics(`fd_render_cache_total{result="miss"}`, "go_gc_duration_seconds_count")
 	if err != nil {
 		return replicaCounts{}, err
 	}
-	gcs, err := p.metric("go_gc_duration_seconds_count")
-	return replicaCounts{misses: misses, gcs: gcs}, err
+	return replicaCounts{misses: v[0], gcs: v[1]}, nil
+}
+
+// countedRun runs job on s, and when s is our replica p adds what p
+// counted during it to c.
+func countedRun(env *benchEnv, cs cores, p, s *process, job loadJob, c *replicaCounts) (loadResult, error) {
+	if s != p {
+		return runLoad(env, cs, s, job)
+	}
+	before, err := countsOf(p)
+	if err != nil {
+		return loadResult{}, err
+	}
+	r, err := runLoad(env, cs, s, job)
+	if err != nil {
+		return r, err
+	}
+	after, err := countsOf(p)
+	if err != nil {
+		return r, err
+	}
+	*c = c.add(after.since(before))
+	return r, nil
 }
 
 func (c replicaCounts) since(before replicaCounts) replicaCounts {
@@ -456,20 +466,9 @@ func latencyRow(env *benchEnv, servers []*process, t readTarget, rateHz float64,
 			s := servers[j]
 			job := t.job(s.addr, cl, 1, env.OpenLoopWorker, env.LatencyFor/time.Duration(env.Rounds))
 			job.Rate = rateHz
-			before, err := countsOf(servers[0])
-			if err != nil {
-				return err
-			}
-			r, err := runLoad(env, cs, s, job)
+			r, err := countedRun(env, cs, servers[0], s, job, &counts)
 			if err != nil {
 				return fmt.Errorf("open loop on %s: %w", s.addr, err)
-			}
-			if j == 0 {
-				after, err := countsOf(s)
-				if err != nil {
-					return err
-				}
-				counts = counts.add(after.since(before))
 			}
 			res[j] = res[j].merge(r)
 		}

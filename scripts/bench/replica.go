@@ -119,21 +119,42 @@ func (p *process) logTail() string {
 
 // metric reads one unlabelled sample from the admin listener's /metrics.
 func (p *process) metric(name string) (float64, error) {
-	code, body, err := fasthttp.GetTimeout(nil, "http://"+p.admin+"/metrics", 10*time.Second)
+	v, err := p.metrics(name)
 	if err != nil {
 		return 0, err
 	}
-	if code != fasthttp.StatusOK {
-		return 0, fmt.Errorf("metrics of %s: status %d", p.admin, code)
+	return v[0], nil
+}
+
+// metrics reads the samples named, in order, from one scrape of the admin
+// listener's /metrics.
+func (p *process) metrics(names ...string) ([]float64, error) {
+	code, body, err := fasthttp.GetTimeout(nil, "http://"+p.admin+"/metrics", 10*time.Second)
+	if err != nil {
+		return nil, err
 	}
+	if code != fasthttp.StatusOK {
+		return nil, fmt.Errorf("metrics of %s: status %d", p.admin, code)
+	}
+	vals, found := make([]float64, len(names)), make([]bool, len(names))
 	sc := bufio.NewScanner(bytes.NewReader(body))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
-			return strconv.ParseFloat(strings.TrimSpace(v), 64)
+		for i, name := range names {
+			if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok && !found[i] {
+				if vals[i], err = strconv.ParseFloat(strings.TrimSpace(v), 64); err != nil {
+					return nil, fmt.Errorf("metric %s: %w", name, err)
+				}
+				found[i] = true
+			}
 		}
 	}
-	return 0, fmt.Errorf("metric %s not found", name)
+	for i, name := range names {
+		if !found[i] {
+			return nil, fmt.Errorf("metric %s not found", name)
+		}
+	}
+	return vals, nil
 }
 
 // rss is the resident set of the process from /proc, in bytes.
