@@ -279,7 +279,11 @@ func (s *Store) consume(ctx context.Context, c *consumption) error {
 	// are tried again within replaceBudget, which bounds a replica's
 	// time behind (StallBound).
 	timeout, budget := requestTimeout, s.cfg.Patience
-	if c.last > 0 {
+	// A consumption that delivered something, or became ready on an empty
+	// stream (nothing delivered, last 0), resumes: the first consumer's
+	// pass is behind it.
+	resume := c.last > 0 || c.ready
+	if resume {
 		// Everything after the last event delivered: the subjects whose
 		// last message came before it have been delivered already.
 		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, c.last+1
@@ -331,7 +335,7 @@ func (s *Store) consume(ctx context.Context, c *consumption) error {
 		}
 	}
 	if consErr != nil {
-		if c.last > 0 && !replaced(consErr) {
+		if resume && !replaced(consErr) {
 			if err := s.catchUp(ctx, c); err != nil {
 				return err
 			}

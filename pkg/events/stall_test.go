@@ -103,3 +103,104 @@ func TestConsumeReplacesAStalledConsumer(t *testing.T) {
 	}
 	t.Logf("published message delivered %s after its publication, through a new consumer", took)
 }
+
+// TestConsumeCatchesUpWithoutANewConsumer: a consumer that stalls where no
+// other can be made (here the stream allows one consumer, and the stalled
+// one keeps its place until it expires; on a cluster, a meta leader being
+// elected) is stood in for by reads from the stream's leader, so that
+// what was published is delivered within the stall bound. That held for a
+// consumption that had delivered something, not for one that became ready
+// on an empty stream: it made its first consumer again, with the patience
+// of a replay (a minute) and nothing read meanwhile. A replica of
+// deploy/local-cluster.sh whose first consumer lost its heartbeats while
+// the cluster formed served nothing of an import for over ten seconds
+// while /readyz said ready (the runbook's 404).
+func TestConsumeCatchesUpWithoutANewConsumer(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		before int // teams in the stream before the consumption starts
+	}{
+		{"ready after one entity", 1},
+		{"ready on an empty stream", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := natstest.MustStart(t)
+			nc, err := nats.Connect(srv.URL())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer nc.Close()
+			js, _ := jetstream.New(nc)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			stream, err := js.Stream(ctx, events.DefaultStream)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := stream.CachedInfo().Config
+			cfg.MaxConsumers = 1
+			if _, err := js.UpdateStream(ctx, cfg); err != nil {
+				t.Fatalf("allow one consumer: %v", err)
+			}
+
+			const bound = events.MinStallAfter
+			s, err := events.Connect(ctxT(t), events.Dial{URL: srv.URL(), Name: "catchup"}, events.StreamConfig{StallAfter: bound})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(s.Close)
+			for i := 1; i <= tc.before; i++ {
+				natstest.Put(t, s, team(i, fmt.Sprint("Team ", i)))
+			}
+			var mu sync.Mutex
+			var last uint64
+			ready := make(chan struct{})
+			done := make(chan error, 1)
+			go func() {
+				done <- s.Consume(ctx, "", func(ev events.Event, _ events.Progress) error {
+					mu.Lock()
+					defer mu.Unlock()
+					last = ev.Seq
+					return nil
+				}, func() { close(ready) }, func(error) {})
+			}()
+			select {
+			case <-ready:
+			case err := <-done:
+				t.Fatalf("consume ended before ready: %v", err)
+			case <-time.After(10 * time.Second):
+				t.Fatal("not ready within 10 s")
+			}
+			// The consumer that made it ready, paused: it goes on sending
+			// heartbeats and delivers nothing.
+			natstest.CheckFor(t, 10*time.Second, 10*time.Millisecond, func() error {
+				paused := 0
+				names := stream.ConsumerNames(ctx)
+				for name := range names.Name() {
+					if _, err := js.PauseConsumer(ctx, events.DefaultStream, name, time.Now().Add(time.Hour)); err != nil {
+						return err
+					}
+					paused++
+				}
+				if paused == 0 {
+					return fmt.Errorf("no consumer to pause: %v", names.Err())
+				}
+				return nil
+			})
+			published := time.Now()
+			want := natstest.Put(t, s, team(tc.before+1, "Chelsea"))
+			// Within the bound, with the pause before the replacement and
+			// a busy machine's grace: far from the minute of a replay's
+			// patience.
+			natstest.CheckFor(t, events.StallBound(bound)+3*time.Second, 10*time.Millisecond, func() error {
+				mu.Lock()
+				defer mu.Unlock()
+				if last != want {
+					return fmt.Errorf("delivered up to %d, want %d, %s after its publication", last, want, time.Since(published).Round(time.Millisecond))
+				}
+				return nil
+			})
+			t.Logf("delivered %s after its publication, with no new consumer", time.Since(published).Round(time.Millisecond))
+		})
+	}
+}
