@@ -138,6 +138,12 @@ wait_until() {
   done
 }
 http_ok() { curl -fsS -o /dev/null --max-time 2 "$@" 2>/dev/null; }
+# serves I SEQ: whether replica I is ready and serves the stream up to
+# SEQ.
+serves() {
+  [[ $(curl -fsS --max-time 2 "http://127.0.0.1:$(api_port "$1")/readyz" 2>/dev/null) =~ \"sequence\":([0-9]+) ]] &&
+    ((BASH_REMATCH[1] >= $2))
+}
 
 # start NAME LOG COMMAND...: run COMMAND in the background, detached from
 # this script's output, and record its pid.
@@ -487,11 +493,16 @@ up() {
   fi
   (umask 077 && sed -n 's/^token: //p' "$dir/client.log" >"$dir/token")
   rm "$dir/client.log"
-  # The replicas learn of the token from the stream: wait until each takes
-  # it, so that the first request with it succeeds.
+  # The replicas learn of what was written (the import, the token) from
+  # the stream: wait until each serves all of it (/readyz says the
+  # sequence it serves), so that the first request sees it whichever
+  # replica nginx picks. A token alone proves nothing: a replica asks the
+  # stream for one it does not know yet.
+  last=$(with admin bin/ingest stream info | awk '$1 == "FOOTBALL" {print $4}')
+  [[ $last =~ ^[0-9]+$ ]] || die "ingest stream info: no last sequence for the stream FOOTBALL"
   for i in $(seq 1 "$replicas"); do
-    wait_until 30 http_ok -H "X-Auth-Token: $(<"$dir/token")" "http://127.0.0.1:$(api_port "$i")/v1/competitions/" ||
-      failed "api-$i did not take the new token within 30 s" "$dir/api-$i/api.log"
+    wait_until 30 serves "$i" "$last" ||
+      failed "api-$i did not serve the stream up to sequence $last within 30 s ($(curl -sS --max-time 2 "http://127.0.0.1:$(api_port "$i")/readyz" 2>&1))" "$dir/api-$i/api.log"
   done
   trap - EXIT
 

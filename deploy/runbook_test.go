@@ -347,6 +347,33 @@ func checkUp(replicas int) func(*testing.T, *runbook, string) {
 				t.Errorf("up printed no %q:\n%s", want, out)
 			}
 		}
+		// Every replica serves all that was written when up returns: the
+		// README's next request goes to any of them. Before, up waited for
+		// each to know the token, which a replica asks the stream for, and
+		// a replica whose consumer was being replaced served nothing of the
+		// import (the runbook's 404).
+		info, err := rb.command("bash", "-c", `eval "$(deploy/local-cluster.sh env admin)" && bin/ingest stream info`).CombinedOutput()
+		if err != nil {
+			t.Fatalf("stream info as admin: %v\n%s", err, info)
+		}
+		var last string
+		for line := range strings.Lines(string(info)) {
+			if f := strings.Fields(line); len(f) > 3 && f[0] == "FOOTBALL" {
+				last = f[3]
+			}
+		}
+		got := ports(rb.getenv("LOCAL_CLUSTER_DIR"))
+		for i := 1; i <= replicas; i++ {
+			resp, err := http.Get("http://127.0.0.1:" + got["api-"+strconv.Itoa(i)] + "/readyz")
+			if err != nil {
+				t.Fatalf("api-%d: %v", i, err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if want := `{"status":"ready","sequence":` + last + `}`; string(body) != want {
+				t.Errorf("api-%d answers /readyz %s as up returns; want %s (stream info:\n%s)", i, body, want, info)
+			}
+		}
 		// A second up refuses in one line, starting nothing; so does one in
 		// another folder on fixed ports, one of them in use (held here).
 		held := relay.Start(t)
