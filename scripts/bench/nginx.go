@@ -3,12 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -152,10 +154,14 @@ func startNginx(env *benchEnv, files []staticFile, c cores) (*process, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "www"), 0o755); err != nil {
 		return nil, err
 	}
-	addr, err := freeAddr()
+	// nginx cannot bind port 0 and say what it got: it takes a socket
+	// the bench bound, as a new binary takes its predecessor's.
+	ln, err := listenInherited()
 	if err != nil {
 		return nil, err
 	}
+	defer ln.Close()
+	addr := ln.Name()
 	var locs strings.Builder
 	for i, f := range files {
 		name := filepath.Join(dir, "www", strconv.Itoa(i))
@@ -200,7 +206,10 @@ http {
 		return nil, err
 	}
 	argv := pinned(c.server, bin, "-p", dir, "-e", filepath.Join(dir, "error.log"), "-c", confPath)
-	p, err := startProcess(env.logPath("nginx"), addr, argv...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.ExtraFiles = []*os.File{ln}
+	cmd.Env = append(os.Environ(), "NGINX=3;")
+	p, err := startCommand(env.logPath("nginx"), addr, cmd)
 	if err != nil {
 		return nil, err
 	}
@@ -216,4 +225,40 @@ http {
 	}
 	p.stop()
 	return nil, fmt.Errorf("nginx on %s does not answer: %s", addr, p.logTail())
+}
+
+// listenInherited is a listening socket on a loopback port of the
+// kernel's choosing, for a child to take as its descriptor 3 (NGINX=3;):
+// named by its address, non-blocking as nginx's own sockets are. It is
+// made blocking and then set non-blocking behind os's back, because
+// handing a descriptor os polls to a child makes it blocking (File.Fd).
+func listenInherited() (*os.File, error) {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("socket: %w", err)
+	}
+	fail := func(what string, err error) (*os.File, error) {
+		syscall.Close(fd)
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		return fail("bind 127.0.0.1:0", err)
+	}
+	if err := syscall.Listen(fd, 511); err != nil {
+		return fail("listen", err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		return fail("getsockname", err)
+	}
+	in, ok := sa.(*syscall.SockaddrInet4)
+	if !ok {
+		return fail("getsockname", fmt.Errorf("not an IPv4 address: %T", sa))
+	}
+	f := os.NewFile(uintptr(fd), net.JoinHostPort("127.0.0.1", strconv.Itoa(in.Port)))
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("non-blocking: %w", err)
+	}
+	return f, nil
 }

@@ -28,8 +28,8 @@ type process struct {
 }
 
 // freeAddr picks a free port for a server that cannot bind port 0 and say
-// what it got: nginx, and the NATS nodes of a cluster, which must know one
-// another's addresses before they start.
+// what it got: the NATS nodes of a cluster, which must know one another's
+// addresses before they start.
 func freeAddr() (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -42,11 +42,16 @@ func freeAddr() (string, error) {
 // startProcess runs argv, which serves HTTP on addr, with its output in
 // logPath.
 func startProcess(logPath, addr string, argv ...string) (*process, error) {
+	return startCommand(logPath, addr, exec.Command(argv[0], argv[1:]...))
+}
+
+// startCommand runs cmd, which serves HTTP on addr, with its output in
+// logPath.
+func startCommand(logPath, addr string, cmd *exec.Cmd) (*process, error) {
 	logf, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	p := &process{cmd: cmd, addr: addr, logPath: logPath, client: &fasthttp.HostClient{Addr: addr, MaxConns: 4, ReadBufferSize: 64 << 10}}
 	p.started = time.Now()
