@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/footdata/footballd/internal/netguard"
@@ -258,8 +259,9 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for i, p := range d.pools() {
+		f := &fetching{pool: p}
 		for range p.workers {
-			wg.Go(func() { d.work(ctx, consumers[i], p.handle) })
+			wg.Go(func() { d.work(ctx, consumers[i], f) })
 		}
 	}
 	wg.Go(func() { d.publishLoop(ctx) })
@@ -299,23 +301,31 @@ func (d *Dispatcher) setup(ctx context.Context) ([]jetstream.Consumer, error) {
 	pools := d.pools()
 	consumers := make([]jetstream.Consumer, len(pools))
 	for i, p := range pools {
-		consumers[i], err = d.js.CreateOrUpdateConsumer(ctx, QueueStream, jetstream.ConsumerConfig{
-			Durable:       p.name,
-			FilterSubject: p.filter,
-			AckPolicy:     jetstream.AckExplicitPolicy,
-			AckWait:       d.cfg.AckWait,
-			// Retries are scheduled by the handlers (NakWithDelay) and end
-			// with Term, on time, not on a count.
-			MaxDeliver: -1,
-			// A delivery waiting for its retry stays pending: this bounds
-			// what failing receivers may hold before every delivery waits.
-			MaxAckPending: maxPending,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("webhook consumer %s: %w", p.name, events.Explain(d.cfg.Conn, err))
+		if consumers[i], err = d.makeConsumer(ctx, p); err != nil {
+			return nil, err
 		}
 	}
 	return consumers, nil
+}
+
+// makeConsumer creates or updates pool p's durable consumer.
+func (d *Dispatcher) makeConsumer(ctx context.Context, p pool) (jetstream.Consumer, error) {
+	c, err := d.js.CreateOrUpdateConsumer(ctx, QueueStream, jetstream.ConsumerConfig{
+		Durable:       p.name,
+		FilterSubject: p.filter,
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       d.cfg.AckWait,
+		// Retries are scheduled by the handlers (NakWithDelay) and end
+		// with Term, on time, not on a count.
+		MaxDeliver: -1,
+		// A delivery waiting for its retry stays pending: this bounds
+		// what failing receivers may hold before every delivery waits.
+		MaxAckPending: maxPending,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("webhook consumer %s: %w", p.name, events.Explain(d.cfg.Conn, err))
+	}
+	return c, nil
 }
 
 // Check reports whether the work queue and the states bucket exist
@@ -411,23 +421,83 @@ func (d *Dispatcher) decode(msg jetstream.Msg, what string, v any) bool {
 
 // work takes one message at a time, so that a replica holds no more than
 // it is working on and a busy replica leaves the rest to the others.
-func (d *Dispatcher) work(ctx context.Context, cons jetstream.Consumer, handle func(context.Context, jetstream.Msg)) {
+func (d *Dispatcher) work(ctx context.Context, cons jetstream.Consumer, f *fetching) {
 	for ctx.Err() == nil {
 		fctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		msg, err := cons.Next(jetstream.FetchContext(fctx))
 		cancel()
-		if err != nil {
-			if ctx.Err() == nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
-				// While NATS is away the connection says so itself; the
-				// workers only wait.
-				if d.cfg.Conn.IsConnected() {
-					d.cfg.Log.Warn("webhook fetch", "err", err.Error())
-				}
-				sleep(ctx, time.Second)
+		switch {
+		case ctx.Err() != nil:
+		case err == nil:
+			d.fetched(f)
+			d.handle(ctx, msg, f.pool.handle)
+		case errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded):
+			// The consumer answered that it had nothing.
+			d.fetched(f)
+		default:
+			// While NATS is away the connection says so itself; the
+			// workers only wait.
+			if d.cfg.Conn.IsConnected() {
+				d.fetchFailed(ctx, f, err)
 			}
-			continue
+			sleep(ctx, time.Second)
 		}
-		d.handle(ctx, msg, handle)
+	}
+}
+
+// fetching is what the workers of a pool know together of their
+// consumer's fetches: whether they fail, since when, and when the
+// consumer was last made again, so that a failure is logged and acted on
+// once, not by every worker every second.
+type fetching struct {
+	pool    pool
+	failing atomic.Bool
+	mu      sync.Mutex
+	since   time.Time
+	remade  time.Time
+}
+
+// remakeEvery bounds how often a pool's missing consumer is made again.
+const remakeEvery = time.Second
+
+// fetchFailed notes a failed fetch of f's consumer: the first of a run of
+// failures is logged, and a consumer that is not there (deleted; on a
+// fresh cluster, not led yet) is made again, as Run made it.
+func (d *Dispatcher) fetchFailed(ctx context.Context, f *fetching, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	now := time.Now()
+	missing := errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrConsumerNotFound) ||
+		errors.Is(err, jetstream.ErrConsumerDeleted)
+	if !f.failing.Load() {
+		f.failing.Store(true)
+		f.since = now
+		d.cfg.Log.Warn("webhook fetch failing", "consumer", f.pool.name, "err", err.Error(), "making_it_again", missing)
+	}
+	if !missing || now.Sub(f.remade) < remakeEvery {
+		return
+	}
+	f.remade = now
+	mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := d.makeConsumer(mctx, f.pool); err != nil {
+		d.cfg.Log.Warn("webhook consumer not made again; retrying", "consumer", f.pool.name, "err", err.Error())
+		return
+	}
+	d.cfg.Log.Info("webhook consumer made again", "consumer", f.pool.name)
+}
+
+// fetched notes a fetch that reached f's consumer, ending a run of
+// failures.
+func (d *Dispatcher) fetched(f *fetching) {
+	if !f.failing.Load() {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.failing.Load() {
+		f.failing.Store(false)
+		d.cfg.Log.Info("webhook fetch works again", "consumer", f.pool.name, "after", time.Since(f.since).Round(time.Millisecond).String())
 	}
 }
 

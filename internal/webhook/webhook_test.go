@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -817,4 +818,37 @@ func TestSurvivesNATSRestart(t *testing.T) {
 	after := w.event(push.FixtureUpdate, "PL", model.TierAnonymous)
 	r.d.Publish([]push.Event{after})
 	w.waitFor("both events delivered", w.delivered("h", before, after))
+}
+
+// TestLostConsumersAreMadeAgain: a replica whose work queue consumers are
+// gone (deleted by an operator; on a fresh cluster, not yet led) makes
+// them again and delivers what was published meanwhile, saying so once
+// for each consumer rather than once a second for each of its twenty
+// workers. Before, its workers fetched from consumers that no longer
+// existed, each logging "no responders" every second, and delivered
+// nothing until the replica restarted.
+func TestLostConsumersAreMadeAgain(t *testing.T) {
+	w := newWorld(t)
+	w.add("h", "reg", nil)
+	var logs natstest.Buffer
+	r := w.start(func(c *webhook.Config) { c.Log = slog.New(slog.NewTextHandler(&logs, nil)) })
+	w.waitState("h", status(webhook.Verified))
+	js, err := jetstream.New(r.nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{webhook.ConsumerFanout, webhook.ConsumerVerify, webhook.ConsumerDelivery} {
+		if err := js.DeleteConsumer(w.ctx, webhook.QueueStream, name); err != nil {
+			t.Fatalf("delete consumer %s: %v", name, err)
+		}
+	}
+	ev := w.event(push.FixtureUpdate, "PL", model.TierAnonymous)
+	r.d.Publish([]push.Event{ev})
+	w.waitFor("the event delivered through consumers made again", w.delivered("h", ev))
+	// A few seconds more of the workers' pace, to see whether they go on
+	// logging.
+	time.Sleep(3 * time.Second)
+	if n := strings.Count(logs.String(), "webhook fetch failing"); n == 0 || n > 3 {
+		t.Errorf("%d log lines of failed fetches, want one for each consumer lost:\n%s", n, logs.String())
+	}
 }
