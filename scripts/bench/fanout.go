@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -101,39 +102,36 @@ func (c *natsNodes) Stop() {
 // cluster when more than one, with their storage under dir. The cluster
 // flushes to disk every 10 s as deploy/nats/cluster.conf does; a single
 // node keeps the server's default, as single-machine mode does. No TLS:
-// the figures leave out what encryption costs.
+// the figures leave out what encryption costs. Every node takes its
+// client and monitoring ports itself; a cluster's routes must be known to
+// every node before it starts, so their ports are picked free.
 func startNATSNodes(env *benchEnv, bin, dir string, s fanoutSetup) (*natsNodes, error) {
-	type ports struct{ client, monitor, route string }
-	ps := make([]ports, s.nodes)
-	var routes []string
-	for i := range ps {
+	routes := make([]string, s.nodes)
+	for i := range routes {
 		var err error
-		if ps[i].client, err = freeAddr(); err != nil {
+		if routes[i], err = freeAddr(); err != nil {
 			return nil, err
 		}
-		if ps[i].monitor, err = freeAddr(); err != nil {
-			return nil, err
-		}
-		if ps[i].route, err = freeAddr(); err != nil {
-			return nil, err
-		}
-		routes = append(routes, "nats-route://"+ps[i].route)
 	}
 	c := &natsNodes{}
-	for i, p := range ps {
+	for i, route := range routes {
 		js := fmt.Sprintf("jetstream {\n  store_dir: %q\n", filepath.Join(dir, strconv.Itoa(i+1)))
 		extra := ""
 		if s.nodes > 1 {
 			js += "  sync_interval: 10s\n"
-			extra = fmt.Sprintf("cluster {\n  name: fd-bench\n  listen: %s\n  routes: [%s]\n}\n", p.route, strings.Join(routes, ", "))
+			urls := make([]string, len(routes))
+			for j, r := range routes {
+				urls[j] = "nats-route://" + r
+			}
+			extra = fmt.Sprintf("cluster {\n  name: fd-bench\n  listen: %s\n  routes: [%s]\n}\n", route, strings.Join(urls, ", "))
 		}
-		n, err := startNATSNode(env, bin, dir, fmt.Sprintf("%s-%d", filepath.Base(dir), i+1), p.client, p.monitor, extra+js+"}\n")
+		n, client, err := startNATSNode(env, bin, dir, fmt.Sprintf("%s-%d", filepath.Base(dir), i+1), extra+js+"}\n")
 		if err != nil {
 			c.Stop()
 			return nil, err
 		}
 		c.nodes = append(c.nodes, n)
-		c.urls = append(c.urls, "nats://"+p.client)
+		c.urls = append(c.urls, client)
 	}
 	for _, n := range c.nodes {
 		if err := waitHealthy(n, 30*time.Second); err != nil {
@@ -144,23 +142,55 @@ func startNATSNodes(env *benchEnv, bin, dir string, s fanoutSetup) (*natsNodes, 
 	return c, nil
 }
 
-// startNATSNode starts one nats-server process named name, listening for
-// clients on client and for monitoring on monitor, with the rest of its
-// configuration in conf. Its configuration file and log are named after it.
-func startNATSNode(env *benchEnv, bin, dir, name, client, monitor, conf string) (*process, error) {
-	conf = fmt.Sprintf("server_name: %s\nlisten: %s\nhttp: %s\nmax_payload: 8MB\n", name, client, monitor) + conf
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+// startNATSNode starts one nats-server process named name, with the rest
+// of its configuration in conf, and returns it with its client URL. It
+// takes its client and monitoring ports itself and writes them to a ports
+// file, read back here; the process's address is the monitoring one.
+// Its configuration file, ports folder and log are named after it.
+func startNATSNode(env *benchEnv, bin, dir, name, conf string) (*process, string, error) {
+	conf = fmt.Sprintf("server_name: %s\nlisten: 127.0.0.1:-1\nhttp: 127.0.0.1:-1\nmax_payload: 8MB\n", name) + conf
+	portsDir := filepath.Join(dir, name+"-ports")
+	if err := os.MkdirAll(portsDir, 0o755); err != nil {
+		return nil, "", err
 	}
 	file := filepath.Join(dir, name+".conf")
 	if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return startProcess(env.logPath(name), monitor, bin, "-c", file)
+	p, err := startProcess(env.logPath(name), "", bin, "-c", file, "--ports_file_dir", portsDir)
+	if err != nil {
+		return nil, "", err
+	}
+	var ports struct {
+		Nats       []string `json:"nats"`
+		Monitoring []string `json:"monitoring"`
+	}
+	err = waitFor(context.Background(), 30*time.Second, func() (bool, error) {
+		select {
+		case <-p.exited:
+			return false, fmt.Errorf("nats-server %s exited: %s", name, p.logTail())
+		default:
+		}
+		files, _ := filepath.Glob(filepath.Join(portsDir, "*.ports"))
+		if len(files) == 0 {
+			return false, nil
+		}
+		b, err := os.ReadFile(files[0])
+		if err != nil || json.Unmarshal(b, &ports) != nil {
+			// Not written whole yet.
+			return false, nil
+		}
+		return len(ports.Nats) > 0 && len(ports.Monitoring) > 0, nil
+	})
+	if err != nil {
+		p.stop()
+		return nil, "", fmt.Errorf("nats-server %s's ports: %w", name, err)
+	}
+	p.addr = strings.TrimPrefix(ports.Monitoring[0], "http://")
+	p.client.Addr = p.addr
+	return p, ports.Nats[0], nil
 }
 
-// waitHealthy polls the node's /healthz, which answers 200 once JetStream
-// is up (in a cluster: once the node has a meta leader).
 func waitHealthy(n *process, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {

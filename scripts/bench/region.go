@@ -109,34 +109,38 @@ func regionSeries(ctx context.Context, env *benchEnv, bin string) error {
 // caller stops them, and waits until the leaf node is connected. It
 // returns each as the nodes a replica follows.
 func startRegionNodes(env *benchEnv, bin, dir string, both *natsNodes) (home, region *natsNodes, err error) {
-	var addrs [5]string
-	for i := range addrs {
-		if addrs[i], err = freeAddr(); err != nil {
-			return nil, nil, err
-		}
-	}
-	hubClient, hubMonitor, hubLeaf, euClient, euMonitor := addrs[0], addrs[1], addrs[2], addrs[3], addrs[4]
-	hub, err := startNATSNode(env, bin, dir, "hub", hubClient, hubMonitor, fmt.Sprintf(
-		"jetstream {\n  store_dir: %q\n  domain: hub\n}\nleafnodes {\n  listen: %s\n}\n", filepath.Join(dir, "hub"), hubLeaf))
+	hub, hubURL, err := startNATSNode(env, bin, dir, "hub", fmt.Sprintf(
+		"jetstream {\n  store_dir: %q\n  domain: hub\n}\nleafnodes {\n  listen: 127.0.0.1:-1\n}\n", filepath.Join(dir, "hub")))
 	if err != nil {
 		return nil, nil, err
 	}
 	both.nodes = append(both.nodes, hub)
-	eu, err := startNATSNode(env, bin, dir, "eu", euClient, euMonitor, fmt.Sprintf(
-		"jetstream {\n  store_dir: %q\n  domain: eu\n}\nleafnodes {\n  remotes [ { url: \"nats-leaf://%s\" } ]\n}\n", filepath.Join(dir, "eu"), hubLeaf))
+	if err := waitHealthy(hub, 30*time.Second); err != nil {
+		return nil, nil, err
+	}
+	// The ports file leaves out the leaf node port the hub took: /varz
+	// has it.
+	var vz struct {
+		Leaf struct {
+			Port int `json:"port"`
+		} `json:"leaf"`
+	}
+	if err := getJSON(hub, "/varz", nil, &vz); err != nil || vz.Leaf.Port == 0 {
+		return nil, nil, fmt.Errorf("the hub's leaf node port: %v (/varz leaf.port %d)", err, vz.Leaf.Port)
+	}
+	eu, euURL, err := startNATSNode(env, bin, dir, "eu", fmt.Sprintf(
+		"jetstream {\n  store_dir: %q\n  domain: eu\n}\nleafnodes {\n  remotes [ { url: \"nats-leaf://127.0.0.1:%d\" } ]\n}\n", filepath.Join(dir, "eu"), vz.Leaf.Port))
 	if err != nil {
 		return nil, nil, err
 	}
 	both.nodes = append(both.nodes, eu)
-	for _, n := range both.nodes {
-		if err := waitHealthy(n, 30*time.Second); err != nil {
-			return nil, nil, err
-		}
+	if err := waitHealthy(eu, 30*time.Second); err != nil {
+		return nil, nil, err
 	}
 	if err := waitLeafConnected(eu, 30*time.Second); err != nil {
 		return nil, nil, err
 	}
-	return &natsNodes{nodes: both.nodes[:1], urls: []string{"nats://" + hubClient}}, &natsNodes{nodes: both.nodes[1:], urls: []string{"nats://" + euClient}}, nil
+	return &natsNodes{nodes: both.nodes[:1], urls: []string{hubURL}}, &natsNodes{nodes: both.nodes[1:], urls: []string{euURL}}, nil
 }
 
 // startRegionReplicas starts one replica on the home server and one on the

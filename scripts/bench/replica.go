@@ -28,8 +28,8 @@ type process struct {
 }
 
 // freeAddr picks a free port for a server that cannot bind port 0 and say
-// what it got: the NATS nodes of a cluster, which must know one another's
-// addresses before they start.
+// what it got: the routes of a NATS cluster, which every node must know
+// before it starts.
 func freeAddr() (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
