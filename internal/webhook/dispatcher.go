@@ -446,15 +446,18 @@ func (d *Dispatcher) work(ctx context.Context, cons jetstream.Consumer, f *fetch
 }
 
 // fetching is what the workers of a pool know together of their
-// consumer's fetches: whether they fail, since when, and when the
-// consumer was last made again, so that a failure is logged and acted on
-// once, not by every worker every second.
+// consumer's fetches: whether they fail, since when, when the consumer
+// was last made again and whether that failed, so that a failure is
+// logged and acted on once, not by every worker every second.
 type fetching struct {
 	pool    pool
 	failing atomic.Bool
 	mu      sync.Mutex
 	since   time.Time
 	remade  time.Time
+	// unmade is set once a try to make the consumer again has failed
+	// and been logged, until the run of failures ends.
+	unmade bool
 }
 
 // remakeEvery bounds how often a pool's missing consumer is made again.
@@ -471,7 +474,7 @@ func (d *Dispatcher) fetchFailed(ctx context.Context, f *fetching, err error) {
 		errors.Is(err, jetstream.ErrConsumerDeleted)
 	if !f.failing.Load() {
 		f.failing.Store(true)
-		f.since = now
+		f.since, f.unmade = now, false
 		d.cfg.Log.Warn("webhook fetch failing", "consumer", f.pool.name, "err", err.Error(), "making_it_again", missing)
 	}
 	if !missing || now.Sub(f.remade) < remakeEvery {
@@ -481,7 +484,10 @@ func (d *Dispatcher) fetchFailed(ctx context.Context, f *fetching, err error) {
 	mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if _, err := d.makeConsumer(mctx, f.pool); err != nil {
-		d.cfg.Log.Warn("webhook consumer not made again; retrying", "consumer", f.pool.name, "err", err.Error())
+		if !f.unmade {
+			f.unmade = true
+			d.cfg.Log.Warn("webhook consumer not made again; retrying every second", "consumer", f.pool.name, "err", err.Error())
+		}
 		return
 	}
 	d.cfg.Log.Info("webhook consumer made again", "consumer", f.pool.name)

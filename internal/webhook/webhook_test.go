@@ -852,3 +852,36 @@ func TestLostConsumersAreMadeAgain(t *testing.T) {
 		t.Errorf("%d log lines of failed fetches, want one for each consumer lost:\n%s", n, logs.String())
 	}
 }
+
+// TestUnmakeableConsumersAreSaidOnce: while a lost consumer cannot be
+// made again (here its stream is gone), the replica tries once a second
+// and says so once for each consumer, not at every try.
+func TestUnmakeableConsumersAreSaidOnce(t *testing.T) {
+	w := newWorld(t)
+	var logs natstest.Buffer
+	r := w.start(func(c *webhook.Config) { c.Log = slog.New(slog.NewTextHandler(&logs, nil)) })
+	js, err := jetstream.New(r.nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Once the consumers are there, the stream goes with them.
+	natstest.CheckFor(t, 10*time.Second, 10*time.Millisecond, func() error {
+		_, err := js.Consumer(w.ctx, webhook.QueueStream, webhook.ConsumerDelivery)
+		return err
+	})
+	if err := js.DeleteStream(w.ctx, webhook.QueueStream); err != nil {
+		t.Fatal(err)
+	}
+	// Several tries of each pool: the first failure within a second of
+	// the deletion (the workers' pace), one try a second after it.
+	natstest.CheckFor(t, 10*time.Second, 10*time.Millisecond, func() error {
+		if n := strings.Count(logs.String(), "webhook fetch failing"); n < 3 {
+			return fmt.Errorf("%d pools failing, want 3", n)
+		}
+		return nil
+	})
+	time.Sleep(3 * time.Second)
+	if n := strings.Count(logs.String(), "not made again"); n == 0 || n > 3 {
+		t.Errorf("%d log lines of consumers not made again over 3 s, want one for each consumer:\n%s", n, logs.String())
+	}
+}
