@@ -89,7 +89,22 @@ type window struct {
 	spent   bool  // the shared budget is taken up
 	// taking is closed when a take in flight ends; nil when none is.
 	taking chan struct{}
+	// ahead is the caller's window of the next period, its first lease
+	// taken before this one ends (takeAhead); nil until then.
+	ahead *window
 }
+
+func (w *window) ended(now int64) bool { return now-w.start >= int64(w.period/time.Second) }
+
+// takeAhead is how long before a window ends a request of its caller
+// takes the first lease of the caller's next window. Without it, the
+// first request of every caller in a new window waited for a round trip
+// to the shared budget, and at the turn of each minute every registered
+// client's did at once: make bench's open loop, run across a minute's
+// turn, had 9–11 thousand requests a second over 2 ms for the four
+// seconds after it (max 97 ms), against 1–2 thousand before and after.
+// Windows are a minute or longer.
+const takeAhead = 5 * time.Second
 
 // limit is one rule: at most max requests per period.
 type limit struct {
@@ -189,6 +204,17 @@ func (l *limiter) take(caller subject, at time.Time, rules ...limit) verdict {
 		}
 		v.remaining--
 	}
+	// A caller still here as its window ends has the next one's first
+	// lease taken now, so that its first request there waits for none.
+	if l.budget.Load() != nil {
+		for i, r := range rules {
+			w := ws[i]
+			if w.ahead == nil && now >= w.start+int64((r.period-takeAhead)/time.Second) {
+				w.ahead = &window{caller: caller, period: r.period, start: w.start + int64(r.period/time.Second)}
+				l.takeLease(sh, caller, r, w.ahead, true)
+			}
+		}
+	}
 	v.remaining = max(v.remaining, 0)
 	return v
 }
@@ -207,6 +233,9 @@ func (sh *limitShard) window(h uint64, caller subject, period time.Duration, now
 		return w
 	}
 	fresh := &window{caller: caller, period: period, start: start}
+	if w != nil && w.ahead != nil && w.ahead.start == start {
+		fresh = w.ahead
+	}
 	switch {
 	case w == nil: // the first for period: at the head
 		fresh.next = sh.counters[h]
@@ -298,7 +327,11 @@ func (sh *limitShard) sweep(now int64) {
 		var kept, last *window
 		for w := head; w != nil; {
 			next := w.next
-			if now-w.start < int64(w.period/time.Second) || w.taking != nil {
+			// An ended window's successor, taken ahead, takes its place.
+			if w.ended(now) && w.taking == nil && w.ahead != nil && !w.ahead.ended(now) {
+				w = w.ahead
+			}
+			if !w.ended(now) || w.taking != nil {
 				w.next = nil
 				if last == nil {
 					kept = w

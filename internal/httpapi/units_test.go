@@ -147,6 +147,98 @@ func TestLimiterLeasesHoldAcrossReplicas(t *testing.T) {
 	}
 }
 
+// takesBudget is a shared budget that records the takes asked of it: the
+// keys of those that returned, and those asked while during is set.
+type takesBudget struct {
+	Budget
+	during   atomic.Bool
+	mu       sync.Mutex
+	returned map[string]int
+	asked    []string // while during
+}
+
+func (b *takesBudget) Take(ctx context.Context, key string, limit, want int) (int, int, error) {
+	if b.during.Load() {
+		b.mu.Lock()
+		b.asked = append(b.asked, key)
+		b.mu.Unlock()
+	}
+	got, used, err := b.Budget.Take(ctx, key, limit, want)
+	b.mu.Lock()
+	b.returned[key]++
+	b.mu.Unlock()
+	return got, used, err
+}
+
+// TestLimiterTakesTheNextWindowAhead: a caller still making requests in
+// the last seconds of its window has the next window's first lease taken
+// then, so that its first request in the next window waits for no round
+// trip to the shared budget (at the turn of a minute every active
+// registered client's did, at once); a caller silent then, or back only
+// a window later, takes its lease as before.
+func TestLimiterTakesTheNextWindowAhead(t *testing.T) {
+	store := natstest.MustOpen(t, natstest.MustStart(t))
+	shared, err := store.Budgets(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	noon := time.Date(2026, 3, 13, 12, 0, 0, 0, time.UTC)
+	rule := limit{max: 1000, period: time.Minute}
+	tests := []struct {
+		name   string
+		before []time.Duration // requests before the next minute, from noon
+		sweep  bool            // the shard sweeps as the next minute starts
+		at     time.Duration   // the request that must not wait, from noon
+		waits  bool            // it takes its lease itself
+	}{
+		{"active as the minute ends", []time.Duration{10 * time.Second, 56 * time.Second}, false, time.Minute, false},
+		{"active as it ends, swept before coming back", []time.Duration{57 * time.Second}, true, time.Minute + time.Second, false},
+		{"silent as it ends", []time.Duration{10 * time.Second, 54 * time.Second}, false, time.Minute, true},
+		{"back a minute later", []time.Duration{59 * time.Second}, false, 2 * time.Minute, true},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := &takesBudget{Budget: shared, returned: map[string]int{}}
+			l := newLimiter(b, slog.Default())
+			caller := subject{client: fmt.Sprintf("acme-%d", i)}
+			for _, d := range tt.before {
+				if v := l.take(caller, noon.Add(d), rule); !v.allowed {
+					t.Fatalf("request at +%s refused: %+v", d, v)
+				}
+			}
+			next := budgetKey(caller.String(), rule.period, noon.Add(time.Minute).Unix())
+			if !tt.waits {
+				natstest.CheckFor(t, 10*time.Second, time.Millisecond, func() error {
+					b.mu.Lock()
+					defer b.mu.Unlock()
+					if b.returned[next] == 0 {
+						return fmt.Errorf("no lease of %s taken before that minute", next)
+					}
+					return nil
+				})
+			}
+			if tt.sweep {
+				sh := &l.shards[caller.hash(l.seed)%uint64(len(l.shards))]
+				sh.mu.Lock()
+				sh.writes = 1024
+				sh.sweep(noon.Add(time.Minute).Unix())
+				sh.mu.Unlock()
+			}
+			b.during.Store(true)
+			v := l.take(caller, noon.Add(tt.at), rule)
+			b.during.Store(false)
+			if !v.allowed || v.remaining < rule.max-2*Lease(rule.max) {
+				t.Errorf("request at +%s: %+v, want allowed with most of the minute's %d left", tt.at, v, rule.max)
+			}
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			if waited := len(b.asked) > 0; waited != tt.waits {
+				t.Errorf("request at +%s took %q while it waited, want a take: %v", tt.at, b.asked, tt.waits)
+			}
+		})
+	}
+}
+
 func TestRenderCacheRendersOnceForConcurrentMisses(t *testing.T) {
 	rc, err := newRenderCache(8 << 20)
 	if err != nil {
