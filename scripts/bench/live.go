@@ -398,8 +398,11 @@ func drain(c chan time.Time) {
 }
 
 // percentile is the p-th of ds by nearest rank (p99 of fewer than 100
-// samples: the largest).
+// samples: the largest), 0 of none.
 func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	i := int(float64(len(s))*p+0.999999) - 1

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -52,17 +51,23 @@ type loadJob struct {
 
 // loadOut is what the child reports.
 type loadOut struct {
-	Elapsed  time.Duration
-	Lat      []time.Duration
+	Elapsed time.Duration
+	Lat     []time.Duration
+	// Late is how late the generator sent each request of an open loop
+	// after it could have: after its scheduled time, or after the answer
+	// before it on its connection if that came later (a server's stall
+	// is in Lat, not here). A request sent late counts its lateness in
+	// Lat, so this is the instrument's share of it.
+	Late     []time.Duration
 	Failed   int
 	FirstErr string
 }
 
 // loadResult is what one or more runs measured on one server.
 type loadResult struct {
-	Requests int
-	Elapsed  time.Duration
-	lat      []time.Duration
+	Requests  int
+	Elapsed   time.Duration
+	lat, late []time.Duration
 	// CPU is the server's CPU time over the runs, LoadCPU the load
 	// generator's own.
 	CPU, LoadCPU time.Duration
@@ -77,16 +82,13 @@ func (r loadResult) rps() float64 { return float64(r.Requests) / r.Elapsed.Secon
 // over every request of every round.
 func (r loadResult) merge(o loadResult) loadResult {
 	return loadResult{Requests: r.Requests + o.Requests, Elapsed: r.Elapsed + o.Elapsed, lat: append(r.lat, o.lat...),
-		CPU: r.CPU + o.CPU, LoadCPU: r.LoadCPU + o.LoadCPU, Busy: r.Busy + o.Busy, Total: r.Total + o.Total}
+		late: append(r.late, o.late...), CPU: r.CPU + o.CPU, LoadCPU: r.LoadCPU + o.LoadCPU, Busy: r.Busy + o.Busy, Total: r.Total + o.Total}
 }
 
-func (r loadResult) pct(p float64) time.Duration {
-	if len(r.lat) == 0 {
-		return 0
-	}
-	slices.Sort(r.lat)
-	return r.lat[min(len(r.lat)-1, int(float64(len(r.lat))*p))]
-}
+func (r loadResult) pct(p float64) time.Duration { return percentile(r.lat, p) }
+
+// latePct is the p-quantile of how late an open loop's requests were sent.
+func (r loadResult) latePct(p float64) time.Duration { return percentile(r.late, p) }
 
 // cpuPerRequest is the server's CPU time per request in microseconds.
 func (r loadResult) cpuPerRequest() float64 {
@@ -158,7 +160,7 @@ func runLoad(env *benchEnv, cs cores, srv *process, job loadJob) (loadResult, er
 	if out.Failed > 0 {
 		return loadResult{}, fmt.Errorf("%d of %d requests failed, the first: %s", out.Failed, len(out.Lat), out.FirstErr)
 	}
-	return loadResult{Requests: len(out.Lat), Elapsed: out.Elapsed, lat: out.Lat, CPU: cpu,
+	return loadResult{Requests: len(out.Lat), Elapsed: out.Elapsed, lat: out.Lat, late: out.Late, CPU: cpu,
 		LoadCPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), Busy: busy1 - busy0, Total: total1 - total0}, nil
 }
 
@@ -278,7 +280,7 @@ func (job loadJob) run() (loadOut, error) {
 	var seq atomic.Int64
 	var failed atomic.Int64
 	var firstErr atomic.Value
-	lats := make([][]time.Duration, job.Conns)
+	lats, lates := make([][]time.Duration, job.Conns), make([][]time.Duration, job.Conns)
 	conns := make([]*client, job.Conns)
 	for i := range conns {
 		c, err := dial(job.Addr)
@@ -298,7 +300,13 @@ func (job loadJob) run() (loadOut, error) {
 	for w, c := range conns {
 		wg.Go(func() {
 			mine := make([]time.Duration, 0, 1<<14)
+			var late []time.Duration
+			if job.Rate > 0 {
+				late = make([]time.Duration, 0, 1<<14)
+			}
 			var buf []byte
+			// free is when the connection's last answer came.
+			var free time.Time
 			for i := int64(0); ; i++ {
 				// A closed loop sends as soon as the last answer came; an
 				// open loop sends request k at start+k/rate and counts its
@@ -318,6 +326,9 @@ func (job loadJob) run() (loadOut, error) {
 					break
 				}
 				buf = job.request(buf[:0], n)
+				if job.Rate > 0 {
+					late = append(late, time.Since(maxTime(due, free)))
+				}
 				if err := c.do(buf); err != nil {
 					failed.Add(1)
 					firstErr.CompareAndSwap(nil, err.Error())
@@ -325,9 +336,10 @@ func (job loadJob) run() (loadOut, error) {
 						break
 					}
 				}
-				mine = append(mine, time.Since(due))
+				free = time.Now()
+				mine = append(mine, free.Sub(due))
 			}
-			lats[w] = mine
+			lats[w], lates[w] = mine, late
 		})
 	}
 	wg.Wait()
@@ -335,10 +347,18 @@ func (job loadJob) run() (loadOut, error) {
 	if e, ok := firstErr.Load().(string); ok {
 		out.FirstErr = e
 	}
-	for _, l := range lats {
+	for w, l := range lats {
 		out.Lat = append(out.Lat, l...)
+		out.Late = append(out.Late, lates[w]...)
 	}
 	return out, nil
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // client is one keep-alive HTTP/1.1 connection that reads a response's
