@@ -36,6 +36,8 @@ type limiter struct {
 	log    *slog.Logger
 	// errors counts failed takes of the shared budget.
 	errors atomic.Int64
+	// aheads counts the takes ahead in flight (aheadsMax).
+	aheads atomic.Int32
 	seed   maphash.Seed
 	shards [64]limitShard
 }
@@ -90,21 +92,39 @@ type window struct {
 	// taking is closed when a take in flight ends; nil when none is.
 	taking chan struct{}
 	// ahead is the caller's window of the next period, its first lease
-	// taken before this one ends (takeAhead); nil until then.
+	// taken before this one ends (aheadAt); nil until then.
 	ahead *window
 }
 
 func (w *window) ended(now int64) bool { return now-w.start >= int64(w.period/time.Second) }
 
-// takeAhead is how long before a window ends a request of its caller
-// takes the first lease of the caller's next window. Without it, the
+// aheadAt is when, in Unix nanoseconds, a request of the caller hashed h
+// takes the first lease of its window after w: between takeAhead and a
+// second before w ends, at a moment of the caller's own. Without it, the
 // first request of every caller in a new window waited for a round trip
 // to the shared budget, and at the turn of each minute every registered
 // client's did at once: make bench's open loop, run across a minute's
 // turn, had 9–11 thousand requests a second over 2 ms for the four
 // seconds after it (max 97 ms), against 1–2 thousand before and after.
-// Windows are a minute or longer.
+// Spread over the seconds before the turn, the takes cost the replica's
+// processor a little each second instead of all of it for tens of
+// milliseconds (a thousand takes on one core). Windows are a minute or
+// longer.
+func (w *window) aheadAt(h uint64) int64 {
+	end := (w.start + int64(w.period/time.Second)) * int64(time.Second)
+	return end - int64(time.Second) - int64(h%uint64(takeAhead-time.Second))
+}
+
 const takeAhead = 5 * time.Second
+
+// aheadsMax bounds the takes ahead in flight on a replica. Every active
+// caller's falls in the same seconds of the minute, and unbounded they
+// would be a goroutine and a request to NATS each at once (a hundred
+// thousand clients: a hundred thousand). Beyond it a caller's take ahead
+// waits for its next request, and one that finds no room before the
+// window ends takes its lease as it did without them. A take is one
+// round trip, so 64 in flight take tens of thousands a second.
+const aheadsMax = 64
 
 // limit is one rule: at most max requests per period.
 type limit struct {
@@ -178,7 +198,7 @@ func (l *limiter) take(caller subject, at time.Time, rules ...limit) verdict {
 			<-ch
 			sh.mu.Lock()
 		default:
-			l.takeLease(sh, caller, rules[i], w, false)
+			l.takeLease(sh, caller, rules[i], w, false, nil)
 		}
 	}
 	v := verdict{allowed: true, remaining: -1}
@@ -199,7 +219,7 @@ func (l *limiter) take(caller subject, at time.Time, rules ...limit) verdict {
 			w.served++
 			// Take the next lease before this one runs out.
 			if !w.spent && w.taking == nil && w.granted-w.served <= Lease(r.max)/2 {
-				l.takeLease(sh, caller, r, w, true)
+				l.takeLease(sh, caller, r, w, true, nil)
 			}
 		}
 		v.remaining--
@@ -209,9 +229,13 @@ func (l *limiter) take(caller subject, at time.Time, rules ...limit) verdict {
 	if l.budget.Load() != nil {
 		for i, r := range rules {
 			w := ws[i]
-			if w.ahead == nil && now >= w.start+int64((r.period-takeAhead)/time.Second) {
+			if w.ahead == nil && at.UnixNano() >= w.aheadAt(h) {
+				if l.aheads.Add(1) > aheadsMax {
+					l.aheads.Add(-1)
+					continue
+				}
 				w.ahead = &window{caller: caller, period: r.period, start: w.start + int64(r.period/time.Second)}
-				l.takeLease(sh, caller, r, w.ahead, true)
+				l.takeLease(sh, caller, r, w.ahead, true, func() { l.aheads.Add(-1) })
 			}
 		}
 	}
@@ -253,11 +277,14 @@ func (sh *limitShard) window(h uint64, caller subject, period time.Duration, now
 
 // takeLease takes a lease of r's budget for w, with the shard's lock held
 // on entry and exit but not during the take; async leaves the caller
-// waiting for nothing.
-func (l *limiter) takeLease(sh *limitShard, caller subject, r limit, w *window, async bool) {
+// waiting for nothing, and calls done, if any, once the take has ended.
+func (l *limiter) takeLease(sh *limitShard, caller subject, r limit, w *window, async bool, done func()) {
 	budget := l.budget.Load()
 	if budget == nil {
 		w.granted, w.used, w.spent = r.max, r.max, true
+		if done != nil {
+			done()
+		}
 		return
 	}
 	ch := make(chan struct{})
@@ -292,8 +319,11 @@ func (l *limiter) takeLease(sh *limitShard, caller subject, r limit, w *window, 
 		go func() {
 			got, used, err := fetch()
 			sh.mu.Lock()
-			defer sh.mu.Unlock()
 			apply(got, used, err)
+			sh.mu.Unlock()
+			if done != nil {
+				done()
+			}
 		}()
 		return
 	}

@@ -148,20 +148,27 @@ func TestLimiterLeasesHoldAcrossReplicas(t *testing.T) {
 }
 
 // takesBudget is a shared budget that records the takes asked of it: the
-// keys of those that returned, and those asked while during is set.
+// keys of those that returned, and those asked while during is set. While
+// hold is set, a take waits for it to be closed.
 type takesBudget struct {
 	Budget
 	during   atomic.Bool
+	hold     atomic.Pointer[chan struct{}]
+	entered  atomic.Int32
 	mu       sync.Mutex
 	returned map[string]int
 	asked    []string // while during
 }
 
 func (b *takesBudget) Take(ctx context.Context, key string, limit, want int) (int, int, error) {
+	b.entered.Add(1)
 	if b.during.Load() {
 		b.mu.Lock()
 		b.asked = append(b.asked, key)
 		b.mu.Unlock()
+	}
+	if h := b.hold.Load(); h != nil {
+		<-*h
 	}
 	got, used, err := b.Budget.Take(ctx, key, limit, want)
 	b.mu.Lock()
@@ -191,8 +198,8 @@ func TestLimiterTakesTheNextWindowAhead(t *testing.T) {
 		at     time.Duration   // the request that must not wait, from noon
 		waits  bool            // it takes its lease itself
 	}{
-		{"active as the minute ends", []time.Duration{10 * time.Second, 56 * time.Second}, false, time.Minute, false},
-		{"active as it ends, swept before coming back", []time.Duration{57 * time.Second}, true, time.Minute + time.Second, false},
+		{"active as the minute ends", []time.Duration{10 * time.Second, 59 * time.Second}, false, time.Minute, false},
+		{"active as it ends, swept before coming back", []time.Duration{59500 * time.Millisecond}, true, time.Minute + time.Second, false},
 		{"silent as it ends", []time.Duration{10 * time.Second, 54 * time.Second}, false, time.Minute, true},
 		{"back a minute later", []time.Duration{59 * time.Second}, false, 2 * time.Minute, true},
 	}
@@ -236,6 +243,83 @@ func TestLimiterTakesTheNextWindowAhead(t *testing.T) {
 				t.Errorf("request at +%s took %q while it waited, want a take: %v", tt.at, b.asked, tt.waits)
 			}
 		})
+	}
+}
+
+// TestLimiterBoundsTakesAhead: every active caller's take ahead falls in
+// the same seconds, so at most aheadsMax are in flight; a caller that
+// finds no room has its take ahead at a later request of the window.
+func TestLimiterBoundsTakesAhead(t *testing.T) {
+	store := natstest.MustOpen(t, natstest.MustStart(t))
+	shared, err := store.Budgets(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &takesBudget{Budget: shared, returned: map[string]int{}}
+	l := newLimiter(b, slog.Default())
+	noon := time.Date(2026, 3, 13, 12, 0, 0, 0, time.UTC)
+	rule := limit{max: 1000, period: time.Minute}
+	callers := make([]subject, aheadsMax+1)
+	for i := range callers {
+		callers[i] = subject{client: fmt.Sprintf("client-%d", i)}
+		l.take(callers[i], noon.Add(10*time.Second), rule)
+	}
+	hold := make(chan struct{})
+	b.hold.Store(&hold)
+	b.entered.Store(0)
+	for _, c := range callers[:aheadsMax] {
+		l.take(c, noon.Add(59*time.Second), rule)
+	}
+	natstest.CheckFor(t, 10*time.Second, time.Millisecond, func() error {
+		if n := b.entered.Load(); n != aheadsMax {
+			return fmt.Errorf("%d takes ahead asked, want %d", n, aheadsMax)
+		}
+		return nil
+	})
+	last := callers[aheadsMax]
+	ahead := func() *window {
+		sh := &l.shards[last.hash(l.seed)%uint64(len(l.shards))]
+		sh.mu.Lock()
+		defer sh.mu.Unlock()
+		return sh.window(last.hash(l.seed), last, rule.period, noon.Add(59*time.Second).Unix()).ahead
+	}
+	l.take(last, noon.Add(59*time.Second), rule)
+	if ahead() != nil {
+		t.Fatalf("a take ahead beyond the %d in flight", aheadsMax)
+	}
+	close(hold)
+	natstest.CheckFor(t, 10*time.Second, time.Millisecond, func() error {
+		if n := l.aheads.Load(); n != 0 {
+			return fmt.Errorf("%d takes ahead still in flight", n)
+		}
+		return nil
+	})
+	l.take(last, noon.Add(59500*time.Millisecond), rule)
+	if ahead() == nil {
+		t.Fatal("no take ahead at the next request once there was room")
+	}
+}
+
+// TestTakesAheadAreSpread: callers take their next window's lease at
+// moments of their own between takeAhead and a second before the window
+// ends, not all at once.
+func TestTakesAheadAreSpread(t *testing.T) {
+	l := newLimiter(nil, slog.Default())
+	noon := time.Date(2026, 3, 13, 12, 0, 0, 0, time.UTC)
+	for _, period := range []time.Duration{time.Minute, 24 * time.Hour} {
+		w := &window{period: period, start: noon.Unix()}
+		end := noon.Add(period).UnixNano()
+		first, last := end, int64(0)
+		for i := range 1000 {
+			at := w.aheadAt(subject{client: fmt.Sprintf("client-%d", i)}.hash(l.seed))
+			if at <= end-int64(takeAhead) || at > end-int64(time.Second) {
+				t.Fatalf("%s window: a take ahead %s before its end, want between %s and 1s", period, time.Duration(end-at), takeAhead)
+			}
+			first, last = min(first, at), max(last, at)
+		}
+		if spread := time.Duration(last - first); spread < 3*time.Second {
+			t.Errorf("%s window: a thousand callers' takes ahead within %s, want them spread over the last %s but one", period, spread, takeAhead)
+		}
 	}
 }
 
