@@ -224,23 +224,31 @@ func (l *limiter) take(caller subject, at time.Time, rules ...limit) verdict {
 		}
 		v.remaining--
 	}
-	// A caller still here as its window ends has the next one's first
-	// lease taken now, so that its first request there waits for none.
-	if l.budget.Load() != nil {
-		for i, r := range rules {
-			w := ws[i]
-			if w.ahead == nil && at.UnixNano() >= w.aheadAt(h) {
-				if l.aheads.Add(1) > aheadsMax {
-					l.aheads.Add(-1)
-					continue
-				}
-				w.ahead = &window{caller: caller, period: r.period, start: w.start + int64(r.period/time.Second)}
-				l.takeLease(sh, caller, r, w.ahead, true, func() { l.aheads.Add(-1) })
-			}
-		}
-	}
+	l.takeAhead(sh, caller, h, at, rules, ws)
 	v.remaining = max(v.remaining, 0)
 	return v
+}
+
+// takeAhead takes the first lease of the next window of each of ws
+// (rules') whose moment has come (aheadAt), with the shard's lock held: a
+// caller still here as its window ends then finds a lease there at its
+// first request.
+func (l *limiter) takeAhead(sh *limitShard, caller subject, h uint64, at time.Time, rules []limit, ws []*window) {
+	if l.budget.Load() == nil {
+		return
+	}
+	for i, r := range rules {
+		w := ws[i]
+		if w.ahead != nil || at.UnixNano() < w.aheadAt(h) {
+			continue
+		}
+		if l.aheads.Add(1) > aheadsMax {
+			l.aheads.Add(-1)
+			continue
+		}
+		w.ahead = &window{caller: caller, period: r.period, start: w.start + int64(r.period/time.Second)}
+		l.takeLease(sh, caller, r, w.ahead, true, func() { l.aheads.Add(-1) })
+	}
 }
 
 // window returns the caller's current window for period, h being the
