@@ -277,10 +277,7 @@ func (cs callers) appendHeader(b []byte, n int64) []byte {
 // run opens the connections (each with one request before the clock
 // starts, so that no set-up is counted) and runs the loop on each.
 func (job loadJob) run() (loadOut, error) {
-	var seq atomic.Int64
-	var failed atomic.Int64
-	var firstErr atomic.Value
-	lats, lates := make([][]time.Duration, job.Conns), make([][]time.Duration, job.Conns)
+	r := &loadRun{job: job, total: int64(job.Rate * job.For.Seconds())}
 	conns := make([]*client, job.Conns)
 	for i := range conns {
 		c, err := dial(job.Addr)
@@ -288,63 +285,20 @@ func (job loadJob) run() (loadOut, error) {
 			return loadOut{}, err
 		}
 		defer c.close()
-		if err := c.do(job.request(nil, seq.Add(1))); err != nil {
+		if err := c.do(job.request(nil, r.seq.Add(1))); err != nil {
 			return loadOut{}, fmt.Errorf("first request: %w", err)
 		}
 		conns[i] = c
 	}
-	total := int64(job.Rate * job.For.Seconds())
-	start := time.Now()
-	stop := start.Add(job.For)
+	lats, lates := make([][]time.Duration, job.Conns), make([][]time.Duration, job.Conns)
+	r.start = time.Now()
 	var wg sync.WaitGroup
 	for w, c := range conns {
-		wg.Go(func() {
-			mine := make([]time.Duration, 0, 1<<14)
-			var late []time.Duration
-			if job.Rate > 0 {
-				late = make([]time.Duration, 0, 1<<14)
-			}
-			var buf []byte
-			// free is when the connection's last answer came.
-			var free time.Time
-			for i := int64(0); ; i++ {
-				// A closed loop sends as soon as the last answer came; an
-				// open loop sends request k at start+k/rate and counts its
-				// latency from then, so that a slow answer delays the
-				// requests behind it and shows in their latency (no
-				// coordinated omission).
-				due := time.Now()
-				n := seq.Add(1)
-				if job.Rate > 0 {
-					k := n - int64(job.Conns) - 1
-					if k >= total {
-						break
-					}
-					due = start.Add(time.Duration(float64(k) / job.Rate * float64(time.Second)))
-					time.Sleep(time.Until(due))
-				} else if !due.Before(stop) {
-					break
-				}
-				buf = job.request(buf[:0], n)
-				if job.Rate > 0 {
-					late = append(late, time.Since(maxTime(due, free)))
-				}
-				if err := c.do(buf); err != nil {
-					failed.Add(1)
-					firstErr.CompareAndSwap(nil, err.Error())
-					if c.redial() != nil {
-						break
-					}
-				}
-				free = time.Now()
-				mine = append(mine, free.Sub(due))
-			}
-			lats[w], lates[w] = mine, late
-		})
+		wg.Go(func() { lats[w], lates[w] = r.loop(c) })
 	}
 	wg.Wait()
-	out := loadOut{Elapsed: time.Since(start), Failed: int(failed.Load())}
-	if e, ok := firstErr.Load().(string); ok {
+	out := loadOut{Elapsed: time.Since(r.start), Failed: int(r.failed.Load())}
+	if e, ok := r.firstErr.Load().(string); ok {
 		out.FirstErr = e
 	}
 	for w, l := range lats {
@@ -352,6 +306,59 @@ func (job loadJob) run() (loadOut, error) {
 		out.Late = append(out.Late, lates[w]...)
 	}
 	return out, nil
+}
+
+// loadRun is a run's state, which its connections share.
+type loadRun struct {
+	job      loadJob
+	total    int64 // an open loop's requests
+	start    time.Time
+	seq      atomic.Int64
+	failed   atomic.Int64
+	firstErr atomic.Value
+}
+
+// loop sends requests on c until the run ends, and returns their
+// latencies and, in an open loop, how late each was sent (loadOut.Late).
+func (r *loadRun) loop(c *client) (lat, late []time.Duration) {
+	job := r.job
+	lat = make([]time.Duration, 0, 1<<14)
+	if job.Rate > 0 {
+		late = make([]time.Duration, 0, 1<<14)
+	}
+	var buf []byte
+	// free is when the connection's last answer came.
+	var free time.Time
+	for {
+		// A closed loop sends as soon as the last answer came; an open
+		// loop sends request k at start+k/rate and counts its latency
+		// from then, so that a slow answer delays the requests behind it
+		// and shows in their latency (no coordinated omission).
+		due := time.Now()
+		n := r.seq.Add(1)
+		if job.Rate > 0 {
+			k := n - int64(job.Conns) - 1
+			if k >= r.total {
+				break
+			}
+			due = r.start.Add(time.Duration(float64(k) / job.Rate * float64(time.Second)))
+			time.Sleep(time.Until(due))
+			late = append(late, time.Since(maxTime(due, free)))
+		} else if !due.Before(r.start.Add(job.For)) {
+			break
+		}
+		buf = job.request(buf[:0], n)
+		if err := c.do(buf); err != nil {
+			r.failed.Add(1)
+			r.firstErr.CompareAndSwap(nil, err.Error())
+			if c.redial() != nil {
+				break
+			}
+		}
+		free = time.Now()
+		lat = append(lat, free.Sub(due))
+	}
+	return lat, late
 }
 
 func maxTime(a, b time.Time) time.Time {
