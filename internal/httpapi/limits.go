@@ -105,7 +105,8 @@ func (w *window) ended(now int64) bool { return now-w.start >= int64(w.period/ti
 // to the shared budget, and at the turn of each minute every registered
 // client's did at once: make bench's open loop, run across a minute's
 // turn, had 9–11 thousand requests a second over 2 ms for the four
-// seconds after it (max 97 ms), against 1–2 thousand before and after.
+// seconds after it (max 97 ms), against 2–5 thousand in the seconds
+// around them.
 // Spread over the seconds before the turn, the takes cost the replica's
 // processor a little each second instead of all of it for tens of
 // milliseconds (a thousand takes on one core). Windows are a minute or
