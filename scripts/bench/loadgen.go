@@ -58,16 +58,22 @@ type loadOut struct {
 	// before it on its connection if that came later (a server's stall
 	// is in Lat, not here). A request sent late counts its lateness in
 	// Lat, so this is the instrument's share of it.
-	Late     []time.Duration
+	Late []time.Duration
+	// Checks counts the requests answered before the clock started: the
+	// first on each connection, which checks that the server answers.
+	// The server served them, so they count in its CPU per request.
+	Checks   int
 	Failed   int
 	FirstErr string
 }
 
 // loadResult is what one or more runs measured on one server.
 type loadResult struct {
-	Requests  int
-	Elapsed   time.Duration
-	lat, late []time.Duration
+	// Requests are those timed; Checks those answered before the clock
+	// (loadOut.Checks).
+	Requests, Checks int
+	Elapsed          time.Duration
+	lat, late        []time.Duration
 	// CPU is the server's CPU time over the runs, LoadCPU the load
 	// generator's own.
 	CPU, LoadCPU time.Duration
@@ -78,10 +84,13 @@ type loadResult struct {
 
 func (r loadResult) rps() float64 { return float64(r.Requests) / r.Elapsed.Seconds() }
 
+// answered is every request the server answered during the runs.
+func (r loadResult) answered() int { return r.Requests + r.Checks }
+
 // merge pools the samples of several rounds, so that the percentiles are
 // over every request of every round.
 func (r loadResult) merge(o loadResult) loadResult {
-	return loadResult{Requests: r.Requests + o.Requests, Elapsed: r.Elapsed + o.Elapsed, lat: append(r.lat, o.lat...),
+	return loadResult{Requests: r.Requests + o.Requests, Checks: r.Checks + o.Checks, Elapsed: r.Elapsed + o.Elapsed, lat: append(r.lat, o.lat...),
 		late: append(r.late, o.late...), CPU: r.CPU + o.CPU, LoadCPU: r.LoadCPU + o.LoadCPU, Busy: r.Busy + o.Busy, Total: r.Total + o.Total}
 }
 
@@ -92,13 +101,13 @@ func (r loadResult) latePct(p float64) time.Duration { return percentile(r.late,
 
 // cpuPerRequest is the server's CPU time per request in microseconds.
 func (r loadResult) cpuPerRequest() float64 {
-	return float64(r.CPU.Nanoseconds()) / 1e3 / float64(max(r.Requests, 1))
+	return float64(r.CPU.Nanoseconds()) / 1e3 / float64(max(r.answered(), 1))
 }
 
 // loadPerRequest is the load generator's CPU time per request in
 // microseconds.
 func (r loadResult) loadPerRequest() float64 {
-	return float64(r.LoadCPU.Nanoseconds()) / 1e3 / float64(max(r.Requests, 1))
+	return float64(r.LoadCPU.Nanoseconds()) / 1e3 / float64(max(r.answered(), 1))
 }
 
 // busyShare is the share of the server cores' time that was not idle.
@@ -160,7 +169,7 @@ func runLoad(env *benchEnv, cs cores, srv *process, job loadJob) (loadResult, er
 	if out.Failed > 0 {
 		return loadResult{}, fmt.Errorf("%d of %d requests failed, the first: %s", out.Failed, len(out.Lat), out.FirstErr)
 	}
-	return loadResult{Requests: len(out.Lat), Elapsed: out.Elapsed, lat: out.Lat, late: out.Late, CPU: cpu,
+	return loadResult{Requests: len(out.Lat), Checks: out.Checks, Elapsed: out.Elapsed, lat: out.Lat, late: out.Late, CPU: cpu,
 		LoadCPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), Busy: busy1 - busy0, Total: total1 - total0}, nil
 }
 
@@ -297,7 +306,7 @@ func (job loadJob) run() (loadOut, error) {
 		wg.Go(func() { lats[w], lates[w] = r.loop(c) })
 	}
 	wg.Wait()
-	out := loadOut{Elapsed: time.Since(r.start), Failed: int(r.failed.Load())}
+	out := loadOut{Elapsed: time.Since(r.start), Checks: len(conns), Failed: int(r.failed.Load())}
 	if e, ok := r.firstErr.Load().(string); ok {
 		out.FirstErr = e
 	}

@@ -1,8 +1,14 @@
 package main
 
 import (
+	"bufio"
+	"io"
+	"net"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestRequestsComeFromManyCallers: the read rows' requests alternate
@@ -38,5 +44,51 @@ func TestRequestsComeFromManyCallers(t *testing.T) {
 	job := loadJob{Path: "/", Callers: callers{Tokens: []string{"a"}, Anonymous: 1000}}
 	if req := string(job.request(nil, 2*999+1)); !strings.Contains(req, "X-Forwarded-For: 10.0.3.231\r\n") {
 		t.Errorf("request 1999: %q, want address 10.0.3.231", req)
+	}
+}
+
+// TestLoadCountsEveryAnsweredRequest: a server that counts what it answers
+// (on a real listener) answered exactly the requests the load generator
+// reports, timed and checks together, so that a row's CPU per request
+// and its cache misses are over every request the server served.
+func TestLoadCountsEveryAnsweredRequest(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var answered atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				r := bufio.NewReader(c)
+				for {
+					req, err := http.ReadRequest(r)
+					if err != nil {
+						return
+					}
+					req.Body.Close()
+					answered.Add(1)
+					if _, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"); err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	job := loadJob{Addr: ln.Addr().String(), Path: "/", Callers: callers{Tokens: []string{"a"}}, Conns: 3, For: 100 * time.Millisecond}
+	out, err := job.run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := loadResult{Requests: len(out.Lat), Checks: out.Checks}
+	if out.Checks != job.Conns || r.answered() != int(answered.Load()) {
+		t.Errorf("reported %d timed and %d checks (answered %d), the server answered %d; want a check a connection and every answer counted",
+			len(out.Lat), out.Checks, r.answered(), answered.Load())
 	}
 }

@@ -393,7 +393,7 @@ func readRow(env *benchEnv, t readTarget, size int, res [][]loadResult, i int, c
 		Ratio:    o.rps() / b.rps(),
 		Note: fmt.Sprintf("%d connections, %d × %s interleaved; %.0f of %d requests missed the cache; our collector's cycles: %.0f; %s; "+
 			"server CPU per request: ours %.1f µs, bare %.1f µs; server core busy: ours %.0f %%, bare %.0f %%; load generator's CPU per request: ours %.1f µs, bare %.1f µs",
-			env.Conns, env.Rounds, env.ReadFor, counts.misses, o.Requests, counts.gcs, cs, o.cpuPerRequest(), b.cpuPerRequest(),
+			env.Conns, env.Rounds, env.ReadFor, counts.misses, o.answered(), counts.gcs, cs, o.cpuPerRequest(), b.cpuPerRequest(),
 			100*o.busyShare(), 100*b.busyShare(), o.loadPerRequest(), b.loadPerRequest()),
 		Values: map[string]float64{"ours_rps": o.rps(), "bare_rps": b.rps(), "ours_p50_ms": msf(o.pct(0.5)),
 			"ours_p99_ms": msf(o.pct(0.99)), "bare_p50_ms": msf(b.pct(0.5)), "bare_p99_ms": msf(b.pct(0.99)),
@@ -478,16 +478,18 @@ func latencyRow(env *benchEnv, servers []*process, t readTarget, rateHz float64,
 		Ours:     fmt.Sprintf("p99 %s (p50 %s, p99.9 %s)", ms(o.pct(0.99)), ms(o.pct(0.5)), ms(o.pct(0.999))),
 		Baseline: fmt.Sprintf("bare p99 %s (p50 %s)", ms(b.pct(0.99)), ms(b.pct(0.5))),
 		Ratio:    float64(o.pct(0.99)) / float64(b.pct(0.99)), Target: "p99 < 1 ms", Status: metIf(o.pct(0.99) < time.Millisecond),
-		Note: fmt.Sprintf("%s each in %d interleaved rounds, %d connections, latency from each request's scheduled time; achieved %s; our collector's cycles: %.0f; %s; %s",
-			env.LatencyFor, env.Rounds, env.OpenLoopWorker, rate(o.rps(), "req/s"), counts.gcs, cs, lateness(res)),
+		Note: fmt.Sprintf("%s each in %d interleaved rounds, %d connections, latency from each request's scheduled time; achieved %s; our collector's cycles: %.0f; %s; %s; %s",
+			env.LatencyFor, env.Rounds, env.OpenLoopWorker, rate(o.rps(), "req/s"), counts.gcs, cs, lateness(res), openLoopCost(res)),
 		Values: map[string]float64{"rate": rateHz, "ours_p99_ms": msf(o.pct(0.99)), "ours_p999_ms": msf(o.pct(0.999)), "bare_p99_ms": msf(b.pct(0.99)),
-			"ours_gc_cycles": counts.gcs, "ours_late_p99_ms": msf(o.latePct(0.99)), "bare_late_p99_ms": msf(b.latePct(0.99))}}
+			"ours_gc_cycles": counts.gcs, "ours_late_p99_ms": msf(o.latePct(0.99)), "bare_late_p99_ms": msf(b.latePct(0.99)),
+			"ours_cpu_us": o.cpuPerRequest(), "ours_busy": o.busyShare(), "bare_cpu_us": b.cpuPerRequest(), "bare_busy": b.busyShare()}}
 	if len(res) == 3 {
 		n := res[2]
 		r.Nginx = fmt.Sprintf("p99 %s (p50 %s, p99.9 %s)", ms(n.pct(0.99)), ms(n.pct(0.5)), ms(n.pct(0.999)))
 		r.NginxRatio = float64(o.pct(0.99)) / float64(n.pct(0.99))
 		r.Values["nginx_p99_ms"] = msf(n.pct(0.99))
 		r.Values["nginx_late_p99_ms"] = msf(n.latePct(0.99))
+		r.Values["nginx_cpu_us"], r.Values["nginx_busy"] = n.cpuPerRequest(), n.busyShare()
 		r.Target = "p99 ≤ 1.2 × nginx's, p99.9 ≤ 5 ms"
 		r.Status = metIf(r.NginxRatio <= 1.2 && o.pct(0.999) <= 5*time.Millisecond)
 	}
@@ -500,12 +502,32 @@ func latencyRow(env *benchEnv, servers []*process, t readTarget, rateHz float64,
 // in its latency, so a server's tail is its own only where it is well
 // above the generator's.
 func lateness(res []loadResult) string {
+	return "sent late by the load generator: " + perServer(res, func(r loadResult) string {
+		return fmt.Sprintf("p99 %s, p99.9 %s", ms(r.latePct(0.99)), ms(r.latePct(0.999)))
+	})
+}
+
+// openLoopCost says what a request of the open loop cost each server and
+// how busy its cores were. At half of peak a server's core has time to
+// spare if a request costs what it cost at peak; where it costs more
+// (each response then wakes a reader that was asleep, and the server
+// itself sleeps and wakes between requests), the spare time shrinks and
+// queues, the tail, grow with it.
+func openLoopCost(res []loadResult) string {
+	return "server CPU per request and core busy in the open loop: " + perServer(res, func(r loadResult) string {
+		return fmt.Sprintf("%.1f µs, busy %.0f %%", r.cpuPerRequest(), 100*r.busyShare())
+	})
+}
+
+// perServer joins what part says of each server's result (ours, bare,
+// then nginx's when it ran).
+func perServer(res []loadResult, part func(loadResult) string) string {
 	names := []string{"ours", "bare", "nginx"}
 	parts := make([]string, len(res))
 	for i, r := range res {
-		parts[i] = fmt.Sprintf("%s p99 %s, p99.9 %s", names[i], ms(r.latePct(0.99)), ms(r.latePct(0.999)))
+		parts[i] = names[i] + " " + part(r)
 	}
-	return "sent late by the load generator: " + strings.Join(parts, "; ")
+	return strings.Join(parts, "; ")
 }
 
 func msf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
